@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+//
+// The Strudel Jam page: the original Strudel REPL editor (StrudelMirror from
+// @strudel/codemirror) with a prebake like the Strudel website's, plus a thin
+// bridge to the C side. State goes out as messages, commands come in through
+// window.sjBridge, which C calls with webkit_web_view_call_async_javascript_function.
+// Nothing here decides anything: the C services do the thinking.
+
+import * as core from '@strudel/core';
+import * as mini from '@strudel/mini';
+import * as tonal from '@strudel/tonal';
+import * as webaudio from '@strudel/webaudio';
+import * as codemirror from '@strudel/codemirror';
+import * as draw from '@strudel/draw';
+import * as soundfonts from '@strudel/soundfonts';
+import { transpiler } from '@strudel/transpiler';
+
+import { installWorkletMap } from './worklets.mjs';
+import { post, request } from './post.mjs';
+import { soundSnapshot, watchSounds } from './sounds.mjs';
+
+const { evalScope, logger, silence } = core;
+const { StrudelMirror } = codemirror;
+const { getAudioContext, getAudioContextCurrentTime, initAudio, registerSynthSounds, registerZZFXSounds, soundMap, webaudioOutput } =
+  webaudio;
+
+const PROTOCOL_VERSION = 1;
+
+// Counters that let the C side (and its tests and benchmarks) see that notes
+// really fire and whether any fired late, without touching the audio path.
+const stats = { triggered: 0, late: 0, maxLateMs: 0 };
+
+// Everything that can fail at load time is settled, never thrown: a missing
+// sample map or an offline network must not make evaluation fail.
+async function settle(label, promise) {
+  try {
+    return await promise;
+  } catch (error) {
+    logger(`[strudel-jam] ${label} could not be loaded: ${error?.message ?? error}`, 'warning');
+    return undefined;
+  }
+}
+
+async function prebake() {
+  await Promise.all([
+    settle('modules', evalScope(core, mini, tonal, webaudio, codemirror, draw, soundfonts)),
+    settle('synth sounds', registerSynthSounds()),
+    settle('zzfx sounds', registerZZFXSounds()),
+    settle('soundfonts', soundfonts.registerSoundfonts()),
+  ]);
+}
+
+// The AudioContext is created on the first evaluation rather than at load:
+// an idle context still runs the audio thread, which costs CPU while the
+// user is only reading code.
+let audioReady;
+function ensureAudio() {
+  audioReady ??= settle('audio', initAudio());
+  return audioReady;
+}
+
+function output(hap, deadline, duration, cps, t) {
+  stats.triggered++;
+  const lateMs = (getAudioContext().currentTime - t) * 1000;
+  if (lateMs > 0) {
+    stats.late++;
+    stats.maxLateMs = Math.max(stats.maxLateMs, lateMs);
+  }
+  return webaudioOutput(hap, deadline, duration, cps, t);
+}
+
+let mirror;
+let lastPostedCycle = -1;
+let codeTimer = 0;
+let stateTimer = 0;
+
+function scheduler() {
+  return mirror?.repl.scheduler;
+}
+
+function currentState() {
+  const s = scheduler();
+  return {
+    playing: Boolean(s?.started),
+    cps: s?.cps ?? 0.5,
+    cycle: s?.started ? s.now() : 0,
+    horizon: s?.lastEnd ?? 0,
+    pending: Boolean(mirror?.repl.state.pending),
+    triggered: stats.triggered,
+    late: stats.late,
+    maxLateMs: stats.maxLateMs,
+  };
+}
+
+function postState() {
+  const state = currentState();
+  lastPostedCycle = Math.floor(state.cycle);
+  post({ type: 'state', ...state });
+}
+
+// While playing, the cycle counter is reported when it crosses an integer
+// and the tempo when it changes; four checks a second are plenty for a label
+// and cost nothing next to the scheduler's own 20 Hz clock.
+function watchCycles(started) {
+  clearInterval(stateTimer);
+  stateTimer = 0;
+  if (started) {
+    let lastCps = scheduler().cps;
+    stateTimer = setInterval(() => {
+      const s = scheduler();
+      if (Math.floor(s.now()) !== lastPostedCycle || s.cps !== lastCps) {
+        lastCps = s.cps;
+        postState();
+      }
+    }, 250);
+  }
+  postState();
+}
+
+function onCodeChanged() {
+  clearTimeout(codeTimer);
+  codeTimer = setTimeout(() => post({ type: 'code', code: mirror.code }), 250);
+}
+
+function describeError(error) {
+  const info = { type: 'eval-error', message: String(error?.message ?? error) };
+  const loc = error?.loc;
+  if (loc && Number.isInteger(loc.line)) {
+    info.line = loc.line;
+    info.column = (loc.column ?? 0) + 1;
+  }
+  return info;
+}
+
+function hapToJson(hap) {
+  let value = hap.value;
+  try {
+    value = JSON.parse(JSON.stringify(value));
+  } catch {
+    value = String(value);
+  }
+  return {
+    show: hap.show(),
+    whole: hap.whole ? [hap.whole.begin.valueOf(), hap.whole.end.valueOf()] : null,
+    part: [hap.part.begin.valueOf(), hap.part.end.valueOf()],
+    onset: hap.hasOnset(),
+    value,
+  };
+}
+
+// The command surface for C. Every method returns plain JSON-able data.
+const bridge = {
+  version: PROTOCOL_VERSION,
+  ready: false,
+  getCode() {
+    return mirror.code;
+  },
+  setCode(code) {
+    if (typeof code !== 'string') {
+      throw new TypeError('code must be a string');
+    }
+    mirror.setCode(code);
+    mirror.code = code;
+    return true;
+  },
+  async evaluate(code) {
+    if (typeof code === 'string') {
+      bridge.setCode(code);
+    }
+    await ensureAudio();
+    await mirror.evaluate(true);
+    const error = mirror.repl.state.evalError;
+    return { ok: !error, error: error ? describeError(error) : null, state: currentState() };
+  },
+  stop() {
+    mirror.stop();
+    return currentState();
+  },
+  getState() {
+    return currentState();
+  },
+  queryHaps(begin, end, limit = 1000) {
+    const pattern = mirror.repl.state.pattern;
+    if (!pattern) {
+      return [];
+    }
+    const haps = pattern.queryArc(begin, end, { _cps: scheduler().cps });
+    return haps.slice(0, limit).map(hapToJson);
+  },
+  getSounds() {
+    return soundSnapshot(soundMap.get());
+  },
+};
+window.sjBridge = bridge;
+
+window.addEventListener('error', (event) => post({ type: 'log', level: 'error', message: String(event.message) }));
+window.addEventListener('unhandledrejection', (event) =>
+  post({ type: 'log', level: 'error', message: String(event.reason?.message ?? event.reason) }),
+);
+
+document.addEventListener(logger.key, (event) => {
+  const { message, type } = event.detail ?? {};
+  post({ type: 'log', level: type || (/error/i.test(String(message)) ? 'error' : 'info'), message: String(message) });
+});
+
+// Links in the editor or in logs must open in the user's browser; the C side
+// refuses the navigation and hands http(s) URIs to the desktop.
+async function main() {
+  installWorkletMap();
+  const hello = await request({ type: 'hello', version: PROTOCOL_VERSION });
+  const initialCode = typeof hello?.code === 'string' ? hello.code : '';
+  const prebaked = prebake();
+
+  mirror = new StrudelMirror({
+    root: document.getElementById('editor'),
+    initialCode,
+    defaultOutput: output,
+    getTime: getAudioContextCurrentTime,
+    transpiler,
+    pattern: silence,
+    drawTime: [-2, 2],
+    drawContext: draw.getDrawContext(),
+    autodraw: false,
+    bgFill: false,
+    prebake: () => prebaked,
+    beforeEval: ensureAudio,
+    onToggle: watchCycles,
+    onUpdateState: (state) => {
+      if (state.code !== undefined && mirror && state.code === mirror.code) {
+        onCodeChanged();
+      }
+    },
+    onEvalError: (error) => post(describeError(error)),
+  });
+  await prebaked;
+  bridge.ready = true;
+  post({ type: 'ready', version: PROTOCOL_VERSION, strudel: __STRUDEL_VERSIONS__ });
+  watchSounds(soundMap, (sounds) => post({ type: 'sounds', sounds }));
+}
+
+main().catch((error) => post({ type: 'log', level: 'error', message: `[strudel-jam] start-up failed: ${error?.message}` }));

@@ -1,0 +1,29 @@
+/* main.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+
+#include "sj-application.h"
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(SjApplication) app = NULL;
+
+  sj_application_prepare_env ();
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  app = sj_application_new ();
+
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}

@@ -1,0 +1,397 @@
+/* sj-page-message.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * Messages from the Strudel page are data from a web process that also runs
+ * the user's arbitrary JavaScript, so none of them is trusted: each one is
+ * parsed, type-checked field by field and size-limited here before anything
+ * in the app acts on it. A message that fails comes back as a GError that
+ * the caller logs; it is never a crash.
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sj-page-message.h"
+
+G_DEFINE_QUARK (sj-page-message-error-quark, sj_page_message_error)
+
+static const struct {
+  const char        *name;
+  SjPageMessageType  type;
+} message_types[] = {
+  { "hello", SJ_PAGE_MESSAGE_HELLO },
+  { "ready", SJ_PAGE_MESSAGE_READY },
+  { "state", SJ_PAGE_MESSAGE_STATE },
+  { "log", SJ_PAGE_MESSAGE_LOG },
+  { "eval-error", SJ_PAGE_MESSAGE_EVAL_ERROR },
+  { "sounds", SJ_PAGE_MESSAGE_SOUNDS },
+  { "code", SJ_PAGE_MESSAGE_CODE },
+};
+
+void
+sj_page_message_free (SjPageMessage *message)
+{
+  if (message == NULL)
+    return;
+
+  g_clear_pointer (&message->text, g_free);
+  g_clear_pointer (&message->object, json_object_unref);
+  g_free (message);
+}
+
+static gboolean
+invalid (GError     **error,
+         const char  *field,
+         const char  *expected)
+{
+  g_set_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD,
+               "field “%s” must be %s", field, expected);
+  return FALSE;
+}
+
+static JsonNode *
+member_of_type (JsonObject *object,
+                const char *name,
+                GType       value_type)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return NULL;
+
+  /* JSON numbers arrive as gint64 or double depending on their spelling. */
+  if (value_type == G_TYPE_DOUBLE)
+    {
+      GType held = json_node_get_value_type (node);
+      return (held == G_TYPE_DOUBLE || held == G_TYPE_INT64) ? node : NULL;
+    }
+
+  return json_node_get_value_type (node) == value_type ? node : NULL;
+}
+
+static gboolean
+get_number (JsonObject *object,
+            const char *name,
+            double      min,
+            double      max,
+            double     *out,
+            GError    **error)
+{
+  JsonNode *node = member_of_type (object, name, G_TYPE_DOUBLE);
+  double value;
+
+  if (node == NULL)
+    return invalid (error, name, "a number");
+
+  value = json_node_get_double (node);
+  if (!isfinite (value) || value < min || value > max)
+    return invalid (error, name, "a finite number in range");
+
+  *out = value;
+  return TRUE;
+}
+
+static gboolean
+get_boolean (JsonObject *object,
+             const char *name,
+             gboolean   *out,
+             GError    **error)
+{
+  JsonNode *node = member_of_type (object, name, G_TYPE_BOOLEAN);
+
+  if (node == NULL)
+    return invalid (error, name, "a boolean");
+
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+static gboolean
+get_string (JsonObject  *object,
+            const char  *name,
+            gsize        max_bytes,
+            char       **out,
+            GError     **error)
+{
+  JsonNode *node = member_of_type (object, name, G_TYPE_STRING);
+  const char *value;
+
+  if (node == NULL)
+    return invalid (error, name, "a string");
+
+  value = json_node_get_string (node);
+  if (strlen (value) > max_bytes)
+    {
+      g_set_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE,
+                   "field “%s” is larger than %" G_GSIZE_FORMAT " bytes", name, max_bytes);
+      return FALSE;
+    }
+
+  *out = g_strdup (value);
+  return TRUE;
+}
+
+gboolean
+sj_repl_state_parse (JsonObject   *object,
+                     SjReplState  *state,
+                     GError      **error)
+{
+  double triggered = 0, late = 0;
+
+  g_return_val_if_fail (object != NULL, FALSE);
+  g_return_val_if_fail (state != NULL, FALSE);
+
+  memset (state, 0, sizeof *state);
+
+  if (!get_boolean (object, "playing", &state->playing, error) ||
+      !get_number (object, "cps", 1e-6, 1e6, &state->cps, error) ||
+      !get_number (object, "cycle", -1e12, 1e12, &state->cycle, error) ||
+      !get_number (object, "horizon", -1e12, 1e12, &state->horizon, error))
+    return FALSE;
+
+  /* Counters are optional: older pages or other hosts may not keep them. */
+  if (json_object_has_member (object, "pending") &&
+      !get_boolean (object, "pending", &state->pending, error))
+    return FALSE;
+  if (json_object_has_member (object, "triggered") &&
+      !get_number (object, "triggered", 0, 1e15, &triggered, error))
+    return FALSE;
+  if (json_object_has_member (object, "late") &&
+      !get_number (object, "late", 0, 1e15, &late, error))
+    return FALSE;
+  if (json_object_has_member (object, "maxLateMs") &&
+      !get_number (object, "maxLateMs", 0, 1e12, &state->max_late_ms, error))
+    return FALSE;
+
+  state->triggered = (gint64)triggered;
+  state->late = (gint64)late;
+
+  return TRUE;
+}
+
+static gboolean
+validate_sound (const char  *name,
+                JsonNode    *node,
+                GError     **error)
+{
+  JsonObject *sound;
+  JsonNode *member;
+
+  if (*name == '\0' || strlen (name) > 256 || !g_utf8_validate (name, -1, NULL))
+    return invalid (error, "sounds", "keyed by non-empty names of at most 256 bytes");
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, name, "an object");
+
+  sound = json_node_get_object (node);
+
+  if (member_of_type (sound, "type", G_TYPE_STRING) == NULL)
+    return invalid (error, "type", "a string");
+  if (member_of_type (sound, "prebake", G_TYPE_BOOLEAN) == NULL)
+    return invalid (error, "prebake", "a boolean");
+  if (json_object_has_member (sound, "tag") && member_of_type (sound, "tag", G_TYPE_STRING) == NULL)
+    return invalid (error, "tag", "a string");
+  if ((member = json_object_get_member (sound, "count")) != NULL &&
+      (member_of_type (sound, "count", G_TYPE_INT64) == NULL || json_node_get_int (member) < 0))
+    return invalid (error, "count", "a non-negative integer");
+
+  return TRUE;
+}
+
+/**
+ * sj_sound_snapshot_validate:
+ *
+ * Checks a sound snapshot: an object mapping each sound name to
+ * `{type, tag?, prebake, count?}`, as Strudel's sounds tab reads them.
+ */
+gboolean
+sj_sound_snapshot_validate (JsonObject  *sounds,
+                            GError     **error)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *node;
+
+  if (json_object_get_size (sounds) > SJ_PAGE_MESSAGE_MAX_SOUNDS)
+    {
+      g_set_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE,
+                   "more than %d sounds", SJ_PAGE_MESSAGE_MAX_SOUNDS);
+      return FALSE;
+    }
+
+  json_object_iter_init (&iter, sounds);
+  while (json_object_iter_next (&iter, &name, &node))
+    {
+      if (!validate_sound (name, node, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+parse_body (SjPageMessage  *message,
+            JsonObject     *object,
+            GError        **error)
+{
+  g_autofree char *level = NULL;
+  JsonNode *node;
+  double number;
+
+  switch (message->type)
+    {
+    case SJ_PAGE_MESSAGE_HELLO:
+      return TRUE;
+
+    case SJ_PAGE_MESSAGE_READY:
+      if ((node = json_object_get_member (object, "strudel")) != NULL)
+        {
+          if (!JSON_NODE_HOLDS_OBJECT (node))
+            return invalid (error, "strudel", "an object");
+          message->object = json_object_ref (json_node_get_object (node));
+        }
+      return TRUE;
+
+    case SJ_PAGE_MESSAGE_STATE:
+      return sj_repl_state_parse (object, &message->state, error);
+
+    case SJ_PAGE_MESSAGE_LOG:
+      if (!get_string (object, "message", SJ_PAGE_MESSAGE_MAX_LOG, &message->text, error))
+        return FALSE;
+      if (json_object_has_member (object, "level") &&
+          !get_string (object, "level", 32, &level, error))
+        return FALSE;
+      message->level = sj_log_level_from_string (level);
+      return TRUE;
+
+    case SJ_PAGE_MESSAGE_EVAL_ERROR:
+      if (!get_string (object, "message", SJ_PAGE_MESSAGE_MAX_LOG, &message->text, error))
+        return FALSE;
+      if (json_object_has_member (object, "line"))
+        {
+          if (!get_number (object, "line", 1, G_MAXINT, &number, error))
+            return FALSE;
+          message->line = (int)number;
+        }
+      if (json_object_has_member (object, "column"))
+        {
+          if (!get_number (object, "column", 1, G_MAXINT, &number, error))
+            return FALSE;
+          message->column = (int)number;
+        }
+      return TRUE;
+
+    case SJ_PAGE_MESSAGE_SOUNDS:
+      node = json_object_get_member (object, "sounds");
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        return invalid (error, "sounds", "an object");
+      if (!sj_sound_snapshot_validate (json_node_get_object (node), error))
+        return FALSE;
+      message->object = json_object_ref (json_node_get_object (node));
+      return TRUE;
+
+    case SJ_PAGE_MESSAGE_CODE:
+      return get_string (object, "code", SJ_PAGE_MESSAGE_MAX_CODE, &message->text, error);
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/**
+ * sj_page_message_parse:
+ * @json: the JSON text the page posted
+ * @length: its length, or -1 when nul-terminated
+ *
+ * Returns: (transfer full) (nullable): the validated message, or %NULL with
+ * @error set.
+ */
+SjPageMessage *
+sj_page_message_parse (const char  *json,
+                       gssize       length,
+                       GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(SjPageMessage) message = NULL;
+  g_autoptr(GError) local_error = NULL;
+  JsonObject *object;
+  JsonNode *root;
+  JsonNode *node;
+  const char *type;
+
+  if (json == NULL)
+    {
+      g_set_error_literal (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_MALFORMED,
+                           "message is not a string");
+      return NULL;
+    }
+
+  if (length < 0)
+    length = strlen (json);
+
+  if ((gsize)length > SJ_PAGE_MESSAGE_MAX_BYTES)
+    {
+      g_set_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE,
+                   "message of %" G_GSSIZE_FORMAT " bytes exceeds the limit", length);
+      return NULL;
+    }
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, json, length, &local_error))
+    {
+      g_set_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_MALFORMED,
+                   "message is not JSON: %s", local_error->message);
+      return NULL;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error_literal (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_MALFORMED,
+                           "message is not a JSON object");
+      return NULL;
+    }
+
+  object = json_node_get_object (root);
+  if (member_of_type (object, "type", G_TYPE_STRING) == NULL)
+    {
+      g_set_error_literal (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_MALFORMED,
+                           "message has no string “type”");
+      return NULL;
+    }
+
+  type = json_object_get_string_member (object, "type");
+  message = g_new0 (SjPageMessage, 1);
+  message->id = -1;
+  message->type = G_MAXINT;
+
+  for (guint i = 0; i < G_N_ELEMENTS (message_types); i++)
+    {
+      if (g_strcmp0 (type, message_types[i].name) == 0)
+        message->type = message_types[i].type;
+    }
+
+  if (message->type == (SjPageMessageType)G_MAXINT)
+    {
+      g_set_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_UNKNOWN_TYPE,
+                   "unknown message type “%.64s”", type);
+      return NULL;
+    }
+
+  if ((node = json_object_get_member (object, "id")) != NULL)
+    {
+      if (member_of_type (object, "id", G_TYPE_INT64) == NULL || json_node_get_int (node) < 0)
+        {
+          invalid (error, "id", "a non-negative integer");
+          return NULL;
+        }
+      message->id = json_node_get_int (node);
+    }
+
+  if (!parse_body (message, object, error))
+    return NULL;
+
+  return g_steal_pointer (&message);
+}

@@ -1,0 +1,25 @@
+/* sj-window.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "sj-code-store.h"
+#include "sj-console-page.h"
+#include "sj-repl.h"
+
+G_BEGIN_DECLS
+
+#define SJ_TYPE_WINDOW (sj_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (SjWindow, sj_window, SJ, WINDOW, AdwApplicationWindow)
+
+SjWindow      *sj_window_new              (GtkApplication *application);
+SjRepl        *sj_window_get_repl         (SjWindow       *self);
+SjConsolePage *sj_window_get_console_page (SjWindow       *self);
+SjCodeStore   *sj_window_get_code_store   (SjWindow       *self);
+
+G_END_DECLS

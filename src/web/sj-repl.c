@@ -1,0 +1,963 @@
+/* sj-repl.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * SjRepl owns the contract with the Strudel page and is the only code in
+ * Strudel Jam that talks to JavaScript. It creates the web view, serves the
+ * bundled page, and keeps the bridge thin in both directions:
+ *
+ *  - The page posts JSON messages (ready, state, log, eval-error, sounds,
+ *    code) to a script message handler that lives in an isolated script
+ *    world, so the user's evaluated code cannot reach it directly. Every
+ *    message is validated by sj_page_message_parse() before it is acted on.
+ *  - Commands go the other way with webkit_web_view_call_async_javascript_function()
+ *    on window.sjBridge, each with a GCancellable and a timeout, so that a
+ *    page stuck in a user's endless loop can never hang the app.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sj-repl.h"
+#include "sj-web-assets.h"
+#include "sj-web-resources.h"
+
+#define BRIDGE_WORLD        "strudel-jam"
+#define BRIDGE_HANDLER      "sj"
+#define WEB_RESOURCE_PREFIX "/io/github/strudeljam/StrudelJam/web"
+
+struct _SjRepl
+{
+  GObject                   parent_instance;
+
+  WebKitWebView            *view;
+  WebKitUserContentManager *content_manager;
+  SjWebAssets              *assets;
+
+  char                     *initial_code;
+  char                     *code;
+  JsonObject               *sounds;
+  JsonObject               *versions;
+  GPtrArray                *external_requests;
+  SjReplState               state;
+  guint                     ready : 1;
+};
+
+G_DEFINE_FINAL_TYPE (SjRepl, sj_repl, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_READY,
+  PROP_PLAYING,
+  PROP_CPS,
+  PROP_CYCLE,
+  N_PROPS
+};
+
+enum {
+  READY,
+  STATE_CHANGED,
+  LOG,
+  EVAL_ERROR,
+  SOUNDS_CHANGED,
+  CODE_CHANGED,
+  EXTERNAL_REQUEST,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* A command in flight: completed exactly once, by the page's answer, by the
+ * timeout, or by the caller's cancellable, whichever comes first. */
+typedef struct
+{
+  GTask        *task;
+  GCancellable *inner;
+  GCancellable *outer;
+  gulong        outer_handler;
+  guint         timeout_id;
+  guint         cancel_idle_id;
+} Call;
+
+static void
+call_clear (gpointer data)
+{
+  Call *call = data;
+
+  g_clear_object (&call->task);
+  g_clear_object (&call->inner);
+  g_clear_object (&call->outer);
+}
+
+static void
+call_complete (Call     *call,
+               JsonNode *node,
+               GError   *error)
+{
+  g_autoptr(GTask) task = g_steal_pointer (&call->task);
+
+  if (task == NULL)
+    return;
+
+  g_clear_handle_id (&call->timeout_id, g_source_remove);
+  g_clear_handle_id (&call->cancel_idle_id, g_source_remove);
+  if (call->outer_handler != 0)
+    g_cancellable_disconnect (call->outer, call->outer_handler);
+  call->outer_handler = 0;
+
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, node, (GDestroyNotify)json_node_unref);
+}
+
+static gboolean
+call_timeout_cb (gpointer user_data)
+{
+  Call *call = user_data;
+
+  call->timeout_id = 0;
+  g_cancellable_cancel (call->inner);
+  call_complete (call, NULL,
+                 g_error_new_literal (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                                      _("The Strudel page did not answer in time")));
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+call_cancelled_idle_cb (gpointer user_data)
+{
+  Call *call = user_data;
+
+  call->cancel_idle_id = 0;
+  call_complete (call, NULL,
+                 g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled")));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs inside g_cancellable_cancel(), where disconnecting is not allowed:
+ * completion happens from an idle instead. */
+static void
+call_outer_cancelled_cb (GCancellable *cancellable,
+                         gpointer      user_data)
+{
+  Call *call = user_data;
+
+  g_cancellable_cancel (call->inner);
+  if (call->cancel_idle_id == 0)
+    call->cancel_idle_id = g_idle_add_full (G_PRIORITY_DEFAULT,
+                                            call_cancelled_idle_cb,
+                                            g_rc_box_acquire (call),
+                                            (GDestroyNotify)g_rc_box_release);
+}
+
+static void
+call_finished_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  Call *call = user_data;
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  JsonNode *node;
+
+  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object), result, &error);
+
+  if (value == NULL)
+    {
+      call_complete (call, NULL, g_steal_pointer (&error));
+    }
+  else if ((json = jsc_value_to_json (value, 0)) == NULL)
+    {
+      call_complete (call, json_node_new (JSON_NODE_NULL), NULL);
+    }
+  else if ((node = json_from_string (json, &error)) == NULL)
+    {
+      call_complete (call, NULL, g_steal_pointer (&error));
+    }
+  else
+    {
+      call_complete (call, node, NULL);
+    }
+
+  g_rc_box_release_full (call, call_clear);
+}
+
+static void
+sj_repl_call (SjRepl              *self,
+              const char          *body,
+              GVariant            *arguments,
+              guint                timeout_ms,
+              GCancellable        *cancellable,
+              GAsyncReadyCallback  callback,
+              gpointer             user_data,
+              gpointer             source_tag)
+{
+  g_autoptr(GTask) task = NULL;
+  Call *call;
+
+  g_assert (SJ_IS_REPL (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, source_tag);
+
+  if (arguments != NULL)
+    g_variant_ref_sink (arguments);
+
+  if (!self->ready)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                               _("The Strudel page is not ready yet"));
+      g_clear_pointer (&arguments, g_variant_unref);
+      return;
+    }
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_clear_pointer (&arguments, g_variant_unref);
+      return;
+    }
+
+  call = g_rc_box_new0 (Call);
+  call->task = g_steal_pointer (&task);
+  call->inner = g_cancellable_new ();
+  call->timeout_id = g_timeout_add (timeout_ms, call_timeout_cb, call);
+
+  if (cancellable != NULL)
+    {
+      call->outer = g_object_ref (cancellable);
+      call->outer_handler = g_cancellable_connect (cancellable,
+                                                   G_CALLBACK (call_outer_cancelled_cb),
+                                                   call, NULL);
+    }
+
+  webkit_web_view_call_async_javascript_function (self->view, body, -1, arguments,
+                                                  NULL, NULL, call->inner,
+                                                  call_finished_cb, call);
+  g_clear_pointer (&arguments, g_variant_unref);
+}
+
+static JsonNode *
+call_finish (SjRepl        *self,
+             GAsyncResult  *result,
+             gpointer       source_tag,
+             GError       **error)
+{
+  g_assert (SJ_IS_REPL (self));
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static gboolean
+node_is (JsonNode      *node,
+         JsonNodeType   type,
+         const char    *what,
+         GError       **error)
+{
+  if (node != NULL && JSON_NODE_TYPE (node) == type)
+    return TRUE;
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               _("The Strudel page answered with something other than %s"), what);
+  return FALSE;
+}
+
+/* Page messages ---------------------------------------------------------- */
+
+static void
+set_state (SjRepl            *self,
+           const SjReplState *state)
+{
+  gboolean playing_changed = self->state.playing != state->playing;
+  gboolean cps_changed = self->state.cps != state->cps;
+
+  self->state = *state;
+
+  if (playing_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
+  if (cps_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CPS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CYCLE]);
+
+  g_signal_emit (self, signals[STATE_CHANGED], 0);
+}
+
+static char *
+handle_message (SjRepl        *self,
+                SjPageMessage *message)
+{
+  g_autoptr(SjLogEntry) entry = NULL;
+  g_autoptr(JsonBuilder) builder = NULL;
+  g_autoptr(JsonNode) root = NULL;
+
+  switch (message->type)
+    {
+    case SJ_PAGE_MESSAGE_HELLO:
+      /* The page asks for the code to start with before it builds the editor. */
+      builder = json_builder_new ();
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "code");
+      json_builder_add_string_value (builder, self->initial_code ? self->initial_code : "");
+      json_builder_end_object (builder);
+      root = json_builder_get_root (builder);
+      return json_to_string (root, FALSE);
+
+    case SJ_PAGE_MESSAGE_READY:
+      g_clear_pointer (&self->versions, json_object_unref);
+      self->versions = message->object ? json_object_ref (message->object) : NULL;
+      if (self->code == NULL)
+        self->code = g_strdup (self->initial_code);
+      self->ready = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+      g_signal_emit (self, signals[READY], 0);
+      break;
+
+    case SJ_PAGE_MESSAGE_STATE:
+      set_state (self, &message->state);
+      break;
+
+    case SJ_PAGE_MESSAGE_LOG:
+      entry = sj_log_entry_new (message->level, message->text);
+      g_signal_emit (self, signals[LOG], 0, entry);
+      break;
+
+    case SJ_PAGE_MESSAGE_EVAL_ERROR:
+      g_signal_emit (self, signals[EVAL_ERROR], 0, message->text, message->line, message->column);
+      break;
+
+    case SJ_PAGE_MESSAGE_SOUNDS:
+      g_clear_pointer (&self->sounds, json_object_unref);
+      self->sounds = json_object_ref (message->object);
+      g_signal_emit (self, signals[SOUNDS_CHANGED], 0);
+      break;
+
+    case SJ_PAGE_MESSAGE_CODE:
+      if (g_strcmp0 (self->code, message->text) != 0)
+        {
+          g_free (self->code);
+          self->code = g_strdup (message->text);
+          g_signal_emit (self, signals[CODE_CHANGED], 0, self->code);
+        }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return NULL;
+}
+
+static gboolean
+script_message_cb (WebKitUserContentManager *manager,
+                   JSCValue                 *value,
+                   WebKitScriptMessageReply *reply,
+                   gpointer                  user_data)
+{
+  SjRepl *self = user_data;
+  g_autoptr(SjPageMessage) message = NULL;
+  g_autoptr(JSCValue) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *reply_json = NULL;
+  JSCContext *context = jsc_value_get_context (value);
+
+  g_assert (SJ_IS_REPL (self));
+
+  if (!jsc_value_is_string (value))
+    g_message ("Ignoring a page message that is not a string");
+  else if ((message = sj_page_message_parse ((text = jsc_value_to_string (value)), -1, &error)) == NULL)
+    g_message ("Ignoring a page message: %s", error->message);
+  else
+    reply_json = handle_message (self, message);
+
+  if (reply_json != NULL)
+    answer = jsc_value_new_from_json (context, reply_json);
+  else
+    answer = jsc_value_new_null (context);
+
+  webkit_script_message_reply_return_value (reply, answer);
+
+  return TRUE;
+}
+
+/* Navigation and resources ------------------------------------------------ */
+
+static void
+open_in_browser (const char *uri)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_app_info_launch_default_for_uri (uri, NULL, &error))
+    g_message ("Could not open %s: %s", uri, error->message);
+}
+
+static gboolean
+decide_policy_cb (WebKitWebView            *view,
+                  WebKitPolicyDecision     *decision,
+                  WebKitPolicyDecisionType  type,
+                  gpointer                  user_data)
+{
+  WebKitNavigationAction *action;
+  const char *uri;
+
+  if (type == WEBKIT_POLICY_DECISION_TYPE_RESPONSE)
+    return FALSE;
+
+  action = webkit_navigation_policy_decision_get_navigation_action (WEBKIT_NAVIGATION_POLICY_DECISION (decision));
+  uri = webkit_uri_request_get_uri (webkit_navigation_action_get_request (action));
+
+  /* Only our own page may be shown; a click on a web link goes to the
+   * user's browser instead of replacing the REPL. */
+  if (type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && g_strcmp0 (uri, SJ_WEB_PAGE_URI) == 0)
+    {
+      webkit_policy_decision_use (decision);
+      return TRUE;
+    }
+
+  if (webkit_navigation_action_is_user_gesture (action) &&
+      (g_str_has_prefix (uri, "https://") || g_str_has_prefix (uri, "http://")))
+    open_in_browser (uri);
+  else
+    g_message ("Refusing navigation to %s", uri);
+
+  webkit_policy_decision_ignore (decision);
+  return TRUE;
+}
+
+static void
+resource_load_started_cb (WebKitWebView     *view,
+                          WebKitWebResource *resource,
+                          WebKitURIRequest  *request,
+                          gpointer           user_data)
+{
+  SjRepl *self = user_data;
+  const char *uri = webkit_uri_request_get_uri (request);
+
+  /* Remember every request that would leave the app (not our scheme, not an
+   * in-memory data: or blob: URI): offline-first is checked with this. */
+  if (sj_web_assets_is_own_uri (uri) || g_str_has_prefix (uri, "data:") ||
+      g_str_has_prefix (uri, "blob:") || g_str_has_prefix (uri, "about:"))
+    return;
+
+  g_ptr_array_insert (self->external_requests, self->external_requests->len - 1, g_strdup (uri));
+  g_signal_emit (self, signals[EXTERNAL_REQUEST], 0, uri);
+}
+
+static gboolean
+load_failed_cb (WebKitWebView   *view,
+                WebKitLoadEvent  event,
+                const char      *uri,
+                GError          *error,
+                gpointer         user_data)
+{
+  g_message ("Loading %s failed: %s", uri, error->message);
+  return FALSE;
+}
+
+static gboolean
+permission_request_cb (WebKitWebView           *view,
+                       WebKitPermissionRequest *request,
+                       gpointer                 user_data)
+{
+  /* Microphone, camera, geolocation and the like are never needed. */
+  webkit_permission_request_deny (request);
+  return TRUE;
+}
+
+static void
+web_process_terminated_cb (WebKitWebView                     *view,
+                           WebKitWebProcessTerminationReason  reason,
+                           gpointer                           user_data)
+{
+  SjRepl *self = user_data;
+  g_autoptr(SjLogEntry) entry = NULL;
+
+  g_assert (SJ_IS_REPL (self));
+
+  /* The music stops with the process, but the code survives: reload the
+   * page with the last code the page reported. */
+  entry = sj_log_entry_new (SJ_LOG_LEVEL_ERROR,
+                            _("The Strudel page stopped unexpectedly and was reloaded"));
+  g_signal_emit (self, signals[LOG], 0, entry);
+
+  self->ready = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+
+  sj_repl_load (self, self->code ? self->code : self->initial_code);
+}
+
+/* GObject ---------------------------------------------------------------- */
+
+static void
+sj_repl_dispose (GObject *object)
+{
+  SjRepl *self = (SjRepl *)object;
+
+  if (self->content_manager != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->content_manager, self);
+      webkit_user_content_manager_unregister_script_message_handler (self->content_manager,
+                                                                     BRIDGE_HANDLER, BRIDGE_WORLD);
+    }
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_data (self->view, self);
+
+  g_clear_object (&self->view);
+  g_clear_object (&self->content_manager);
+  g_clear_object (&self->assets);
+
+  G_OBJECT_CLASS (sj_repl_parent_class)->dispose (object);
+}
+
+static void
+sj_repl_finalize (GObject *object)
+{
+  SjRepl *self = (SjRepl *)object;
+
+  g_clear_pointer (&self->initial_code, g_free);
+  g_clear_pointer (&self->code, g_free);
+  g_clear_pointer (&self->sounds, json_object_unref);
+  g_clear_pointer (&self->versions, json_object_unref);
+  g_clear_pointer (&self->external_requests, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (sj_repl_parent_class)->finalize (object);
+}
+
+static void
+sj_repl_get_property (GObject    *object,
+                      guint       prop_id,
+                      GValue     *value,
+                      GParamSpec *pspec)
+{
+  SjRepl *self = SJ_REPL (object);
+
+  switch (prop_id)
+    {
+    case PROP_READY:
+      g_value_set_boolean (value, self->ready);
+      break;
+
+    case PROP_PLAYING:
+      g_value_set_boolean (value, self->state.playing);
+      break;
+
+    case PROP_CPS:
+      g_value_set_double (value, self->state.cps);
+      break;
+
+    case PROP_CYCLE:
+      g_value_set_double (value, self->state.cycle);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sj_repl_class_init (SjReplClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = sj_repl_dispose;
+  object_class->finalize = sj_repl_finalize;
+  object_class->get_property = sj_repl_get_property;
+
+  properties[PROP_READY] =
+    g_param_spec_boolean ("ready", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_PLAYING] =
+    g_param_spec_boolean ("playing", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_CPS] =
+    g_param_spec_double ("cps", NULL, NULL, 0, G_MAXDOUBLE, 0.5,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_CYCLE] =
+    g_param_spec_double ("cycle", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[READY] =
+    g_signal_new ("ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[STATE_CHANGED] =
+    g_signal_new ("state-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[LOG] =
+    g_signal_new ("log", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, SJ_TYPE_LOG_ENTRY);
+  signals[EVAL_ERROR] =
+    g_signal_new ("eval-error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_INT, G_TYPE_INT);
+  signals[SOUNDS_CHANGED] =
+    g_signal_new ("sounds-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[CODE_CHANGED] =
+    g_signal_new ("code-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[EXTERNAL_REQUEST] =
+    g_signal_new ("external-request", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  sj_web_register_resource ();
+}
+
+static WebKitUserScript *
+create_bridge_script (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  bytes = g_resources_lookup_data (WEB_RESOURCE_PREFIX "/bridge-world.js", 0, NULL);
+  g_assert (bytes != NULL);
+
+  return webkit_user_script_new_for_world (g_bytes_get_data (bytes, NULL),
+                                           WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                           WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
+                                           BRIDGE_WORLD, NULL, NULL);
+}
+
+static void
+sj_repl_init (SjRepl *self)
+{
+  g_autoptr(WebKitWebContext) context = NULL;
+  g_autoptr(WebKitNetworkSession) session = NULL;
+  g_autoptr(WebKitWebsitePolicies) policies = NULL;
+  g_autoptr(WebKitSettings) settings = NULL;
+  g_autoptr(WebKitUserScript) script = NULL;
+  gboolean devtools = g_getenv ("STRUDEL_JAM_DEVTOOLS") != NULL;
+
+  self->state.cps = 0.5;
+  self->external_requests = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->external_requests, NULL);
+
+  context = webkit_web_context_new ();
+  /* One page, loaded from memory: WebKit's page and memory caches would only
+   * hold copies of what the GResource already has. */
+  webkit_web_context_set_cache_model (context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER);
+
+  self->assets = sj_web_assets_new (WEB_RESOURCE_PREFIX);
+  sj_web_assets_register (self->assets, context);
+
+  /* Nothing the page stores is worth keeping across runs. */
+  session = webkit_network_session_new_ephemeral ();
+
+  self->content_manager = webkit_user_content_manager_new ();
+  script = create_bridge_script ();
+  webkit_user_content_manager_add_script (self->content_manager, script);
+  webkit_user_content_manager_register_script_message_handler_with_reply (self->content_manager,
+                                                                          BRIDGE_HANDLER, BRIDGE_WORLD);
+  g_signal_connect (self->content_manager, "script-message-with-reply-received::" BRIDGE_HANDLER,
+                    G_CALLBACK (script_message_cb), self);
+
+  /* Without autoplay the AudioContext stays suspended until a click in the
+   * page, and play from the header bar would be silent. */
+  policies = webkit_website_policies_new_with_policies ("autoplay", WEBKIT_AUTOPLAY_ALLOW, NULL);
+
+  /* STRUDEL_JAM_DEVTOOLS=1 enables the inspector and echoes the page's
+   * console to stdout, for debugging the page itself. */
+  settings = webkit_settings_new_with_settings ("enable-developer-extras", devtools,
+                                                "enable-write-console-messages-to-stdout", devtools,
+                                                "enable-back-forward-navigation-gestures", FALSE,
+                                                "javascript-can-open-windows-automatically", FALSE,
+                                                "enable-html5-database", FALSE,
+                                                "enable-page-cache", FALSE,
+                                                NULL);
+
+  self->view = g_object_ref_sink (g_object_new (WEBKIT_TYPE_WEB_VIEW,
+                                                "web-context", context,
+                                                "network-session", session,
+                                                "user-content-manager", self->content_manager,
+                                                "website-policies", policies,
+                                                "settings", settings,
+                                                "hexpand", TRUE,
+                                                "vexpand", TRUE,
+                                                NULL));
+
+  g_signal_connect (self->view, "decide-policy", G_CALLBACK (decide_policy_cb), self);
+  g_signal_connect (self->view, "resource-load-started", G_CALLBACK (resource_load_started_cb), self);
+  g_signal_connect (self->view, "load-failed", G_CALLBACK (load_failed_cb), self);
+  g_signal_connect (self->view, "permission-request", G_CALLBACK (permission_request_cb), self);
+  g_signal_connect (self->view, "web-process-terminated", G_CALLBACK (web_process_terminated_cb), self);
+}
+
+SjRepl *
+sj_repl_new (void)
+{
+  return g_object_new (SJ_TYPE_REPL, NULL);
+}
+
+GtkWidget *
+sj_repl_get_widget (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return GTK_WIDGET (self->view);
+}
+
+/**
+ * sj_repl_load:
+ * @initial_code: the code the editor starts with
+ *
+ * Loads the Strudel page. SjRepl::ready is emitted once the editor exists
+ * and the prebake (modules and built-in sounds) has settled.
+ */
+void
+sj_repl_load (SjRepl     *self,
+              const char *initial_code)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  g_free (self->initial_code);
+  self->initial_code = g_strdup (initial_code ? initial_code : "");
+  g_clear_pointer (&self->code, g_free);
+
+  webkit_web_view_load_uri (self->view, SJ_WEB_PAGE_URI);
+}
+
+gboolean
+sj_repl_get_ready (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return self->ready;
+}
+
+const SjReplState *
+sj_repl_get_state (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return &self->state;
+}
+
+/* The editor text as of the page's last report (debounced by the page). */
+const char *
+sj_repl_get_code (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return self->code;
+}
+
+/* Returns: (transfer none) (nullable): the last sound snapshot. */
+JsonObject *
+sj_repl_get_sounds (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return self->sounds;
+}
+
+/* Returns: (transfer none) (nullable): the bundled Strudel package versions. */
+JsonObject *
+sj_repl_get_versions (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return self->versions;
+}
+
+/* Returns: the URIs outside our scheme that the page requested so far. */
+const char * const *
+sj_repl_get_external_requests (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return (const char * const *)self->external_requests->pdata;
+}
+
+/* Commands ----------------------------------------------------------------- */
+
+void
+sj_repl_fetch_code_async (SjRepl              *self,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  sj_repl_call (self, "return window.sjBridge.getCode();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_fetch_code_async);
+}
+
+char *
+sj_repl_fetch_code_finish (SjRepl        *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_fetch_code_async, error);
+
+  if (node == NULL || !node_is (node, JSON_NODE_VALUE, "code", error) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_dup_string (node);
+}
+
+void
+sj_repl_set_code_async (SjRepl              *self,
+                        const char          *code,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_return_if_fail (code != NULL);
+
+  sj_repl_call (self, "return window.sjBridge.setCode(code);",
+                g_variant_new_parsed ("{'code': <%s>}", code), SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_set_code_async);
+}
+
+gboolean
+sj_repl_set_code_finish (SjRepl        *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_set_code_async, error);
+
+  return node != NULL;
+}
+
+/**
+ * sj_repl_evaluate_async:
+ * @code: (nullable): code to put in the editor first, or %NULL to evaluate
+ *   the editor's current text
+ *
+ * Evaluates like Ctrl+Enter in the editor and starts playback.
+ */
+void
+sj_repl_evaluate_async (SjRepl              *self,
+                        const char          *code,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  sj_repl_call (self, "return await window.sjBridge.evaluate(hasCode ? code : undefined);",
+                g_variant_new_parsed ("{'code': <%s>, 'hasCode': <%b>}", code ? code : "", code != NULL),
+                SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_evaluate_async);
+}
+
+/* Returns: (transfer full): `{ok, error: {message, line?, column?} | null, state}` */
+JsonObject *
+sj_repl_evaluate_finish (SjRepl        *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_evaluate_async, error);
+
+  if (node == NULL || !node_is (node, JSON_NODE_OBJECT, "an evaluation result", error))
+    return NULL;
+
+  return json_node_dup_object (node);
+}
+
+void
+sj_repl_stop_async (SjRepl              *self,
+                    GCancellable        *cancellable,
+                    GAsyncReadyCallback  callback,
+                    gpointer             user_data)
+{
+  sj_repl_call (self, "return window.sjBridge.stop();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_stop_async);
+}
+
+gboolean
+sj_repl_stop_finish (SjRepl        *self,
+                     GAsyncResult  *result,
+                     GError       **error)
+{
+  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_stop_async, error);
+
+  return node != NULL;
+}
+
+void
+sj_repl_query_state_async (SjRepl              *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  sj_repl_call (self, "return window.sjBridge.getState();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_query_state_async);
+}
+
+/**
+ * sj_repl_query_state_finish:
+ * @state: (out caller-allocates): playing, cps, cycle and the scheduler's
+ *   queried horizon (the end of the last span it asked the pattern for)
+ */
+gboolean
+sj_repl_query_state_finish (SjRepl        *self,
+                            GAsyncResult  *result,
+                            SjReplState   *state,
+                            GError       **error)
+{
+  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_query_state_async, error);
+
+  if (node == NULL || !node_is (node, JSON_NODE_OBJECT, "a state", error))
+    return FALSE;
+
+  return sj_repl_state_parse (json_node_get_object (node), state, error);
+}
+
+void
+sj_repl_query_haps_async (SjRepl              *self,
+                          double               begin,
+                          double               end,
+                          guint                limit,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  sj_repl_call (self, "return window.sjBridge.queryHaps(begin, end, limit);",
+                g_variant_new_parsed ("{'begin': <%d>, 'end': <%d>, 'limit': <%u>}", begin, end, limit),
+                SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_query_haps_async);
+}
+
+/* Returns: (transfer full): haps as `{show, whole, part, onset, value}` */
+JsonArray *
+sj_repl_query_haps_finish (SjRepl        *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_query_haps_async, error);
+
+  if (node == NULL || !node_is (node, JSON_NODE_ARRAY, "a list of events", error))
+    return NULL;
+
+  return json_node_dup_array (node);
+}
+
+void
+sj_repl_fetch_sounds_async (SjRepl              *self,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  sj_repl_call (self, "return window.sjBridge.getSounds();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_fetch_sounds_async);
+}
+
+JsonObject *
+sj_repl_fetch_sounds_finish (SjRepl        *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_fetch_sounds_async, error);
+  JsonObject *sounds;
+
+  if (node == NULL || !node_is (node, JSON_NODE_OBJECT, "a sound snapshot", error))
+    return NULL;
+
+  sounds = json_node_get_object (node);
+  if (!sj_sound_snapshot_validate (sounds, error))
+    return NULL;
+
+  return json_object_ref (sounds);
+}

@@ -1,0 +1,89 @@
+/* sj-repl.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
+
+#include "sj-page-message.h"
+
+G_BEGIN_DECLS
+
+#define SJ_TYPE_REPL (sj_repl_get_type ())
+
+G_DECLARE_FINAL_TYPE (SjRepl, sj_repl, SJ, REPL, GObject)
+
+/* How long a command may take before it fails with G_IO_ERROR_TIMED_OUT. */
+#define SJ_REPL_DEFAULT_TIMEOUT_MS 10000
+
+SjRepl            *sj_repl_new                     (void);
+GtkWidget         *sj_repl_get_widget              (SjRepl               *self);
+void               sj_repl_load                    (SjRepl               *self,
+                                                    const char           *initial_code);
+gboolean           sj_repl_get_ready               (SjRepl               *self);
+const SjReplState *sj_repl_get_state               (SjRepl               *self);
+const char        *sj_repl_get_code                (SjRepl               *self);
+JsonObject        *sj_repl_get_sounds              (SjRepl               *self);
+JsonObject        *sj_repl_get_versions            (SjRepl               *self);
+const char * const*sj_repl_get_external_requests   (SjRepl               *self);
+
+void               sj_repl_fetch_code_async        (SjRepl               *self,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+char              *sj_repl_fetch_code_finish       (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+void               sj_repl_set_code_async          (SjRepl               *self,
+                                                    const char           *code,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+gboolean           sj_repl_set_code_finish         (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+void               sj_repl_evaluate_async          (SjRepl               *self,
+                                                    const char           *code,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+JsonObject        *sj_repl_evaluate_finish         (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+void               sj_repl_stop_async              (SjRepl               *self,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+gboolean           sj_repl_stop_finish             (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+void               sj_repl_query_state_async       (SjRepl               *self,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+gboolean           sj_repl_query_state_finish      (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    SjReplState          *state,
+                                                    GError              **error);
+void               sj_repl_query_haps_async        (SjRepl               *self,
+                                                    double                begin,
+                                                    double                end,
+                                                    guint                 limit,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+JsonArray         *sj_repl_query_haps_finish       (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+void               sj_repl_fetch_sounds_async      (SjRepl               *self,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+JsonObject        *sj_repl_fetch_sounds_finish     (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+
+G_END_DECLS

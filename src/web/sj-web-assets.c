@@ -1,0 +1,218 @@
+/* sj-web-assets.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * Serves the bundled Strudel page from the binary's GResources on the
+ * strudel-jam:// scheme. The scheme is registered secure (so the page is a
+ * secure context: AudioWorklet and crypto.subtle need one) and CORS-enabled
+ * (so worklet modules and fetch() of our own JSON work). Only paths under
+ * the one host "app" exist; everything else is a 404. Every response carries
+ * the same Content-Security-Policy the page declares, so that scripts can only
+ * come from this scheme even if the page's own meta tag were removed.
+ */
+
+#include "config.h"
+
+#include "sj-web-assets.h"
+
+#define PAGE_HOST "app"
+
+static const char content_security_policy[] =
+  "default-src 'none'; "
+  "script-src 'self' " SJ_WEB_SCHEME ": 'unsafe-eval'; "
+  "style-src 'self' " SJ_WEB_SCHEME ": 'unsafe-inline'; "
+  "img-src 'self' " SJ_WEB_SCHEME ": data: blob:; "
+  "font-src 'self' " SJ_WEB_SCHEME ": data:; "
+  "media-src 'self' " SJ_WEB_SCHEME ": blob: data: https:; "
+  "connect-src 'self' " SJ_WEB_SCHEME ": https:; "
+  "worker-src 'self' " SJ_WEB_SCHEME ": blob:; "
+  "base-uri 'none'; form-action 'none'; object-src 'none'";
+
+struct _SjWebAssets
+{
+  GObject  parent_instance;
+
+  char    *resource_prefix;
+};
+
+G_DEFINE_FINAL_TYPE (SjWebAssets, sj_web_assets, G_TYPE_OBJECT)
+
+static void
+sj_web_assets_finalize (GObject *object)
+{
+  SjWebAssets *self = (SjWebAssets *)object;
+
+  g_clear_pointer (&self->resource_prefix, g_free);
+
+  G_OBJECT_CLASS (sj_web_assets_parent_class)->finalize (object);
+}
+
+static void
+sj_web_assets_class_init (SjWebAssetsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sj_web_assets_finalize;
+}
+
+static void
+sj_web_assets_init (SjWebAssets *self)
+{
+}
+
+SjWebAssets *
+sj_web_assets_new (const char *resource_prefix)
+{
+  SjWebAssets *self;
+
+  g_return_val_if_fail (resource_prefix != NULL, NULL);
+
+  self = g_object_new (SJ_TYPE_WEB_ASSETS, NULL);
+  self->resource_prefix = g_strdup (resource_prefix);
+
+  return self;
+}
+
+gboolean
+sj_web_assets_is_own_uri (const char *uri)
+{
+  return uri != NULL && g_str_has_prefix (uri, SJ_WEB_SCHEME ":");
+}
+
+static const char *
+content_type_for_path (const char *path)
+{
+  static const struct {
+    const char *suffix;
+    const char *type;
+  } types[] = {
+    { ".html", "text/html" },
+    { ".js", "text/javascript" },
+    { ".mjs", "text/javascript" },
+    { ".css", "text/css" },
+    { ".json", "application/json" },
+    { ".svg", "image/svg+xml" },
+    { ".png", "image/png" },
+    { ".wav", "audio/wav" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      if (g_str_has_suffix (path, types[i].suffix))
+        return types[i].type;
+    }
+
+  return "application/octet-stream";
+}
+
+/**
+ * sj_web_assets_lookup:
+ * @uri: a strudel-jam:// URI
+ * @content_type: (out): the MIME type of the asset
+ *
+ * Returns: (transfer full): the asset's bytes, or %NULL with @error set
+ * (%G_IO_ERROR_NOT_FOUND for anything that is not one of our files).
+ */
+GBytes *
+sj_web_assets_lookup (SjWebAssets  *self,
+                      const char   *uri,
+                      const char  **content_type,
+                      GError      **error)
+{
+  g_autoptr(GUri) parsed = NULL;
+  g_autofree char *resource = NULL;
+  const char *path;
+
+  g_assert (SJ_IS_WEB_ASSETS (self));
+
+  parsed = g_uri_parse (uri, G_URI_FLAGS_NONE, NULL);
+  if (parsed == NULL ||
+      g_strcmp0 (g_uri_get_scheme (parsed), SJ_WEB_SCHEME) != 0 ||
+      g_strcmp0 (g_uri_get_host (parsed), PAGE_HOST) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "No such page: %s", uri);
+      return NULL;
+    }
+
+  /* g_uri_parse() has already removed dot segments, but a literal ".." can
+   * survive percent-decoding tricks; resources have no parents anyway. */
+  path = g_uri_get_path (parsed);
+  if (path == NULL || *path != '/' || strstr (path, "..") != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "No such page: %s", uri);
+      return NULL;
+    }
+
+  if (g_str_equal (path, "/"))
+    path = "/index.html";
+
+  resource = g_strconcat (self->resource_prefix, path, NULL);
+  *content_type = content_type_for_path (path);
+
+  return g_resources_lookup_data (resource, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+}
+
+static void
+handle_request_cb (WebKitURISchemeRequest *request,
+                   gpointer                user_data)
+{
+  SjWebAssets *self = user_data;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(WebKitURISchemeResponse) response = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *content_type = NULL;
+  SoupMessageHeaders *headers;
+
+  g_assert (SJ_IS_WEB_ASSETS (self));
+
+  g_debug ("Serving %s", webkit_uri_scheme_request_get_uri (request));
+  bytes = sj_web_assets_lookup (self, webkit_uri_scheme_request_get_uri (request), &content_type, &error);
+  if (bytes == NULL)
+    {
+      g_debug ("Refusing %s: %s", webkit_uri_scheme_request_get_uri (request), error->message);
+      webkit_uri_scheme_request_finish_error (request, error);
+      return;
+    }
+
+  stream = g_memory_input_stream_new_from_bytes (bytes);
+  response = webkit_uri_scheme_response_new (stream, g_bytes_get_size (bytes));
+
+  /* Setting the headers replaces all of them, the content type included,
+   * so it goes into the same set; with nosniff a script without it would
+   * not run. */
+  headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_RESPONSE);
+  soup_message_headers_append (headers, "Content-Type", content_type);
+  soup_message_headers_append (headers, "Content-Security-Policy", content_security_policy);
+  soup_message_headers_append (headers, "X-Content-Type-Options", "nosniff");
+  soup_message_headers_append (headers, "Cache-Control", "no-store");
+  webkit_uri_scheme_response_set_http_headers (response, headers);
+  webkit_uri_scheme_response_set_content_type (response, content_type);
+
+  webkit_uri_scheme_request_finish_with_response (request, response);
+}
+
+/**
+ * sj_web_assets_register:
+ *
+ * Registers the strudel-jam:// scheme on @context, as secure and
+ * CORS-enabled.
+ */
+void
+sj_web_assets_register (SjWebAssets      *self,
+                        WebKitWebContext *context)
+{
+  WebKitSecurityManager *security;
+
+  g_assert (SJ_IS_WEB_ASSETS (self));
+  g_return_if_fail (WEBKIT_IS_WEB_CONTEXT (context));
+
+  webkit_web_context_register_uri_scheme (context, SJ_WEB_SCHEME,
+                                          handle_request_cb,
+                                          g_object_ref (self),
+                                          g_object_unref);
+
+  security = webkit_web_context_get_security_manager (context);
+  webkit_security_manager_register_uri_scheme_as_secure (security, SJ_WEB_SCHEME);
+  webkit_security_manager_register_uri_scheme_as_cors_enabled (security, SJ_WEB_SCHEME);
+}

@@ -1,0 +1,28 @@
+/* sj-web-assets.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <webkit/webkit.h>
+
+G_BEGIN_DECLS
+
+#define SJ_WEB_SCHEME     "strudel-jam"
+#define SJ_WEB_PAGE_URI   SJ_WEB_SCHEME "://app/index.html"
+
+#define SJ_TYPE_WEB_ASSETS (sj_web_assets_get_type ())
+
+G_DECLARE_FINAL_TYPE (SjWebAssets, sj_web_assets, SJ, WEB_ASSETS, GObject)
+
+SjWebAssets *sj_web_assets_new           (const char       *resource_prefix);
+void         sj_web_assets_register      (SjWebAssets      *self,
+                                          WebKitWebContext *context);
+GBytes      *sj_web_assets_lookup        (SjWebAssets      *self,
+                                          const char       *uri,
+                                          const char      **content_type,
+                                          GError          **error);
+gboolean     sj_web_assets_is_own_uri    (const char       *uri);
+
+G_END_DECLS
