@@ -107,7 +107,11 @@ sj_console_page_dispose (GObject *object)
 {
   SjConsolePage *self = (SjConsolePage *)object;
 
+  GtkWidget *child;
+
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_CONSOLE_PAGE);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (sj_console_page_parent_class)->dispose (object);

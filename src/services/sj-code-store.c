@@ -22,8 +22,9 @@ struct _SjCodeStore
   GObject       parent_instance;
 
   GFile        *file;
-  char         *pending_code;
-  char         *saved_code;
+  char         *pending_code;  /* newest text not yet on disk */
+  char         *writing_code;  /* text of the write under way */
+  char         *saved_code;    /* text known to be on disk */
   GCancellable *cancellable;
   guint         timeout_id;
   guint         delay_ms;
@@ -68,7 +69,7 @@ static const char demo_code[] =
   "  .decay(.15).sustain(.2).gain(.45)\n"
   "\n"
   "// chords\n"
-  "$: n(\"<0 2 3 4>\").chord(\"<Cm7 Ebmaj7 Fm7 G7>\").voicing()\n"
+  "$: n(\"<0 2 3 4>\").chord(\"<Cm7 Eb^7 Fm7 G7>\").voicing()\n"
   "  .s(\"triangle\").struct(\"~ x ~ x\").room(.4).gain(.3)\n";
 
 static void
@@ -90,6 +91,7 @@ sj_code_store_finalize (GObject *object)
   g_clear_object (&self->file);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->pending_code, g_free);
+  g_clear_pointer (&self->writing_code, g_free);
   g_clear_pointer (&self->saved_code, g_free);
 
   G_OBJECT_CLASS (sj_code_store_parent_class)->finalize (object);
@@ -317,7 +319,6 @@ replace_contents_cb (GObject      *object,
                      gpointer      user_data)
 {
   g_autoptr(SjCodeStore) self = user_data;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
 
   g_assert (SJ_IS_CODE_STORE (self));
@@ -326,15 +327,23 @@ replace_contents_cb (GObject      *object,
 
   if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
     {
+      /* The text that failed to reach the disk is pending again, unless a
+       * newer edit has replaced it meanwhile. */
+      if (self->pending_code == NULL)
+        self->pending_code = g_steal_pointer (&self->writing_code);
+      g_clear_pointer (&self->writing_code, g_free);
+
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
 
-      g_warning ("Could not save the code to %s: %s", g_file_peek_path (self->file), error->message);
+      g_message ("Could not save the code to %s: %s", g_file_peek_path (self->file), error->message);
       g_signal_emit (self, signals[SAVE_FAILED], 0, error);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING]);
       return;
     }
 
+  g_free (self->saved_code);
+  self->saved_code = g_steal_pointer (&self->writing_code);
   g_signal_emit (self, signals[SAVED], 0);
 
   /* Edits that arrived while writing are saved right away, still atomically. */
@@ -349,7 +358,6 @@ start_save (SjCodeStore *self)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  char *code;
 
   g_assert (SJ_IS_CODE_STORE (self));
   g_assert (self->pending_code != NULL);
@@ -363,10 +371,8 @@ start_save (SjCodeStore *self)
       return;
     }
 
-  code = g_steal_pointer (&self->pending_code);
-  g_free (self->saved_code);
-  self->saved_code = g_strdup (code);
-  bytes = g_bytes_new_take (code, strlen (code));
+  self->writing_code = g_steal_pointer (&self->pending_code);
+  bytes = g_bytes_new (self->writing_code, strlen (self->writing_code));
 
   self->saving = TRUE;
   g_file_replace_contents_bytes_async (self->file, bytes, NULL, FALSE,
@@ -404,7 +410,7 @@ sj_code_store_queue_save (SjCodeStore *self,
   g_assert (SJ_IS_CODE_STORE (self));
   g_return_if_fail (code != NULL);
 
-  if (self->pending_code == NULL && g_strcmp0 (code, self->saved_code) == 0)
+  if (self->pending_code == NULL && !self->saving && g_strcmp0 (code, self->saved_code) == 0)
     return;
 
   was_pending = sj_code_store_get_pending (self);
@@ -422,9 +428,8 @@ sj_code_store_queue_save (SjCodeStore *self,
 /**
  * sj_code_store_flush:
  *
- * Writes any pending code synchronously, for shutdown. An asynchronous save
- * already under way has written an older text; the newest one wins because
- * this write replaces the file after it.
+ * Writes any pending code synchronously, for shutdown, after any
+ * asynchronous save under way has finished.
  */
 gboolean
 sj_code_store_flush (SjCodeStore  *self,
@@ -435,6 +440,11 @@ sj_code_store_flush (SjCodeStore  *self,
   g_assert (SJ_IS_CODE_STORE (self));
 
   g_clear_handle_id (&self->timeout_id, g_source_remove);
+
+  /* A write under way would otherwise finish after this one and put older
+   * text back on disk; let it land first (or fail and be pending again). */
+  while (self->saving)
+    g_main_context_iteration (g_main_context_get_thread_default (), TRUE);
 
   if (self->pending_code == NULL)
     return TRUE;

@@ -838,9 +838,15 @@ sj_repl_evaluate_async (SjRepl              *self,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
 {
-  sj_repl_call (self, "return await window.sjBridge.evaluate(hasCode ? code : undefined);",
-                g_variant_new_parsed ("{'code': <%s>, 'hasCode': <%b>}", code ? code : "", code != NULL),
-                SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_evaluate_async);
+  /* Function arguments may only be strings and numbers, so the two cases
+   * are two bodies rather than a flag. */
+  if (code != NULL)
+    sj_repl_call (self, "return await window.sjBridge.evaluate(code);",
+                  g_variant_new_parsed ("{'code': <%s>}", code),
+                  SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_evaluate_async);
+  else
+    sj_repl_call (self, "return await window.sjBridge.evaluate();", NULL,
+                  SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_evaluate_async);
 }
 
 /* Returns: (transfer full): `{ok, error: {message, line?, column?} | null, state}` */

@@ -11,6 +11,8 @@
   if (!handler) {
     return;
   }
+  // Tells the page, through the shared DOM, that a host is listening.
+  document.documentElement.dataset.sjHost = '1';
   document.addEventListener('sj-bridge-post', (event) => {
     const text = event.detail;
     if (typeof text !== 'string') {

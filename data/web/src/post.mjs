@@ -26,9 +26,13 @@ export function post(message) {
   document.dispatchEvent(new CustomEvent('sj-bridge-post', { detail: JSON.stringify(message) }));
 }
 
-// A request expects a reply. Without a host (a plain browser) the reply
-// never comes, so requests give up after a short while with null.
+// A request expects a reply. Without a host (a plain browser) there is no
+// one to answer, so requests resolve to null at once; a host that does not
+// answer in time also yields null.
 export function request(message, timeoutMs = 2000) {
+  if (document.documentElement.dataset.sjHost !== '1') {
+    return Promise.resolve(null);
+  }
   const id = nextId++;
   return new Promise((resolve) => {
     const timer = setTimeout(() => {

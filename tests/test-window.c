@@ -1,0 +1,550 @@
+/* test-window.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The real application window under Xvfb, with isolated XDG directories and
+ * the memory GSettings backend: the Strudel page becomes ready offline,
+ * plays a pattern whose events really fire, reports errors, stays on our
+ * own scheme, survives malformed messages, keeps the code across restarts,
+ * and renders something that is not blank.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <webkit/webkit.h>
+
+#include "sj-application.h"
+#include "sj-window.h"
+
+#define WAIT_TIMEOUT_S 60
+
+static SjApplication *app;
+
+/* Spins the main loop until @done returns TRUE; the deadline only turns a
+ * hang into a failure, it is not used to synchronise. */
+static void
+spin_until (gboolean (*done) (gpointer),
+            gpointer   data,
+            const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
+
+  while (!done (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for %s", what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static gboolean
+result_arrived (gpointer data)
+{
+  return *(GAsyncResult **)data != NULL;
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **)user_data = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_result (GAsyncResult **slot)
+{
+  spin_until (result_arrived, slot, "an asynchronous result");
+  return *slot;
+}
+
+static SjWindow *
+current_window (void)
+{
+  return SJ_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+}
+
+static gboolean
+repl_is_ready (gpointer data)
+{
+  SjWindow *window = current_window ();
+
+  return window != NULL && sj_repl_get_ready (sj_window_get_repl (window));
+}
+
+static SjWindow *
+open_window (void)
+{
+  g_application_activate (G_APPLICATION (app));
+  spin_until (repl_is_ready, NULL, "the Strudel page to become ready");
+
+  return current_window ();
+}
+
+static gboolean
+window_gone (gpointer data)
+{
+  return gtk_application_get_active_window (GTK_APPLICATION (app)) == NULL;
+}
+
+static void
+close_window (SjWindow *window)
+{
+  gtk_window_close (GTK_WINDOW (window));
+  spin_until (window_gone, NULL, "the window to close");
+}
+
+static JsonObject *
+evaluate (SjRepl     *repl,
+          const char *code)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *outcome;
+
+  sj_repl_evaluate_async (repl, code, NULL, store_result_cb, &result);
+  outcome = sj_repl_evaluate_finish (repl, wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (outcome);
+
+  return outcome;
+}
+
+static char *
+fetch_code (SjRepl *repl)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  char *code;
+
+  sj_repl_fetch_code_async (repl, NULL, store_result_cb, &result);
+  code = sj_repl_fetch_code_finish (repl, wait_result (&result), &error);
+  g_assert_no_error (error);
+
+  return code;
+}
+
+static void
+query_state (SjRepl      *repl,
+             SjReplState *state)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  sj_repl_query_state_async (repl, NULL, store_result_cb, &result);
+  g_assert_true (sj_repl_query_state_finish (repl, wait_result (&result), state, &error));
+  g_assert_no_error (error);
+}
+
+/* Waits for the page to report the scheduler having reached @cycle with
+ * events fired: state messages arrive as the cycle counter advances. */
+typedef struct
+{
+  SjRepl *repl;
+  double  cycle;
+  gint64  triggered;
+} Progress;
+
+static gboolean
+progressed (gpointer data)
+{
+  Progress *progress = data;
+  const SjReplState *state = sj_repl_get_state (progress->repl);
+
+  return state->playing && state->cycle >= progress->cycle && state->triggered > progress->triggered;
+}
+
+static gboolean
+stopped (gpointer data)
+{
+  return !sj_repl_get_state (SJ_REPL (data))->playing;
+}
+
+static void
+test_first_start_and_playback (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = sj_window_get_repl (window);
+  g_autoptr(JsonObject) outcome = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonArray) haps = NULL;
+  g_autofree char *code = NULL;
+  JsonObject *sounds;
+  JsonObject *sound;
+  const char * const *external;
+  SjReplState state;
+  Progress progress = { repl, 0, 0 };
+  gint64 triggered_before;
+
+  /* The very first start shows the demo, in the page's own editor. */
+  code = fetch_code (repl);
+  g_assert_cmpstr (code, ==, sj_code_store_get_demo_code ());
+
+  /* The bundled Strudel is the pinned one. */
+  g_assert_cmpstr (json_object_get_string_member (sj_repl_get_versions (repl), "@strudel/core"), ==, "1.2.6");
+  g_assert_cmpstr (json_object_get_string_member (sj_repl_get_versions (repl), "@strudel/codemirror"), ==, "1.3.0");
+
+  /* The sound snapshot came with ready: superdough's synths and the GM
+   * soundfonts, registered offline. */
+  sounds = sj_repl_get_sounds (repl);
+  if (sounds == NULL)
+    {
+      sj_repl_fetch_sounds_async (repl, NULL, store_result_cb, &result);
+      sounds = sj_repl_fetch_sounds_finish (repl, wait_result (&result), &error);
+      g_assert_no_error (error);
+      g_clear_object (&result);
+      json_object_unref (sounds);
+      sounds = sj_repl_get_sounds (repl);
+    }
+  g_assert_nonnull (sounds);
+  sound = json_object_get_object_member (sounds, "sawtooth");
+  g_assert_nonnull (sound);
+  g_assert_cmpstr (json_object_get_string_member (sound, "type"), ==, "synth");
+  g_assert_true (json_object_get_boolean_member (sound, "prebake"));
+  sound = json_object_get_object_member (sounds, "gm_acoustic_bass");
+  g_assert_nonnull (sound);
+  g_assert_cmpstr (json_object_get_string_member (sound, "type"), ==, "soundfont");
+  g_assert_cmpint (json_object_get_int_member (sound, "count"), >, 0);
+  g_assert_nonnull (json_object_get_object_member (sounds, "z_sine"));
+
+  /* Evaluate and play: the scheduler runs in real time and notes fire. */
+  outcome = evaluate (repl, "setcps(1)\nnote(\"c3 e3 g3 b3\").s(\"sawtooth\").gain(.2)");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+
+  progress.cycle = 2.0;
+  spin_until (progressed, &progress, "the scheduler to reach cycle 2 with events fired");
+
+  query_state (repl, &state);
+  g_assert_true (state.playing);
+  g_assert_cmpfloat (state.cps, ==, 1.0);
+  /* The scheduler queries ahead of the present: that horizon is what a
+   * quantized swap must lie beyond. */
+  g_assert_cmpfloat (state.horizon, >, state.cycle);
+  g_assert_cmpint (state.triggered, >=, 8);
+
+  /* The live pattern's events, as the scheduler sees them. */
+  sj_repl_query_haps_async (repl, 0, 1, 100, NULL, store_result_cb, &result);
+  haps = sj_repl_query_haps_finish (repl, wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_cmpuint (json_array_get_length (haps), ==, 4);
+  g_test_message ("first hap: %s", json_object_get_string_member (json_array_get_object_element (haps, 0), "show"));
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (haps, 0), "show"),
+                            "sawtooth"));
+
+  /* Nothing left our own scheme while starting and playing. */
+  external = sj_repl_get_external_requests (repl);
+  g_assert_null (external[0]);
+
+  /* A broken change leaves the music playing and says why. */
+  triggered_before = sj_repl_get_state (repl)->triggered;
+  g_clear_pointer (&outcome, json_object_unref);
+  outcome = evaluate (repl, "note(\"c3 e3\").s(\"sawtooth\").nosuchfunction()");
+  g_assert_false (json_object_get_boolean_member (outcome, "ok"));
+  g_assert_nonnull (strstr (json_object_get_string_member (json_object_get_object_member (outcome, "error"), "message"),
+                            "nosuchfunction"));
+  progress.cycle = sj_repl_get_state (repl)->cycle + 1;
+  progress.triggered = triggered_before;
+  spin_until (progressed, &progress, "the old pattern to keep playing after an error");
+
+  {
+    GListModel *model = sj_console_page_get_model (sj_window_get_console_page (window));
+    g_autofree char *text = sj_console_page_dup_text (sj_window_get_console_page (window));
+
+    g_assert_cmpuint (g_list_model_get_n_items (model), >, 0);
+    g_assert_nonnull (strstr (text, "nosuchfunction"));
+  }
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  spin_until (stopped, repl, "playback to stop");
+}
+
+static gboolean
+console_has (gpointer data)
+{
+  g_autofree char *text = sj_console_page_dup_text (sj_window_get_console_page (current_window ()));
+
+  return strstr (text, data) != NULL;
+}
+
+static void
+eval_js_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(JSCValue) value = webkit_web_view_evaluate_javascript_finish (WEBKIT_WEB_VIEW (object), result, NULL);
+}
+
+static void
+post_from_page (SjRepl     *repl,
+                const char *detail_js)
+{
+  g_autofree char *script = g_strdup_printf ("document.dispatchEvent(new CustomEvent('sj-bridge-post', {detail: %s}));",
+                                             detail_js);
+
+  webkit_web_view_evaluate_javascript (WEBKIT_WEB_VIEW (sj_repl_get_widget (repl)), script, -1,
+                                       NULL, NULL, NULL, eval_js_cb, NULL);
+}
+
+static void
+test_malformed_page_messages (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = sj_window_get_repl (window);
+  double cps_before = sj_repl_get_state (repl)->cps;
+
+  /* Anything the page's world can send: garbage, unknown types, wrong
+   * types, huge text. Each is logged and dropped. */
+  post_from_page (repl, "'not json at all'");
+  post_from_page (repl, "'{\"type\":\"launch-missiles\"}'");
+  post_from_page (repl, "'{\"type\":\"state\",\"playing\":\"very\",\"cps\":\"fast\",\"cycle\":0,\"horizon\":0}'");
+  post_from_page (repl, "JSON.stringify({type: 'log', message: 'x'.repeat(100000)})");
+  post_from_page (repl, "42");
+  post_from_page (repl, "JSON.stringify({type: 'sounds', sounds: {bd: {type: 5}}})");
+
+  /* Messages are handled in order: once this one shows up, every one
+   * above has been seen and refused. */
+  post_from_page (repl, "JSON.stringify({type: 'log', level: 'info', message: 'still alive'})");
+  spin_until (console_has, (gpointer)"still alive", "the valid message after the malformed ones");
+
+  g_assert_false (console_has ((gpointer)"xxxxxxxxxx"));
+  g_assert_cmpfloat (sj_repl_get_state (repl)->cps, ==, cps_before);
+  g_assert_nonnull (json_object_get_object_member (sj_repl_get_sounds (repl), "sawtooth"));
+  g_assert_true (sj_repl_get_ready (repl));
+}
+
+typedef struct
+{
+  const char *path;
+  const char *expected;
+} FileCheck;
+
+static gboolean
+file_has (gpointer data)
+{
+  FileCheck *check = data;
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (check->path, &contents, NULL, NULL) &&
+         g_strcmp0 (contents, check->expected) == 0;
+}
+
+static void
+test_code_survives_restart (void)
+{
+  SjWindow *window;
+  SjRepl *repl;
+  SjCodeStore *store;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *restored = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *mine = "// my groove\nnote(\"<c3 g2>*2\").s(\"square\").lpf(900)\n";
+  FileCheck check;
+
+  window = open_window ();
+  repl = sj_window_get_repl (window);
+  store = sj_window_get_code_store (window);
+
+  g_assert_nonnull (store);
+
+  /* Typing in the editor reaches the disk (debounced, atomically). */
+  sj_repl_set_code_async (repl, mine, NULL, store_result_cb, &result);
+  g_assert_true (sj_repl_set_code_finish (repl, wait_result (&result), &error));
+  g_assert_no_error (error);
+  /* The store emits SjCodeStore::saved after each write, which wakes the
+   * loop; the file then holds exactly the editor's text. */
+  path = g_file_get_path (sj_code_store_get_file (store));
+  check.path = path;
+  check.expected = mine;
+  spin_until (file_has, &check, "the code to be saved");
+
+  /* Window state persists too. */
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-panel", g_variant_new_boolean (FALSE));
+  g_assert_false (g_settings_get_boolean (settings, "panel-visible"));
+
+  close_window (window);
+
+  /* The next start restores the code instead of the demo, and the panel
+   * stays hidden. */
+  window = open_window ();
+  restored = fetch_code (sj_window_get_repl (window));
+  g_assert_cmpstr (restored, ==, mine);
+  {
+    g_autoptr(GVariant) visible = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-panel");
+
+    g_assert_false (g_variant_get_boolean (visible));
+    g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (sj_window_get_console_page (window))));
+  }
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-panel", g_variant_new_boolean (TRUE));
+  g_assert_true (g_settings_get_boolean (settings, "panel-visible"));
+}
+
+typedef struct
+{
+  guint frames;
+} FrameCount;
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  ((FrameCount *)user_data)->frames++;
+}
+
+static gboolean
+painted_enough (gpointer data)
+{
+  return ((FrameCount *)data)->frames >= 10;
+}
+
+static GdkTexture *
+render_window (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+static void
+test_screenshot_not_blank (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = sj_window_get_repl (window);
+  g_autoptr(JsonObject) outcome = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *pixels = NULL;
+  g_autofree char *path = NULL;
+  GdkFrameClock *clock;
+  FrameCount count = { 0 };
+  GHashTable *colours;
+  gsize stride, dark = 0, light = 0, n_pixels;
+  int width, height;
+  gulong handler;
+
+  outcome = evaluate (repl, sj_code_store_get_demo_code ());
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+
+  /* Let GTK and WebKit paint a few frames with the music playing. */
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &count);
+  gdk_frame_clock_begin_updating (clock);
+  spin_until (painted_enough, &count, "frames to be painted");
+  gdk_frame_clock_end_updating (clock);
+  g_signal_handler_disconnect (clock, handler);
+
+  texture = render_window (GTK_WIDGET (window));
+  width = gdk_texture_get_width (texture);
+  height = gdk_texture_get_height (texture);
+  g_assert_cmpint (width, >, 400);
+  g_assert_cmpint (height, >, 300);
+
+  path = g_build_filename (g_getenv ("SJ_TEST_OUTPUT_DIR") ? g_getenv ("SJ_TEST_OUTPUT_DIR") : g_get_tmp_dir (),
+                           "strudel-jam-window.png", NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("Screenshot written to %s", path);
+
+  /* Not blank: many colours, and both the dark editor and the light panel
+   * are there in quantity. */
+  stride = (gsize)width * 4;
+  n_pixels = (gsize)width * height;
+  pixels = g_malloc (stride * height);
+  gdk_texture_download (texture, pixels, stride);
+  colours = g_hash_table_new (NULL, NULL);
+  for (gsize i = 0; i < n_pixels; i++)
+    {
+      const guchar *p = pixels + i * 4;
+      guint luma = (p[0] * 3 + p[1] * 6 + p[2]) / 10;
+
+      g_hash_table_add (colours, GUINT_TO_POINTER ((p[0] << 16) | (p[1] << 8) | p[2]));
+      if (luma < 64)
+        dark++;
+      else if (luma > 192)
+        light++;
+    }
+  g_test_message ("%u colours, %.0f%% dark, %.0f%% light", g_hash_table_size (colours),
+                  100.0 * dark / n_pixels, 100.0 * light / n_pixels);
+  g_assert_cmpuint (g_hash_table_size (colours), >, 50);
+  g_assert_cmpfloat ((double)dark / n_pixels, >, 0.2);
+  g_assert_cmpfloat ((double)light / n_pixels, >, 0.05);
+  g_hash_table_unref (colours);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  spin_until (stopped, repl, "playback to stop");
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileEnumerator) enumerator = NULL;
+  GFileInfo *info;
+
+  enumerator = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                                          G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  while (enumerator != NULL && (info = g_file_enumerator_next_file (enumerator, NULL, NULL)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, g_file_info_get_name (info), NULL);
+
+      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+        remove_tree (child);
+      else
+        g_unlink (child);
+      g_object_unref (info);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  static const char *user_dirs[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME" };
+  g_autofree char *home = NULL;
+  int ret;
+
+  /* Private user directories: the test never sees the user's own code.
+   * (G_TEST_OPTION_ISOLATE_DIRS would also hide the system data dirs, and
+   * with them the MIME database that GTK needs to load its SVG icons.) */
+  home = g_dir_make_tmp ("strudel-jam-test-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (user_dirs); i++)
+    {
+      g_autofree char *dir = g_build_filename (home, user_dirs[i] + strlen ("XDG_"), NULL);
+
+      g_setenv (user_dirs[i], dir, TRUE);
+    }
+  g_test_init (&argc, &argv, NULL);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  sj_application_prepare_env ();
+  gtk_init ();
+
+  app = sj_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/window/first-start-and-playback", test_first_start_and_playback);
+  g_test_add_func ("/window/malformed-page-messages", test_malformed_page_messages);
+  g_test_add_func ("/window/code-survives-restart", test_code_survives_restart);
+  g_test_add_func ("/window/screenshot-not-blank", test_screenshot_not_blank);
+
+  ret = g_test_run ();
+
+  g_application_release (G_APPLICATION (app));
+  g_clear_object (&app);
+  remove_tree (home);
+
+  return ret;
+}
