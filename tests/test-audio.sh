@@ -10,6 +10,8 @@
 # Environment:
 #   GSETTINGS_SCHEMA_DIR  directory with the compiled schema (required unless
 #                         the schema is installed; meson passes build/data)
+#   SJ_TEST_OUTPUT_DIR    if set, a failed run leaves its logs and recordings
+#                         (WAV) in SJ_TEST_OUTPUT_DIR/test-audio
 #   SJ_TEST_KEEP          if set, keep the temporary directory (logs and
 #                         raw recordings, s16le 44100 Hz stereo) for inspection
 #
@@ -89,6 +91,7 @@ fi
 bin=$2
 
 tmp=$SJ_TEST_TMP
+[ -z "${SJ_TEST_OUTPUT_DIR:-}" ] || rm -rf "$SJ_TEST_OUTPUT_DIR/test-audio"
 pa_pid=
 app_pid=
 
@@ -142,7 +145,31 @@ fail () {
     log "---- last lines of PulseAudio's log ----"
     tail -n 15 "$tmp/pulse.log" >&2
   fi
+  save_artifacts
   exit 1
+}
+
+# save_artifacts: with SJ_TEST_OUTPUT_DIR set, keep the logs and the
+# recordings (as WAV) of a failed run in $SJ_TEST_OUTPUT_DIR/test-audio.
+save_artifacts () {
+  [ -n "${SJ_TEST_OUTPUT_DIR:-}" ] || return 0
+  local out=$SJ_TEST_OUTPUT_DIR/test-audio
+  rm -rf "$out" && mkdir -p "$out" || return 0
+  cp "$tmp"/*.log "$out"/ 2>/dev/null
+  python3 - "$out" "$RATE" "$CHANNELS" "$tmp"/*.raw <<'PY'
+import os, sys, wave
+out, rate, ch = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+for raw in sys.argv[4:]:
+    if not os.path.exists(raw):
+        continue
+    name = os.path.join(out, os.path.basename(raw)[:-4] + '.wav')
+    with open(raw, 'rb') as f, wave.open(name, 'wb') as w:
+        w.setnchannels(ch)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(f.read())
+PY
+  log "logs and recordings saved in $out"
 }
 
 # ---------------------------------------------------------------- PulseAudio
@@ -177,8 +204,9 @@ record () {
 }
 
 # levels FILE FROM TO: print "rms peak" of the samples between FROM and TO
-# seconds (full scale 1.0), followed by the onset (first 10 ms block whose
-# peak exceeds 0.01, in seconds, or -1).
+# seconds (full scale 1.0), the onset (first 10 ms block whose peak exceeds
+# 0.01, in seconds, or -1) and the envelope of the whole file (RMS of each
+# half second, comma-separated).
 levels () {
   python3 - "$1" "$2" "$3" "$RATE" "$CHANNELS" <<'EOF'
 import array, math, sys
@@ -198,7 +226,10 @@ for i in range(0, len(a), block):
     if max((abs(x) for x in a[i:i + block]), default=0) > 0.01 * 32768:
         onset = i / (rate * ch)
         break
-print(f"{rms:.6f} {peak:.6f} {onset:.2f}")
+half = rate * ch // 2
+env = ','.join(f"{math.sqrt(sum(x * x for x in a[i:i + half]) / half) / 32768.0:.3f}"
+               for i in range(0, len(a) - half + 1, half))
+print(f"{rms:.6f} {peak:.6f} {onset:.2f} {env}")
 EOF
 }
 
@@ -240,17 +271,20 @@ float_cmp "$idle_rms" '<' "$STOP_RMS_MAX" || fail "the sink is not silent before
 # and the start of WebKit's GStreamer pipeline).
 call "$WIN_PATH" Activate play '[]' '{}' >/dev/null || fail "activating 'play' failed"
 record 5 "$tmp/play.raw"
-read -r play_rms play_peak play_onset <<<"$(levels "$tmp/play.raw" 2 5)"
-log "playing: rms=$play_rms peak=$play_peak (seconds 2-5; sound began at ${play_onset} s)"
+read -r play_rms play_peak play_onset play_env <<<"$(levels "$tmp/play.raw" 2 5)"
+# Streams into the sink, for telling "no stream" from "a silent stream".
+streams=$(pactl list short sink-inputs 2>/dev/null | wc -l)
+log "playing: rms=$play_rms peak=$play_peak (seconds 2-5; sound began at ${play_onset} s; $streams stream(s) into $SINK)"
+log "         rms per 0.5 s: $play_env"
 float_cmp "$play_rms" '>' "$PLAY_RMS_MIN" || fail "no sound while playing: rms $play_rms <= $PLAY_RMS_MIN"
 
-# Stop, record 4 s, measure the last 1.5 s (notes already scheduled, releases
-# and reverb tails fade in the first seconds).
+# Stop, record 5 s, measure the last 1.5 s: notes already scheduled,
+# releases and reverb tails fade out within about 1.5 s of the stop.
 call "$WIN_PATH" Activate stop '[]' '{}' >/dev/null || fail "activating 'stop' failed"
-record 4 "$tmp/stop.raw"
-read -r tail_rms tail_peak _ <<<"$(levels "$tmp/stop.raw" 0 1)"
-read -r stop_rms stop_peak _ <<<"$(levels "$tmp/stop.raw" 2.5 4)"
-log "stopped: rms=$stop_rms peak=$stop_peak (seconds 2.5-4 after stop; first second: rms=$tail_rms)"
+record 5 "$tmp/stop.raw"
+read -r stop_rms stop_peak _ stop_env <<<"$(levels "$tmp/stop.raw" 3.5 5)"
+log "stopped: rms=$stop_rms peak=$stop_peak (seconds 3.5-5 after stop)"
+log "         rms per 0.5 s: $stop_env"
 float_cmp "$stop_rms" '<' "$STOP_RMS_MAX" || fail "still sounding after stop: rms $stop_rms >= $STOP_RMS_MAX"
 float_cmp "$stop_peak" '<' "$STOP_PEAK_MAX" || fail "still sounding after stop: peak $stop_peak >= $STOP_PEAK_MAX"
 

@@ -23,19 +23,29 @@ static SjApplication *app;
 
 /* Spins the main loop until @done returns TRUE; the deadline only turns a
  * hang into a failure, it is not used to synchronise. */
+static gboolean
+deadline_cb (gpointer data)
+{
+  *(gboolean *)data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
 static void
 spin_until (gboolean (*done) (gpointer),
             gpointer   data,
             const char *what)
 {
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
+  gboolean timed_out = FALSE;
+  guint deadline = g_timeout_add_seconds (WAIT_TIMEOUT_S, deadline_cb, &timed_out);
 
   while (!done (data))
     {
-      if (g_get_monotonic_time () > deadline)
+      if (timed_out)
         g_error ("Timed out waiting for %s", what);
       g_main_context_iteration (NULL, TRUE);
     }
+
+  g_source_remove (deadline);
 }
 
 static gboolean
@@ -315,6 +325,34 @@ test_malformed_page_messages (void)
   g_assert_true (sj_repl_get_ready (repl));
 }
 
+static gboolean
+has_external_request (gpointer data)
+{
+  const char * const *external = sj_repl_get_external_requests (SJ_REPL (data));
+
+  return external[0] != NULL;
+}
+
+/* The "nothing left our scheme" check above is only worth something if a
+ * request that does leave is seen: make one (to a closed loopback port). */
+static void
+test_external_requests_are_seen (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = sj_window_get_repl (window);
+  const char * const *external;
+
+  g_assert_null (sj_repl_get_external_requests (repl)[0]);
+  webkit_web_view_evaluate_javascript (WEBKIT_WEB_VIEW (sj_repl_get_widget (repl)),
+                                       "fetch('https://127.0.0.1:39999/probe').catch(() => {}); 0", -1,
+                                       NULL, NULL, NULL, eval_js_cb, NULL);
+  spin_until (has_external_request, repl, "the outgoing request to be noticed");
+
+  external = sj_repl_get_external_requests (repl);
+  g_assert_cmpstr (external[0], ==, "https://127.0.0.1:39999/probe");
+  g_assert_null (external[1]);
+}
+
 typedef struct
 {
   const char *path;
@@ -538,6 +576,7 @@ main (int   argc,
   g_test_add_func ("/window/first-start-and-playback", test_first_start_and_playback);
   g_test_add_func ("/window/malformed-page-messages", test_malformed_page_messages);
   g_test_add_func ("/window/code-survives-restart", test_code_survives_restart);
+  g_test_add_func ("/window/external-requests-are-seen", test_external_requests_are_seen);
   g_test_add_func ("/window/screenshot-not-blank", test_screenshot_not_blank);
 
   ret = g_test_run ();

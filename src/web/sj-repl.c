@@ -440,6 +440,8 @@ resource_load_started_cb (WebKitWebView     *view,
   SjRepl *self = user_data;
   const char *uri = webkit_uri_request_get_uri (request);
 
+  g_debug ("Resource load started: %s", uri);
+
   /* Remember every request that would leave the app (not our scheme, not an
    * in-memory data: or blob: URI): offline-first is checked with this. */
   if (sj_web_assets_is_own_uri (uri) || g_str_has_prefix (uri, "data:") ||
