@@ -8,8 +8,8 @@
 # Usage: test-audio.sh STRUDEL_JAM_BINARY
 #
 # Environment:
-#   GSETTINGS_SCHEMA_DIR  directory with the compiled schema (required unless
-#                         the schema is installed; meson passes build/data)
+#   GSETTINGS_SCHEMA_DIR  directory with the compiled schema (meson passes
+#                         build/data; if unset, BINARY/../../data is tried)
 #   SJ_TEST_OUTPUT_DIR    if set, a failed run leaves its logs and recordings
 #                         (WAV) in SJ_TEST_OUTPUT_DIR/test-audio
 #   SJ_TEST_KEEP          if set, keep the temporary directory (logs and
@@ -30,10 +30,6 @@ SINK=sjnull
 RATE=44100
 CHANNELS=2
 
-# Thresholds on a 0..1 full-scale amplitude.
-PLAY_RMS_MIN=0.005      # the demo measures around 0.1 RMS; silence is 0
-STOP_RMS_MAX=0.0005     # about -66 dBFS
-STOP_PEAK_MAX=0.005
 READY_TIMEOUT=60        # seconds, failure guard only
 
 log () { printf 'test-audio: %s\n' "$*" >&2; }
@@ -51,11 +47,15 @@ if [ "${1:-}" != "--inner" ]; then
     log "FAIL: not an executable: $bin"
     exit 1
   fi
-  for tool in pulseaudio pactl parecord xvfb-run Xvfb xauth dbus-run-session gdbus python3 setsid pgrep; do
+  for tool in pulseaudio pactl parecord xvfb-run Xvfb xauth dbus-run-session gdbus python3 setsid pgrep timeout; do
     command -v "$tool" >/dev/null 2>&1 || skip "$tool not found"
   done
   bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
   self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+  # For runs by hand: the schema compiled in the build tree next to the binary.
+  if [ -z "${GSETTINGS_SCHEMA_DIR:-}" ] && [ -f "$(dirname "$bin")/../data/gschemas.compiled" ]; then
+    export GSETTINGS_SCHEMA_DIR=$(cd "$(dirname "$bin")/../data" && pwd)
+  fi
 
   # Private directories, set before the D-Bus session starts so that the
   # services it activates (portals, accessibility bus) use them as well.
@@ -192,49 +192,102 @@ done
 pactl set-default-sink "$SINK" || fail "cannot make $SINK the default sink"
 log "PulseAudio up at $XDG_RUNTIME_DIR/pulse/native, default sink $SINK"
 
-# record SECONDS FILE: record exactly SECONDS of audio from the sink's monitor.
-# The byte count, not a timer, bounds it: the monitor delivers in real time.
-record () {
-  local bytes
-  bytes=$(python3 -c "print(int($1 * $RATE) * $CHANNELS * 2)")
-  parecord --raw --device="$SINK.monitor" --format=s16le --rate=$RATE \
-    --channels=$CHANNELS --latency-msec=20 2>>"$tmp/parecord.log" \
-    | head -c "$bytes" >"$2"
-  [ "$(stat -c %s "$2")" -eq "$bytes" ] || fail "parecord delivered $(stat -c %s "$2") of $bytes bytes"
-}
+# meter MODE FILE: read the sink's monitor in 100 ms blocks and stop as soon
+# as MODE's condition holds (or fails for good); the audio read is kept in
+# FILE (raw s16le). A block is "sounding" when its RMS exceeds SOUND_RMS and
+# "silent" when its RMS is below SILENT_RMS and its peak below SILENT_PEAK
+# (full scale 1.0). Modes:
+#   idle     read 0.5 s; holds if every block is silent
+#   sound    holds once SOUND_NEEDED s of sounding blocks were read, within
+#            SOUND_WITHIN s
+#   silence  holds once SILENCE_NEEDED s of consecutive silent blocks were
+#            read, within SILENCE_WITHIN s
+# Prints one line: key=value pairs describing what was read. Exit 0 if the
+# condition held, 1 if not. Waiting on the audio itself, not on a timer, is
+# what makes this robust on a loaded machine, where WebKit's rendering can
+# stall for a second or two (seen with load average 5 on 2 cores).
+SOUND_RMS=0.01
+SOUND_NEEDED=2.0
+SOUND_WITHIN=15
+SILENT_RMS=0.0005       # about -66 dBFS
+SILENT_PEAK=0.005
+SILENCE_NEEDED=3.0      # longer than any stall seen while playing (2.1 s)
+SILENCE_WITHIN=15
 
-# levels FILE FROM TO: print "rms peak" of the samples between FROM and TO
-# seconds (full scale 1.0), the onset (first 10 ms block whose peak exceeds
-# 0.01, in seconds, or -1) and the envelope of the whole file (RMS of each
-# half second, comma-separated).
-levels () {
-  python3 - "$1" "$2" "$3" "$RATE" "$CHANNELS" <<'EOF'
+meter () {
+  # timeout: a failure guard only, should the monitor deliver nothing.
+  timeout $((SOUND_WITHIN + SILENCE_WITHIN + 10)) \
+    parecord --raw --device="$SINK.monitor" --format=s16le --rate=$RATE \
+      --channels=$CHANNELS --latency-msec=20 2>>"$tmp/parecord.log" \
+    | python3 - "$1" "$2" "$RATE" "$CHANNELS" \
+        "$SOUND_RMS" "$SOUND_NEEDED" "$SOUND_WITHIN" \
+        "$SILENT_RMS" "$SILENT_PEAK" "$SILENCE_NEEDED" "$SILENCE_WITHIN" <<'EOF'
 import array, math, sys
-path, t0, t1, rate, ch = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-a = array.array('h')
-with open(path, 'rb') as f:
-    a.frombytes(f.read())
-if sys.byteorder != 'little':
-    a.byteswap()
-s = a[int(t0 * rate) * ch:int(t1 * rate) * ch]
-n = max(len(s), 1)
-rms = math.sqrt(sum(x * x for x in s) / n) / 32768.0
-peak = max((abs(x) for x in s), default=0) / 32768.0
-block = rate * ch // 100
-onset = -1.0
-for i in range(0, len(a), block):
-    if max((abs(x) for x in a[i:i + block]), default=0) > 0.01 * 32768:
-        onset = i / (rate * ch)
-        break
-half = rate * ch // 2
-env = ','.join(f"{math.sqrt(sum(x * x for x in a[i:i + half]) / half) / 32768.0:.3f}"
-               for i in range(0, len(a) - half + 1, half))
-print(f"{rms:.6f} {peak:.6f} {onset:.2f} {env}")
+mode, path = sys.argv[1], sys.argv[2]
+rate, ch = int(sys.argv[3]), int(sys.argv[4])
+sound_rms, sound_needed, sound_within, silent_rms, silent_peak, silence_needed, silence_within = map(float, sys.argv[5:12])
+block = rate // 10                     # frames in 100 ms
+limit = {'idle': 0.5, 'sound': sound_within, 'silence': silence_within}[mode]
+read = sounding = run = 0.0
+onset = silent_from = None
+total_sq = 0.0
+peak = 0
+envelope = []                          # RMS of each 0.5 s, for the log
+half_sq, half_n = 0.0, 0
+held = None
+src = sys.stdin.buffer
+with open(path, 'wb') as out:
+    while read < limit - 1e-9:
+        data = src.read(block * ch * 2)
+        if len(data) < block * ch * 2:
+            break                      # parecord ended
+        out.write(data)
+        a = array.array('h')
+        a.frombytes(data)
+        if sys.byteorder != 'little':
+            a.byteswap()
+        sq = sum(x * x for x in a)
+        total_sq += sq
+        b_rms = math.sqrt(sq / len(a)) / 32768.0
+        b_peak = max(abs(x) for x in a) / 32768.0
+        peak = max(peak, b_peak)
+        half_sq += sq
+        half_n += len(a)
+        if half_n >= rate * ch // 2:
+            envelope.append(f"{math.sqrt(half_sq / half_n) / 32768.0:.3f}")
+            half_sq, half_n = 0.0, 0
+        if b_rms > sound_rms:
+            sounding += 0.1
+            if onset is None:
+                onset = read
+        if b_rms < silent_rms and b_peak < silent_peak:
+            if run == 0:
+                silent_from = read
+            run += 0.1
+        else:
+            run = 0.0
+        read += 0.1
+        if mode == 'idle' and not (b_rms < silent_rms and b_peak < silent_peak):
+            held = False
+        if mode == 'sound' and sounding >= sound_needed - 1e-9:
+            held = True
+            break
+        if mode == 'silence' and run >= silence_needed - 1e-9:
+            held = True
+            break
+if held is None:
+    held = mode == 'idle' and read >= limit - 1e-9
+if half_n:
+    envelope.append(f"{math.sqrt(half_sq / half_n) / 32768.0:.3f}")
+n = max(int(read * 10 + 0.5) * block * ch, 1)
+print(f"read={read:.1f}s rms={math.sqrt(total_sq / n) / 32768.0:.6f} peak={peak / 32768.0:.6f}"
+      f" sounding={sounding:.1f}s onset={'none' if onset is None else f'{onset:.1f}s'}"
+      f" silent_from={'none' if silent_from is None or run == 0 else f'{silent_from:.1f}s'}"
+      f" rms_per_0.5s={','.join(envelope) or 'none'}")
+sys.exit(0 if held else 1)
 EOF
+  return "${PIPESTATUS[1]}"
 }
-
-# float_cmp A OP B, OP one of < >
-float_cmp () { python3 -c "import sys; sys.exit(0 if float('$1') $2 float('$3') else 1)"; }
 
 # ---------------------------------------------------------------- the app
 # setsid: the app leads its own process group, so WebKit's helpers can be
@@ -262,31 +315,25 @@ done
 log "page ready after about $((SECONDS - start)) s"
 
 # Baseline: nothing plays yet, the sink must be silent (checks the meter).
-record 0.5 "$tmp/idle.raw"
-read -r idle_rms idle_peak _ <<<"$(levels "$tmp/idle.raw" 0 0.5)"
-log "idle:    rms=$idle_rms peak=$idle_peak"
-float_cmp "$idle_rms" '<' "$STOP_RMS_MAX" || fail "the sink is not silent before play (rms $idle_rms)"
+out=$(meter idle "$tmp/idle.raw") || fail "the sink is not silent before play: $out"
+log "idle:    $out"
 
-# Play, record 5 s, measure the last 3 s (the first 2 s cover evaluation
-# and the start of WebKit's GStreamer pipeline).
+# Play: wait until SOUND_NEEDED s of sound came through the sink.
 call "$WIN_PATH" Activate play '[]' '{}' >/dev/null || fail "activating 'play' failed"
-record 5 "$tmp/play.raw"
-read -r play_rms play_peak play_onset play_env <<<"$(levels "$tmp/play.raw" 2 5)"
+out=$(meter sound "$tmp/play.raw")
+ok=$?
 # Streams into the sink, for telling "no stream" from "a silent stream".
 streams=$(pactl list short sink-inputs 2>/dev/null | wc -l)
-log "playing: rms=$play_rms peak=$play_peak (seconds 2-5; sound began at ${play_onset} s; $streams stream(s) into $SINK)"
-log "         rms per 0.5 s: $play_env"
-float_cmp "$play_rms" '>' "$PLAY_RMS_MIN" || fail "no sound while playing: rms $play_rms <= $PLAY_RMS_MIN"
+log "playing: $out streams=$streams"
+[ $ok -eq 0 ] || fail "no sound while playing: not ${SOUND_NEEDED} s with RMS > $SOUND_RMS within ${SOUND_WITHIN} s"
 
-# Stop, record 5 s, measure the last 1.5 s: notes already scheduled,
-# releases and reverb tails fade out within about 1.5 s of the stop.
+# Stop: wait until SILENCE_NEEDED s of unbroken silence (scheduled notes,
+# releases and reverb tails fade out within about 1.5 s of the stop).
 call "$WIN_PATH" Activate stop '[]' '{}' >/dev/null || fail "activating 'stop' failed"
-record 5 "$tmp/stop.raw"
-read -r stop_rms stop_peak _ stop_env <<<"$(levels "$tmp/stop.raw" 3.5 5)"
-log "stopped: rms=$stop_rms peak=$stop_peak (seconds 3.5-5 after stop)"
-log "         rms per 0.5 s: $stop_env"
-float_cmp "$stop_rms" '<' "$STOP_RMS_MAX" || fail "still sounding after stop: rms $stop_rms >= $STOP_RMS_MAX"
-float_cmp "$stop_peak" '<' "$STOP_PEAK_MAX" || fail "still sounding after stop: peak $stop_peak >= $STOP_PEAK_MAX"
+out=$(meter silence "$tmp/stop.raw")
+ok=$?
+log "stopped: $out"
+[ $ok -eq 0 ] || fail "still sounding after stop: not ${SILENCE_NEEDED} s of silence (RMS < $SILENT_RMS, peak < $SILENT_PEAK) within ${SILENCE_WITHIN} s"
 
 # Quit and make sure the app and its WebKit helpers are gone.
 call "$APP_PATH" Activate quit '[]' '{}' >/dev/null || fail "activating 'app.quit' failed"
@@ -303,12 +350,12 @@ app_pid=
 deadline=$((SECONDS + 10))
 while left=$(pgrep -g "$app_pid_done" 2>/dev/null | tr '\n' ' ') && [ -n "$left" ]; do
   if [ $SECONDS -ge $deadline ]; then
-    ps -o pid,args -p "${left// /,}" >&2
+    ps -o pid,args -p "$(echo $left | tr ' ' ',')" >&2
     kill -KILL -- "-$app_pid_done" 2>/dev/null
     fail "processes of the app left 10 s after it quit: $left"
   fi
   sleep 0.1
 done
 
-log "PASS: playing rms $play_rms > $PLAY_RMS_MIN; stopped rms $stop_rms < $STOP_RMS_MAX"
+log "PASS: sound while playing, silence after stop"
 exit 0

@@ -353,6 +353,122 @@ test_external_requests_are_seen (void)
   g_assert_null (external[1]);
 }
 
+
+static void
+record_string_cb (gpointer    instance,
+                  const char *text,
+                  gpointer    user_data)
+{
+  char **slot = user_data;
+
+  g_free (*slot);
+  *slot = g_strdup (text);
+}
+
+static gboolean
+string_set (gpointer data)
+{
+  return *(char **)data != NULL;
+}
+
+static void
+run_js (SjRepl     *repl,
+        const char *script)
+{
+  webkit_web_view_evaluate_javascript (WEBKIT_WEB_VIEW (sj_repl_get_widget (repl)), script, -1,
+                                       NULL, NULL, NULL, eval_js_cb, NULL);
+}
+
+/* The page may not navigate away from the REPL, not even by script. */
+static void
+test_navigation_is_refused (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = sj_window_get_repl (window);
+  WebKitWebView *view = WEBKIT_WEB_VIEW (sj_repl_get_widget (repl));
+  g_autofree char *refused = NULL;
+  gulong handler;
+
+  handler = g_signal_connect (repl, "navigation-refused", G_CALLBACK (record_string_cb), &refused);
+
+  run_js (repl, "location.href = 'https://127.0.0.1:39999/elsewhere'; 0");
+  spin_until (string_set, &refused, "the navigation to be refused");
+  g_assert_cmpstr (refused, ==, "https://127.0.0.1:39999/elsewhere");
+  g_clear_pointer (&refused, g_free);
+
+  /* (window.open() without a user gesture and file: URIs never get this
+   * far: WebKit's popup blocker and its local-file rule stop them first.) */
+  run_js (repl, "location.assign('http://127.0.0.1:39999/plain'); 0");
+  spin_until (string_set, &refused, "the http: navigation to be refused");
+  g_assert_cmpstr (refused, ==, "http://127.0.0.1:39999/plain");
+
+  g_signal_handler_disconnect (repl, handler);
+  g_assert_cmpstr (webkit_web_view_get_uri (view), ==, "strudel-jam://app/index.html");
+  g_assert_true (sj_repl_get_ready (repl));
+}
+
+static gboolean
+has_sound (gpointer data)
+{
+  JsonObject *sounds = sj_repl_get_sounds (sj_window_get_repl (current_window ()));
+
+  return sounds != NULL && json_object_has_member (sounds, data);
+}
+
+/* A new snapshot arrives whenever the sound registry changes. */
+static void
+test_sound_snapshot_follows_registry (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = sj_window_get_repl (window);
+  g_autoptr(JsonObject) outcome = NULL;
+  JsonObject *sound;
+
+  g_assert_false (has_sound ((gpointer)"sjtestdrum"));
+
+  /* Registering a sample map does not fetch anything until a sound plays. */
+  outcome = evaluate (repl, "samples({sjtestdrum: ['a.wav', 'b.wav', 'c.wav']}, 'https://127.0.0.1:39999/')\n"
+                            "note(\"c3\").s(\"sine\").gain(0)");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  spin_until (has_sound, (gpointer)"sjtestdrum", "the new sound in the snapshot");
+
+  sound = json_object_get_object_member (sj_repl_get_sounds (repl), "sjtestdrum");
+  g_assert_cmpstr (json_object_get_string_member (sound, "type"), ==, "sample");
+  g_assert_false (json_object_get_boolean_member (sound, "prebake"));
+  g_assert_cmpint (json_object_get_int_member (sound, "count"), ==, 3);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  spin_until (stopped, repl, "playback to stop");
+}
+
+static void
+read_text_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(char **)user_data = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, NULL);
+}
+
+/* Copy puts every line on the clipboard; clear empties the console. */
+static void
+test_console_copy_and_clear (void)
+{
+  SjWindow *window = open_window ();
+  SjConsolePage *console = sj_window_get_console_page (window);
+  g_autoptr(SjLogEntry) entry = sj_log_entry_new (SJ_LOG_LEVEL_ERROR, "sound bd not found! Is it loaded?");
+  g_autofree char *copied = NULL;
+  GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (console));
+
+  sj_console_page_append (console, entry);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (console), "console.copy", NULL));
+  gdk_clipboard_read_text_async (clipboard, NULL, read_text_cb, &copied);
+  spin_until (string_set, &copied, "the clipboard text");
+  g_assert_nonnull (strstr (copied, "error: sound bd not found! Is it loaded?\n"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (console), "console.clear", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (sj_console_page_get_model (console)), ==, 0);
+}
+
 typedef struct
 {
   const char *path;
@@ -577,6 +693,9 @@ main (int   argc,
   g_test_add_func ("/window/malformed-page-messages", test_malformed_page_messages);
   g_test_add_func ("/window/code-survives-restart", test_code_survives_restart);
   g_test_add_func ("/window/external-requests-are-seen", test_external_requests_are_seen);
+  g_test_add_func ("/window/navigation-is-refused", test_navigation_is_refused);
+  g_test_add_func ("/window/sound-snapshot-follows-registry", test_sound_snapshot_follows_registry);
+  g_test_add_func ("/window/console-copy-and-clear", test_console_copy_and_clear);
   g_test_add_func ("/window/screenshot-not-blank", test_screenshot_not_blank);
 
   ret = g_test_run ();

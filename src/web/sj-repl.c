@@ -63,6 +63,7 @@ enum {
   SOUNDS_CHANGED,
   CODE_CHANGED,
   EXTERNAL_REQUEST,
+  NAVIGATION_REFUSED,
   N_SIGNALS
 };
 
@@ -428,6 +429,7 @@ decide_policy_cb (WebKitWebView            *view,
     g_message ("Refusing navigation to %s", uri);
 
   webkit_policy_decision_ignore (decision);
+  g_signal_emit (user_data, signals[NAVIGATION_REFUSED], 0, uri);
   return TRUE;
 }
 
@@ -604,6 +606,16 @@ sj_repl_class_init (SjReplClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[CODE_CHANGED] =
     g_signal_new ("code-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /**
+   * SjRepl::navigation-refused:
+   * @uri: where the page tried to go
+   *
+   * The page tried to leave the REPL and was kept in place. A web link the
+   * user clicked has been handed to their browser.
+   */
+  signals[NAVIGATION_REFUSED] =
+    g_signal_new ("navigation-refused", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[EXTERNAL_REQUEST] =
     g_signal_new ("external-request", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
