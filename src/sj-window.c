@@ -202,7 +202,10 @@ evaluate_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   outcome = sj_repl_evaluate_finish (SJ_REPL (object), result, &error);
-  if (outcome == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+    show_toast (self, _("The Strudel page is not responding. Does the code loop forever?"),
+                _("Restart Page"), "win.restart-page");
+  else if (outcome == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     show_toast (self, error->message, NULL, NULL);
 }
 
@@ -298,7 +301,22 @@ focus_editor_action (GSimpleAction *action,
   gtk_widget_grab_focus (sj_repl_get_widget (self->repl));
 }
 
+static void
+restart_page_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  gtk_widget_set_visible (GTK_WIDGET (self->loading_spinner), TRUE);
+  gtk_spinner_set_spinning (self->loading_spinner, TRUE);
+  sj_repl_restart (self->repl);
+}
+
 static const GActionEntry win_entries[] = {
+  { "restart-page", restart_page_action },
   { "play", play_action },
   { "stop", stop_action },
   { "toggle-play", toggle_play_action },
@@ -499,6 +517,7 @@ sj_window_init (SjWindow *self)
   self->repl = sj_repl_new ();
   gtk_overlay_set_child (self->editor_overlay, sj_repl_get_widget (self->repl));
   g_signal_connect_object (self->repl, "ready", G_CALLBACK (repl_ready_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->repl, "notify::ready", G_CALLBACK (update_transport), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "state-changed", G_CALLBACK (repl_state_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "log", G_CALLBACK (repl_log_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "eval-error", G_CALLBACK (repl_eval_error_cb), self, G_CONNECT_SWAPPED);

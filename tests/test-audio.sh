@@ -3,7 +3,15 @@
 #
 # Audio integration test: plays the first-start demo (synth sounds only, so it
 # works offline) into a private PulseAudio null sink and checks with parecord
-# that the sink's monitor carries sound while playing and is silent after stop.
+# and a level meter on the sink's monitor that there is sound while playing
+# and silence after stop:
+#   idle     0.5 s before play are silent (the meter sees no stray sound)
+#   playing  after win.play, 3 s of 100 ms blocks with RMS > 0.01 arrive
+#            (the demo measures about 0.1) within 15 s
+#   stopped  after win.stop, 3 s of unbroken silence (RMS < 0.0005, peak
+#            < 0.005) arrive within 15 s (tails fade out in about 1.5 s)
+# then app.quit, and the app and its WebKit helpers must be gone. A pass
+# takes about 16 s.
 #
 # Usage: test-audio.sh STRUDEL_JAM_BINARY
 #
@@ -22,6 +30,7 @@
 # bubblewrap sandbox exposes to the web process), own XDG data/config/cache.
 
 set -u
+# shellcheck disable=SC2317  # functions run from traps
 
 APP_ID=io.github.strudeljam.StrudelJam
 APP_PATH=/io/github/strudeljam/StrudelJam
@@ -54,7 +63,8 @@ if [ "${1:-}" != "--inner" ]; then
   self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
   # For runs by hand: the schema compiled in the build tree next to the binary.
   if [ -z "${GSETTINGS_SCHEMA_DIR:-}" ] && [ -f "$(dirname "$bin")/../data/gschemas.compiled" ]; then
-    export GSETTINGS_SCHEMA_DIR=$(cd "$(dirname "$bin")/../data" && pwd)
+    GSETTINGS_SCHEMA_DIR=$(cd "$(dirname "$bin")/../data" && pwd)
+    export GSETTINGS_SCHEMA_DIR
   fi
 
   # Private directories, set before the D-Bus session starts so that the
@@ -205,13 +215,16 @@ log "PulseAudio up at $XDG_RUNTIME_DIR/pulse/native, default sink $SINK"
 # Prints one line: key=value pairs describing what was read. Exit 0 if the
 # condition held, 1 if not. Waiting on the audio itself, not on a timer, is
 # what makes this robust on a loaded machine, where WebKit's rendering can
-# stall for a second or two (seen with load average 5 on 2 cores).
+# stall while playing: dropouts of 0.1-2 s were common, and one of about 4 s
+# was seen, at load average 5-6 on 2 cores. (So on such a machine a stall
+# could pass for the silence after stop; a stop that does not work still
+# fails in nearly every run.)
 SOUND_RMS=0.01
-SOUND_NEEDED=2.0
+SOUND_NEEDED=3.0
 SOUND_WITHIN=15
 SILENT_RMS=0.0005       # about -66 dBFS
 SILENT_PEAK=0.005
-SILENCE_NEEDED=3.0      # longer than any stall seen while playing (2.1 s)
+SILENCE_NEEDED=3.0
 SILENCE_WITHIN=15
 
 meter () {
@@ -219,9 +232,14 @@ meter () {
   timeout $((SOUND_WITHIN + SILENCE_WITHIN + 10)) \
     parecord --raw --device="$SINK.monitor" --format=s16le --rate=$RATE \
       --channels=$CHANNELS --latency-msec=20 2>>"$tmp/parecord.log" \
-    | python3 - "$1" "$2" "$RATE" "$CHANNELS" \
+    | python3 "$tmp/meter.py" "$1" "$2" "$RATE" "$CHANNELS" \
         "$SOUND_RMS" "$SOUND_NEEDED" "$SOUND_WITHIN" \
-        "$SILENT_RMS" "$SILENT_PEAK" "$SILENCE_NEEDED" "$SILENCE_WITHIN" <<'EOF'
+        "$SILENT_RMS" "$SILENT_PEAK" "$SILENCE_NEEDED" "$SILENCE_WITHIN"
+  return "${PIPESTATUS[1]}"
+}
+
+# The meter's analysis; it reads the audio on its standard input.
+cat >"$tmp/meter.py" <<'EOF'
 import array, math, sys
 mode, path = sys.argv[1], sys.argv[2]
 rate, ch = int(sys.argv[3]), int(sys.argv[4])
@@ -231,7 +249,7 @@ limit = {'idle': 0.5, 'sound': sound_within, 'silence': silence_within}[mode]
 read = sounding = run = 0.0
 onset = silent_from = None
 total_sq = 0.0
-peak = 0
+peak = 0.0
 envelope = []                          # RMS of each 0.5 s, for the log
 half_sq, half_n = 0.0, 0
 held = None
@@ -280,14 +298,12 @@ if held is None:
 if half_n:
     envelope.append(f"{math.sqrt(half_sq / half_n) / 32768.0:.3f}")
 n = max(int(read * 10 + 0.5) * block * ch, 1)
-print(f"read={read:.1f}s rms={math.sqrt(total_sq / n) / 32768.0:.6f} peak={peak / 32768.0:.6f}"
+print(f"read={read:.1f}s rms={math.sqrt(total_sq / n) / 32768.0:.6f} peak={peak:.6f}"
       f" sounding={sounding:.1f}s onset={'none' if onset is None else f'{onset:.1f}s'}"
       f" silent_from={'none' if silent_from is None or run == 0 else f'{silent_from:.1f}s'}"
       f" rms_per_0.5s={','.join(envelope) or 'none'}")
 sys.exit(0 if held else 1)
 EOF
-  return "${PIPESTATUS[1]}"
-}
 
 # ---------------------------------------------------------------- the app
 # setsid: the app leads its own process group, so WebKit's helpers can be
@@ -350,7 +366,7 @@ app_pid=
 deadline=$((SECONDS + 10))
 while left=$(pgrep -g "$app_pid_done" 2>/dev/null | tr '\n' ' ') && [ -n "$left" ]; do
   if [ $SECONDS -ge $deadline ]; then
-    ps -o pid,args -p "$(echo $left | tr ' ' ',')" >&2
+    ps -o pid,args -p "$(echo "$left" | xargs | tr ' ' ',')" >&2
     kill -KILL -- "-$app_pid_done" 2>/dev/null
     fail "processes of the app left 10 s after it quit: $left"
   fi

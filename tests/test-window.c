@@ -469,6 +469,67 @@ test_console_copy_and_clear (void)
   g_assert_cmpuint (g_list_model_get_n_items (sj_console_page_get_model (console)), ==, 0);
 }
 
+static gboolean
+repl_not_ready (gpointer data)
+{
+  return !sj_repl_get_ready (SJ_REPL (data));
+}
+
+static gboolean
+cancel_cb (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_REMOVE;
+}
+
+/* Code that loops forever blocks the page for good. Commands still come
+ * back (cancelled here, timed out otherwise), the UI stays responsive, and
+ * restarting the page brings the REPL back with the code kept. */
+static void
+test_endless_loop_is_survivable (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = sj_window_get_repl (window);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) outcome = NULL;
+  g_autofree char *code = NULL;
+  const char *endless = "// stuck\nwhile (true) {}\nnote(\"c3\")\n";
+  SjReplState state;
+  gint64 started;
+
+  started = g_get_monotonic_time ();
+  g_timeout_add (1000, cancel_cb, cancellable);
+  sj_repl_evaluate_async (repl, endless, cancellable, store_result_cb, &result);
+  outcome = sj_repl_evaluate_finish (repl, wait_result (&result), &error);
+  g_assert_null (outcome);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* Back promptly, although the page never answered. */
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 5 * G_USEC_PER_SEC);
+  g_clear_object (&result);
+  g_clear_error (&error);
+
+  /* The page really is stuck: it answers nothing any more. */
+  g_clear_object (&cancellable);
+  cancellable = g_cancellable_new ();
+  g_timeout_add (500, cancel_cb, cancellable);
+  sj_repl_query_state_async (repl, cancellable, store_result_cb, &result);
+  g_assert_false (sj_repl_query_state_finish (repl, wait_result (&result), &state, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "restart-page", NULL);
+  spin_until (repl_not_ready, repl, "the stuck page to go away");
+  spin_until (repl_is_ready, NULL, "the restarted page to become ready");
+
+  code = fetch_code (repl);
+  g_assert_cmpstr (code, ==, endless);
+  outcome = evaluate (repl, "note(\"c3\").s(\"sine\").gain(0)");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  spin_until (stopped, repl, "playback to stop");
+}
+
 typedef struct
 {
   const char *path;
@@ -696,6 +757,7 @@ main (int   argc,
   g_test_add_func ("/window/navigation-is-refused", test_navigation_is_refused);
   g_test_add_func ("/window/sound-snapshot-follows-registry", test_sound_snapshot_follows_registry);
   g_test_add_func ("/window/console-copy-and-clear", test_console_copy_and_clear);
+  g_test_add_func ("/window/endless-loop-is-survivable", test_endless_loop_is_survivable);
   g_test_add_func ("/window/screenshot-not-blank", test_screenshot_not_blank);
 
   ret = g_test_run ();

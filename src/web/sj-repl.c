@@ -19,7 +19,8 @@
 
 #include <glib/gi18n.h>
 
-#include "sj-repl.h"
+#include "sj-js-call.h"
+#include "sj-repl-private.h"
 #include "sj-web-assets.h"
 #include "sj-web-resources.h"
 
@@ -70,126 +71,8 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* A command in flight: completed exactly once, by the page's answer, by the
- * timeout, or by the caller's cancellable, whichever comes first. */
-typedef struct
-{
-  GTask        *task;
-  GCancellable *inner;
-  GCancellable *outer;
-  gulong        outer_handler;
-  guint         timeout_id;
-  guint         cancel_idle_id;
-} Call;
-
-static void
-call_clear (gpointer data)
-{
-  Call *call = data;
-
-  g_clear_object (&call->task);
-  g_clear_object (&call->inner);
-  g_clear_object (&call->outer);
-}
-
-static void
-call_complete (Call     *call,
-               JsonNode *node,
-               GError   *error)
-{
-  g_autoptr(GTask) task = g_steal_pointer (&call->task);
-
-  if (task == NULL)
-    return;
-
-  g_clear_handle_id (&call->timeout_id, g_source_remove);
-  g_clear_handle_id (&call->cancel_idle_id, g_source_remove);
-  if (call->outer_handler != 0)
-    g_cancellable_disconnect (call->outer, call->outer_handler);
-  call->outer_handler = 0;
-
-  if (error != NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, node, (GDestroyNotify)json_node_unref);
-}
-
-static gboolean
-call_timeout_cb (gpointer user_data)
-{
-  Call *call = user_data;
-
-  call->timeout_id = 0;
-  g_cancellable_cancel (call->inner);
-  call_complete (call, NULL,
-                 g_error_new_literal (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                                      _("The Strudel page did not answer in time")));
-
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-call_cancelled_idle_cb (gpointer user_data)
-{
-  Call *call = user_data;
-
-  call->cancel_idle_id = 0;
-  call_complete (call, NULL,
-                 g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled")));
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs inside g_cancellable_cancel(), where disconnecting is not allowed:
- * completion happens from an idle instead. */
-static void
-call_outer_cancelled_cb (GCancellable *cancellable,
-                         gpointer      user_data)
-{
-  Call *call = user_data;
-
-  g_cancellable_cancel (call->inner);
-  if (call->cancel_idle_id == 0)
-    call->cancel_idle_id = g_idle_add_full (G_PRIORITY_DEFAULT,
-                                            call_cancelled_idle_cb,
-                                            g_rc_box_acquire (call),
-                                            (GDestroyNotify)g_rc_box_release);
-}
-
-static void
-call_finished_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  Call *call = user_data;
-  g_autoptr(JSCValue) value = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *json = NULL;
-  JsonNode *node;
-
-  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object), result, &error);
-
-  if (value == NULL)
-    {
-      call_complete (call, NULL, g_steal_pointer (&error));
-    }
-  else if ((json = jsc_value_to_json (value, 0)) == NULL)
-    {
-      call_complete (call, json_node_new (JSON_NODE_NULL), NULL);
-    }
-  else if ((node = json_from_string (json, &error)) == NULL)
-    {
-      call_complete (call, NULL, g_steal_pointer (&error));
-    }
-  else
-    {
-      call_complete (call, node, NULL);
-    }
-
-  g_rc_box_release_full (call, call_clear);
-}
-
-static void
+/* Commands run only once the page has said it is ready. */
+void
 sj_repl_call (SjRepl              *self,
               const char          *body,
               GVariant            *arguments,
@@ -199,75 +82,33 @@ sj_repl_call (SjRepl              *self,
               gpointer             user_data,
               gpointer             source_tag)
 {
-  g_autoptr(GTask) task = NULL;
-  Call *call;
-
   g_assert (SJ_IS_REPL (self));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, source_tag);
-
-  if (arguments != NULL)
-    g_variant_ref_sink (arguments);
 
   if (!self->ready)
     {
+      g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+      g_task_set_source_tag (task, source_tag);
+      if (arguments != NULL)
+        g_variant_unref (g_variant_ref_sink (arguments));
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                                _("The Strudel page is not ready yet"));
-      g_clear_pointer (&arguments, g_variant_unref);
       return;
     }
 
-  if (g_task_return_error_if_cancelled (task))
-    {
-      g_clear_pointer (&arguments, g_variant_unref);
-      return;
-    }
-
-  call = g_rc_box_new0 (Call);
-  call->task = g_steal_pointer (&task);
-  call->inner = g_cancellable_new ();
-  call->timeout_id = g_timeout_add (timeout_ms, call_timeout_cb, call);
-
-  if (cancellable != NULL)
-    {
-      call->outer = g_object_ref (cancellable);
-      call->outer_handler = g_cancellable_connect (cancellable,
-                                                   G_CALLBACK (call_outer_cancelled_cb),
-                                                   call, NULL);
-    }
-
-  webkit_web_view_call_async_javascript_function (self->view, body, -1, arguments,
-                                                  NULL, NULL, call->inner,
-                                                  call_finished_cb, call);
-  g_clear_pointer (&arguments, g_variant_unref);
+  sj_js_call_async (self->view, self, body, arguments, timeout_ms,
+                    cancellable, callback, user_data, source_tag);
 }
 
-static JsonNode *
-call_finish (SjRepl        *self,
-             GAsyncResult  *result,
-             gpointer       source_tag,
-             GError       **error)
+JsonNode *
+sj_repl_call_finish (SjRepl        *self,
+                     GAsyncResult  *result,
+                     gpointer       source_tag,
+                     GError       **error)
 {
   g_assert (SJ_IS_REPL (self));
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
 
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static gboolean
-node_is (JsonNode      *node,
-         JsonNodeType   type,
-         const char    *what,
-         GError       **error)
-{
-  if (node != NULL && JSON_NODE_TYPE (node) == type)
-    return TRUE;
-
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-               _("The Strudel page answered with something other than %s"), what);
-  return FALSE;
+  return sj_js_call_finish (self, result, source_tag, error);
 }
 
 /* Page messages ---------------------------------------------------------- */
@@ -487,12 +328,11 @@ web_process_terminated_cb (WebKitWebView                     *view,
 
   /* The music stops with the process, but the code survives: reload the
    * page with the last code the page reported. */
-  entry = sj_log_entry_new (SJ_LOG_LEVEL_ERROR,
-                            _("The Strudel page stopped unexpectedly and was reloaded"));
+  if (reason == WEBKIT_WEB_PROCESS_TERMINATED_BY_API)
+    entry = sj_log_entry_new (SJ_LOG_LEVEL_WARNING, _("The Strudel page was restarted"));
+  else
+    entry = sj_log_entry_new (SJ_LOG_LEVEL_ERROR, _("The Strudel page stopped unexpectedly and was reloaded"));
   g_signal_emit (self, signals[LOG], 0, entry);
-
-  self->ready = FALSE;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
 
   sj_repl_load (self, self->code ? self->code : self->initial_code);
 }
@@ -727,13 +567,43 @@ void
 sj_repl_load (SjRepl     *self,
               const char *initial_code)
 {
+  g_autofree char *code = g_strdup (initial_code);
+
   g_assert (SJ_IS_REPL (self));
 
+  if (self->ready)
+    {
+      self->ready = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+    }
+  if (self->state.playing)
+    {
+      SjReplState stopped = self->state;
+
+      stopped.playing = FALSE;
+      set_state (self, &stopped);
+    }
+
   g_free (self->initial_code);
-  self->initial_code = g_strdup (initial_code ? initial_code : "");
+  self->initial_code = code ? g_steal_pointer (&code) : g_strdup ("");
   g_clear_pointer (&self->code, g_free);
 
   webkit_web_view_load_uri (self->view, SJ_WEB_PAGE_URI);
+}
+
+/**
+ * sj_repl_restart:
+ *
+ * Ends the page's web process and loads the page again with the code the
+ * editor last reported. This is the way out of a page that no longer
+ * answers, for example because the user's code loops forever.
+ */
+void
+sj_repl_restart (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  webkit_web_view_terminate_web_process (self->view);
 }
 
 gboolean
@@ -786,198 +656,4 @@ sj_repl_get_external_requests (SjRepl *self)
   g_assert (SJ_IS_REPL (self));
 
   return (const char * const *)self->external_requests->pdata;
-}
-
-/* Commands ----------------------------------------------------------------- */
-
-void
-sj_repl_fetch_code_async (SjRepl              *self,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
-{
-  sj_repl_call (self, "return window.sjBridge.getCode();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
-                cancellable, callback, user_data, sj_repl_fetch_code_async);
-}
-
-char *
-sj_repl_fetch_code_finish (SjRepl        *self,
-                           GAsyncResult  *result,
-                           GError       **error)
-{
-  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_fetch_code_async, error);
-
-  if (node == NULL || !node_is (node, JSON_NODE_VALUE, "code", error) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_dup_string (node);
-}
-
-void
-sj_repl_set_code_async (SjRepl              *self,
-                        const char          *code,
-                        GCancellable        *cancellable,
-                        GAsyncReadyCallback  callback,
-                        gpointer             user_data)
-{
-  g_return_if_fail (code != NULL);
-
-  sj_repl_call (self, "return window.sjBridge.setCode(code);",
-                g_variant_new_parsed ("{'code': <%s>}", code), SJ_REPL_DEFAULT_TIMEOUT_MS,
-                cancellable, callback, user_data, sj_repl_set_code_async);
-}
-
-gboolean
-sj_repl_set_code_finish (SjRepl        *self,
-                         GAsyncResult  *result,
-                         GError       **error)
-{
-  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_set_code_async, error);
-
-  return node != NULL;
-}
-
-/**
- * sj_repl_evaluate_async:
- * @code: (nullable): code to put in the editor first, or %NULL to evaluate
- *   the editor's current text
- *
- * Evaluates like Ctrl+Enter in the editor and starts playback.
- */
-void
-sj_repl_evaluate_async (SjRepl              *self,
-                        const char          *code,
-                        GCancellable        *cancellable,
-                        GAsyncReadyCallback  callback,
-                        gpointer             user_data)
-{
-  /* Function arguments may only be strings and numbers, so the two cases
-   * are two bodies rather than a flag. */
-  if (code != NULL)
-    sj_repl_call (self, "return await window.sjBridge.evaluate(code);",
-                  g_variant_new_parsed ("{'code': <%s>}", code),
-                  SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_evaluate_async);
-  else
-    sj_repl_call (self, "return await window.sjBridge.evaluate();", NULL,
-                  SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_evaluate_async);
-}
-
-/* Returns: (transfer full): `{ok, error: {message, line?, column?} | null, state}` */
-JsonObject *
-sj_repl_evaluate_finish (SjRepl        *self,
-                         GAsyncResult  *result,
-                         GError       **error)
-{
-  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_evaluate_async, error);
-
-  if (node == NULL || !node_is (node, JSON_NODE_OBJECT, "an evaluation result", error))
-    return NULL;
-
-  return json_node_dup_object (node);
-}
-
-void
-sj_repl_stop_async (SjRepl              *self,
-                    GCancellable        *cancellable,
-                    GAsyncReadyCallback  callback,
-                    gpointer             user_data)
-{
-  sj_repl_call (self, "return window.sjBridge.stop();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
-                cancellable, callback, user_data, sj_repl_stop_async);
-}
-
-gboolean
-sj_repl_stop_finish (SjRepl        *self,
-                     GAsyncResult  *result,
-                     GError       **error)
-{
-  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_stop_async, error);
-
-  return node != NULL;
-}
-
-void
-sj_repl_query_state_async (SjRepl              *self,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
-{
-  sj_repl_call (self, "return window.sjBridge.getState();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
-                cancellable, callback, user_data, sj_repl_query_state_async);
-}
-
-/**
- * sj_repl_query_state_finish:
- * @state: (out caller-allocates): playing, cps, cycle and the scheduler's
- *   queried horizon (the end of the last span it asked the pattern for)
- */
-gboolean
-sj_repl_query_state_finish (SjRepl        *self,
-                            GAsyncResult  *result,
-                            SjReplState   *state,
-                            GError       **error)
-{
-  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_query_state_async, error);
-
-  if (node == NULL || !node_is (node, JSON_NODE_OBJECT, "a state", error))
-    return FALSE;
-
-  return sj_repl_state_parse (json_node_get_object (node), state, error);
-}
-
-void
-sj_repl_query_haps_async (SjRepl              *self,
-                          double               begin,
-                          double               end,
-                          guint                limit,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
-{
-  sj_repl_call (self, "return window.sjBridge.queryHaps(begin, end, limit);",
-                g_variant_new_parsed ("{'begin': <%d>, 'end': <%d>, 'limit': <%u>}", begin, end, limit),
-                SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_query_haps_async);
-}
-
-/* Returns: (transfer full): haps as `{show, whole, part, onset, value}` */
-JsonArray *
-sj_repl_query_haps_finish (SjRepl        *self,
-                           GAsyncResult  *result,
-                           GError       **error)
-{
-  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_query_haps_async, error);
-
-  if (node == NULL || !node_is (node, JSON_NODE_ARRAY, "a list of events", error))
-    return NULL;
-
-  return json_node_dup_array (node);
-}
-
-void
-sj_repl_fetch_sounds_async (SjRepl              *self,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  sj_repl_call (self, "return window.sjBridge.getSounds();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
-                cancellable, callback, user_data, sj_repl_fetch_sounds_async);
-}
-
-JsonObject *
-sj_repl_fetch_sounds_finish (SjRepl        *self,
-                             GAsyncResult  *result,
-                             GError       **error)
-{
-  g_autoptr(JsonNode) node = call_finish (self, result, sj_repl_fetch_sounds_async, error);
-  JsonObject *sounds;
-
-  if (node == NULL || !node_is (node, JSON_NODE_OBJECT, "a sound snapshot", error))
-    return NULL;
-
-  sounds = json_node_get_object (node);
-  if (!sj_sound_snapshot_validate (sounds, error))
-    return NULL;
-
-  return json_object_ref (sounds);
 }

@@ -23,6 +23,7 @@ SjRepl            *sj_repl_new                     (void);
 GtkWidget         *sj_repl_get_widget              (SjRepl               *self);
 void               sj_repl_load                    (SjRepl               *self,
                                                     const char           *initial_code);
+void               sj_repl_restart                 (SjRepl               *self);
 gboolean           sj_repl_get_ready               (SjRepl               *self);
 const SjReplState *sj_repl_get_state               (SjRepl               *self);
 const char        *sj_repl_get_code                (SjRepl               *self);

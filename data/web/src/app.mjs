@@ -117,9 +117,24 @@ function watchCycles(started) {
   postState();
 }
 
+function postCode() {
+  clearTimeout(codeTimer);
+  codeTimer = 0;
+  post({ type: 'code', code: mirror.code });
+}
+
 function onCodeChanged() {
   clearTimeout(codeTimer);
-  codeTimer = setTimeout(() => post({ type: 'code', code: mirror.code }), 250);
+  codeTimer = setTimeout(postCode, 250);
+}
+
+// Before evaluating, the host gets the exact code: if the code never
+// returns (an endless loop), a restarted page can still bring it back.
+function beforeEval() {
+  if (codeTimer) {
+    postCode();
+  }
+  return ensureAudio();
 }
 
 function describeError(error) {
@@ -223,7 +238,7 @@ async function main() {
     autodraw: false,
     bgFill: false,
     prebake: () => prebaked,
-    beforeEval: ensureAudio,
+    beforeEval,
     onToggle: watchCycles,
     onUpdateState: (state) => {
       if (state.code !== undefined && mirror && state.code === mirror.code) {

@@ -1,0 +1,204 @@
+/* sj-repl-commands.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The commands SjRepl sends to the page: each one calls a method of
+ * window.sjBridge (data/web/src/app.mjs) and checks the shape of its answer.
+ */
+
+#include "config.h"
+
+#include "sj-js-call.h"
+#include "sj-repl-private.h"
+
+void
+sj_repl_fetch_code_async (SjRepl              *self,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  sj_repl_call (self, "return window.sjBridge.getCode();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_fetch_code_async);
+}
+
+char *
+sj_repl_fetch_code_finish (SjRepl        *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_fetch_code_async, error);
+
+  if (node == NULL || !sj_json_node_is (node, JSON_NODE_VALUE, "code", error) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_dup_string (node);
+}
+
+void
+sj_repl_set_code_async (SjRepl              *self,
+                        const char          *code,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_return_if_fail (code != NULL);
+
+  sj_repl_call (self, "return window.sjBridge.setCode(code);",
+                g_variant_new_parsed ("{'code': <%s>}", code), SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_set_code_async);
+}
+
+gboolean
+sj_repl_set_code_finish (SjRepl        *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_set_code_async, error);
+
+  return node != NULL;
+}
+
+/**
+ * sj_repl_evaluate_async:
+ * @code: (nullable): code to put in the editor first, or %NULL to evaluate
+ *   the editor's current text
+ *
+ * Evaluates like Ctrl+Enter in the editor and starts playback.
+ */
+void
+sj_repl_evaluate_async (SjRepl              *self,
+                        const char          *code,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  /* Function arguments may only be strings and numbers, so the two cases
+   * are two bodies rather than a flag. */
+  if (code != NULL)
+    sj_repl_call (self, "return await window.sjBridge.evaluate(code);",
+                  g_variant_new_parsed ("{'code': <%s>}", code),
+                  SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_evaluate_async);
+  else
+    sj_repl_call (self, "return await window.sjBridge.evaluate();", NULL,
+                  SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_evaluate_async);
+}
+
+/* Returns: (transfer full): `{ok, error: {message, line?, column?} | null, state}` */
+JsonObject *
+sj_repl_evaluate_finish (SjRepl        *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_evaluate_async, error);
+
+  if (node == NULL || !sj_json_node_is (node, JSON_NODE_OBJECT, "an evaluation result", error))
+    return NULL;
+
+  return json_node_dup_object (node);
+}
+
+void
+sj_repl_stop_async (SjRepl              *self,
+                    GCancellable        *cancellable,
+                    GAsyncReadyCallback  callback,
+                    gpointer             user_data)
+{
+  sj_repl_call (self, "return window.sjBridge.stop();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_stop_async);
+}
+
+gboolean
+sj_repl_stop_finish (SjRepl        *self,
+                     GAsyncResult  *result,
+                     GError       **error)
+{
+  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_stop_async, error);
+
+  return node != NULL;
+}
+
+void
+sj_repl_query_state_async (SjRepl              *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  sj_repl_call (self, "return window.sjBridge.getState();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_query_state_async);
+}
+
+/**
+ * sj_repl_query_state_finish:
+ * @state: (out caller-allocates): playing, cps, cycle and the scheduler's
+ *   queried horizon (the end of the last span it asked the pattern for)
+ */
+gboolean
+sj_repl_query_state_finish (SjRepl        *self,
+                            GAsyncResult  *result,
+                            SjReplState   *state,
+                            GError       **error)
+{
+  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_query_state_async, error);
+
+  if (node == NULL || !sj_json_node_is (node, JSON_NODE_OBJECT, "a state", error))
+    return FALSE;
+
+  return sj_repl_state_parse (json_node_get_object (node), state, error);
+}
+
+void
+sj_repl_query_haps_async (SjRepl              *self,
+                          double               begin,
+                          double               end,
+                          guint                limit,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  sj_repl_call (self, "return window.sjBridge.queryHaps(begin, end, limit);",
+                g_variant_new_parsed ("{'begin': <%d>, 'end': <%d>, 'limit': <%u>}", begin, end, limit),
+                SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_query_haps_async);
+}
+
+/* Returns: (transfer full): haps as `{show, whole, part, onset, value}` */
+JsonArray *
+sj_repl_query_haps_finish (SjRepl        *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_query_haps_async, error);
+
+  if (node == NULL || !sj_json_node_is (node, JSON_NODE_ARRAY, "a list of events", error))
+    return NULL;
+
+  return json_node_dup_array (node);
+}
+
+void
+sj_repl_fetch_sounds_async (SjRepl              *self,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  sj_repl_call (self, "return window.sjBridge.getSounds();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_fetch_sounds_async);
+}
+
+JsonObject *
+sj_repl_fetch_sounds_finish (SjRepl        *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_fetch_sounds_async, error);
+  JsonObject *sounds;
+
+  if (node == NULL || !sj_json_node_is (node, JSON_NODE_OBJECT, "a sound snapshot", error))
+    return NULL;
+
+  sounds = json_node_get_object (node);
+  if (!sj_sound_snapshot_validate (sounds, error))
+    return NULL;
+
+  return json_object_ref (sounds);
+}
