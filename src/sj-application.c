@@ -20,6 +20,21 @@ struct _SjApplication
 
 G_DEFINE_FINAL_TYPE (SjApplication, sj_application, ADW_TYPE_APPLICATION)
 
+static gboolean
+sj_application_has_render_node (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/dev/dri", 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      if (g_str_has_prefix (name, "renderD"))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 /**
  * sj_application_prepare_env:
  *
@@ -27,11 +42,22 @@ G_DEFINE_FINAL_TYPE (SjApplication, sj_application, ADW_TYPE_APPLICATION)
  * the audio sink for its channel count; where the sink reports none (as
  * PipeWire and headless setups do), every note fails with "Channel count
  * cannot be 0" unless the maximum is set. A value the user set wins.
+ *
+ * It also picks the GTK renderer on machines without a GPU (see below).
  */
 void
 sj_application_prepare_env (void)
 {
   g_setenv ("WEBKIT_GST_MAX_NUMBER_OF_AUDIO_OUTPUT_CHANNELS", "2", FALSE);
+
+  /* Without a GPU (no DRM render node), GTK's default GL renderer runs on
+   * Mesa's software rasterizer, and bench/startup measured it as the largest
+   * cost of starting: with the cairo renderer the app is ready in 0.97 s
+   * instead of 1.35 s and holds 321 MiB instead of 391 MiB at ready (headless
+   * Chromium: 1.12 s, 396 MiB). With a GPU, GTK's own choice stands. A
+   * GSK_RENDERER the user set always wins. */
+  if (g_getenv ("GSK_RENDERER") == NULL && !sj_application_has_render_node ())
+    g_setenv ("GSK_RENDERER", "cairo", TRUE);
 }
 
 static void

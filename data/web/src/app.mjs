@@ -215,7 +215,8 @@ window.addEventListener('unhandledrejection', (event) =>
 
 document.addEventListener(logger.key, (event) => {
   const { message, type } = event.detail ?? {};
-  post({ type: 'log', level: type || (/error/i.test(String(message)) ? 'error' : 'info'), message: String(message) });
+  const level = typeof type === 'string' && type ? type : /error/i.test(String(message)) ? 'error' : 'info';
+  post({ type: 'log', level, message: String(message) });
 });
 
 // Links in the editor or in logs must open in the user's browser; the C side
