@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "sj-application.h"
+#include "sj-platform.h"
 #include "sj-resources.h"
 #include "sj-window.h"
 
@@ -19,21 +20,6 @@ struct _SjApplication
 };
 
 G_DEFINE_FINAL_TYPE (SjApplication, sj_application, ADW_TYPE_APPLICATION)
-
-static gboolean
-sj_application_has_render_node (void)
-{
-  g_autoptr(GDir) dir = g_dir_open ("/dev/dri", 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      if (g_str_has_prefix (name, "renderD"))
-        return TRUE;
-    }
-
-  return FALSE;
-}
 
 /**
  * sj_application_prepare_env:
@@ -56,7 +42,7 @@ sj_application_prepare_env (void)
    * instead of 1.35 s and holds 321 MiB instead of 391 MiB at ready (headless
    * Chromium: 1.12 s, 396 MiB). With a GPU, GTK's own choice stands. A
    * GSK_RENDERER the user set always wins. */
-  if (g_getenv ("GSK_RENDERER") == NULL && !sj_application_has_render_node ())
+  if (g_getenv ("GSK_RENDERER") == NULL && !sj_platform_has_gpu ())
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
 }
 

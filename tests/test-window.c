@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <webkit/webkit.h>
 
 #include "sj-application.h"
@@ -530,6 +531,69 @@ test_endless_loop_is_survivable (void)
   spin_until (stopped, repl, "playback to stop");
 }
 
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *)data;
+}
+
+static gboolean
+set_flag_cb (gpointer data)
+{
+  *(gboolean *)data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* The music keeps exact time while the window is hidden (minimised, on
+ * another workspace, covered): hidden pages get their timers throttled,
+ * and Strudel's scheduler runs on a timer. */
+static void
+test_hidden_window_keeps_time (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = sj_window_get_repl (window);
+  g_autoptr(JsonObject) outcome = NULL;
+  Progress progress = { repl, 1.0, 0 };
+  SjReplState before, after;
+  gboolean elapsed = FALSE;
+  gint64 t0, t1;
+  double seconds, cycles, expected_events;
+
+  outcome = evaluate (repl, "setcps(1)\nnote(\"c3*8\").s(\"sine\").decay(.05).sustain(0).gain(.05)");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  spin_until (progressed, &progress, "playback to start");
+
+  gtk_widget_set_visible (GTK_WIDGET (window), FALSE);
+  query_state (repl, &before);
+  t0 = g_get_monotonic_time ();
+
+  /* Six seconds of playing unseen: a measurement window, not a wait for an
+   * event. */
+  g_timeout_add (6000, set_flag_cb, &elapsed);
+  spin_until (flag_set, &elapsed, "six seconds to pass");
+
+  query_state (repl, &after);
+  t1 = g_get_monotonic_time ();
+  gtk_widget_set_visible (GTK_WIDGET (window), TRUE);
+
+  seconds = (t1 - t0) / (double)G_USEC_PER_SEC;
+  cycles = after.cycle - before.cycle;
+  expected_events = 8 * cycles;
+  g_test_message ("hidden for %.2f s: %.2f cycles, %" G_GINT64_FORMAT " events, %" G_GINT64_FORMAT
+                  " late (max %.1f ms)", seconds, cycles, after.triggered - before.triggered,
+                  after.late - before.late, after.max_late_ms);
+
+  g_assert_true (after.playing);
+  /* The scheduler's clock follows the audio clock: one cycle a second. */
+  g_assert_cmpfloat (fabs (cycles - seconds), <, 0.25);
+  /* Every event fired, none late. */
+  g_assert_cmpfloat (fabs ((after.triggered - before.triggered) - expected_events), <=, 9);
+  g_assert_cmpint (after.late - before.late, ==, 0);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  spin_until (stopped, repl, "playback to stop");
+}
+
 typedef struct
 {
   const char *path;
@@ -758,6 +822,7 @@ main (int   argc,
   g_test_add_func ("/window/sound-snapshot-follows-registry", test_sound_snapshot_follows_registry);
   g_test_add_func ("/window/console-copy-and-clear", test_console_copy_and_clear);
   g_test_add_func ("/window/endless-loop-is-survivable", test_endless_loop_is_survivable);
+  g_test_add_func ("/window/hidden-window-keeps-time", test_hidden_window_keeps_time);
   g_test_add_func ("/window/screenshot-not-blank", test_screenshot_not_blank);
 
   ret = g_test_run ();

@@ -16,6 +16,7 @@ import * as soundfonts from '@strudel/soundfonts';
 import { transpiler } from '@strudel/transpiler';
 
 import { installWorkletMap } from './worklets.mjs';
+import * as workerTimers from './worker-timers.mjs';
 import { post, request } from './post.mjs';
 import { soundSnapshot, watchSounds } from './sounds.mjs';
 
@@ -102,11 +103,11 @@ function postState() {
 // and the tempo when it changes; four checks a second are plenty for a label
 // and cost nothing next to the scheduler's own 20 Hz clock.
 function watchCycles(started) {
-  clearInterval(stateTimer);
+  workerTimers.clearInterval(stateTimer);
   stateTimer = 0;
   if (started) {
     let lastCps = scheduler().cps;
-    stateTimer = setInterval(() => {
+    stateTimer = workerTimers.setInterval(() => {
       const s = scheduler();
       if (Math.floor(s.now()) !== lastPostedCycle || s.cps !== lastCps) {
         lastCps = s.cps;
@@ -233,6 +234,8 @@ async function main() {
     defaultOutput: output,
     getTime: getAudioContextCurrentTime,
     transpiler,
+    setInterval: workerTimers.setInterval,
+    clearInterval: workerTimers.clearInterval,
     pattern: silence,
     drawTime: [-2, 2],
     drawContext: draw.getDrawContext(),
