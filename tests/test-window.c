@@ -15,167 +15,14 @@
 #include <math.h>
 #include <webkit/webkit.h>
 
-#include "sj-application.h"
-#include "sj-window.h"
+#include "sj-test-app.h"
 
 #define WAIT_TIMEOUT_S 60
-
-static SjApplication *app;
-
-/* Spins the main loop until @done returns TRUE; the deadline only turns a
- * hang into a failure, it is not used to synchronise. */
-static gboolean
-deadline_cb (gpointer data)
-{
-  *(gboolean *)data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin_until (gboolean (*done) (gpointer),
-            gpointer   data,
-            const char *what)
-{
-  gboolean timed_out = FALSE;
-  guint deadline = g_timeout_add_seconds (WAIT_TIMEOUT_S, deadline_cb, &timed_out);
-
-  while (!done (data))
-    {
-      if (timed_out)
-        g_error ("Timed out waiting for %s", what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (deadline);
-}
-
-static gboolean
-result_arrived (gpointer data)
-{
-  return *(GAsyncResult **)data != NULL;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **slot)
-{
-  spin_until (result_arrived, slot, "an asynchronous result");
-  return *slot;
-}
-
-static SjWindow *
-current_window (void)
-{
-  return SJ_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
-}
-
-static gboolean
-repl_is_ready (gpointer data)
-{
-  SjWindow *window = current_window ();
-
-  return window != NULL && sj_repl_get_ready (sj_window_get_repl (window));
-}
-
-static SjWindow *
-open_window (void)
-{
-  g_application_activate (G_APPLICATION (app));
-  spin_until (repl_is_ready, NULL, "the Strudel page to become ready");
-
-  return current_window ();
-}
-
-static gboolean
-window_gone (gpointer data)
-{
-  return gtk_application_get_active_window (GTK_APPLICATION (app)) == NULL;
-}
-
-static void
-close_window (SjWindow *window)
-{
-  gtk_window_close (GTK_WINDOW (window));
-  spin_until (window_gone, NULL, "the window to close");
-}
-
-static JsonObject *
-evaluate (SjRepl     *repl,
-          const char *code)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  JsonObject *outcome;
-
-  sj_repl_evaluate_async (repl, code, NULL, store_result_cb, &result);
-  outcome = sj_repl_evaluate_finish (repl, wait_result (&result), &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (outcome);
-
-  return outcome;
-}
-
-static char *
-fetch_code (SjRepl *repl)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  char *code;
-
-  sj_repl_fetch_code_async (repl, NULL, store_result_cb, &result);
-  code = sj_repl_fetch_code_finish (repl, wait_result (&result), &error);
-  g_assert_no_error (error);
-
-  return code;
-}
-
-static void
-query_state (SjRepl      *repl,
-             SjReplState *state)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  sj_repl_query_state_async (repl, NULL, store_result_cb, &result);
-  g_assert_true (sj_repl_query_state_finish (repl, wait_result (&result), state, &error));
-  g_assert_no_error (error);
-}
-
-/* Waits for the page to report the scheduler having reached @cycle with
- * events fired: state messages arrive as the cycle counter advances. */
-typedef struct
-{
-  SjRepl *repl;
-  double  cycle;
-  gint64  triggered;
-} Progress;
-
-static gboolean
-progressed (gpointer data)
-{
-  Progress *progress = data;
-  const SjReplState *state = sj_repl_get_state (progress->repl);
-
-  return state->playing && state->cycle >= progress->cycle && state->triggered > progress->triggered;
-}
-
-static gboolean
-stopped (gpointer data)
-{
-  return !sj_repl_get_state (SJ_REPL (data))->playing;
-}
 
 static void
 test_first_start_and_playback (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_window ();
   SjRepl *repl = sj_window_get_repl (window);
   g_autoptr(JsonObject) outcome = NULL;
   g_autoptr(GAsyncResult) result = NULL;
@@ -190,7 +37,7 @@ test_first_start_and_playback (void)
   gint64 triggered_before;
 
   /* The very first start shows the demo, in the page's own editor. */
-  code = fetch_code (repl);
+  code = sj_test_fetch_code (repl);
   g_assert_cmpstr (code, ==, sj_code_store_get_demo_code ());
 
   /* The bundled Strudel is the pinned one. */
@@ -202,8 +49,8 @@ test_first_start_and_playback (void)
   sounds = sj_repl_get_sounds (repl);
   if (sounds == NULL)
     {
-      sj_repl_fetch_sounds_async (repl, NULL, store_result_cb, &result);
-      sounds = sj_repl_fetch_sounds_finish (repl, wait_result (&result), &error);
+      sj_repl_fetch_sounds_async (repl, NULL, sj_test_store_result_cb, &result);
+      sounds = sj_repl_fetch_sounds_finish (repl, sj_test_wait_result (&result), &error);
       g_assert_no_error (error);
       g_clear_object (&result);
       json_object_unref (sounds);
@@ -221,13 +68,13 @@ test_first_start_and_playback (void)
   g_assert_nonnull (json_object_get_object_member (sounds, "z_sine"));
 
   /* Evaluate and play: the scheduler runs in real time and notes fire. */
-  outcome = evaluate (repl, "setcps(1)\nnote(\"c3 e3 g3 b3\").s(\"sawtooth\").gain(.2)");
+  outcome = sj_test_evaluate (repl, "setcps(1)\nnote(\"c3 e3 g3 b3\").s(\"sawtooth\").gain(.2)");
   g_assert_true (json_object_get_boolean_member (outcome, "ok"));
 
   progress.cycle = 2.0;
-  spin_until (progressed, &progress, "the scheduler to reach cycle 2 with events fired");
+  sj_test_spin_until (sj_test_progressed, &progress, "the scheduler to reach cycle 2 with events fired");
 
-  query_state (repl, &state);
+  sj_test_query_state (repl, &state);
   g_assert_true (state.playing);
   g_assert_cmpfloat (state.cps, ==, 1.0);
   /* The scheduler queries ahead of the present: that horizon is what a
@@ -236,8 +83,8 @@ test_first_start_and_playback (void)
   g_assert_cmpint (state.triggered, >=, 8);
 
   /* The live pattern's events, as the scheduler sees them. */
-  sj_repl_query_haps_async (repl, 0, 1, 100, NULL, store_result_cb, &result);
-  haps = sj_repl_query_haps_finish (repl, wait_result (&result), &error);
+  sj_repl_query_haps_async (repl, 0, 1, 100, NULL, sj_test_store_result_cb, &result);
+  haps = sj_repl_query_haps_finish (repl, sj_test_wait_result (&result), &error);
   g_assert_no_error (error);
   g_clear_object (&result);
   g_assert_cmpuint (json_array_get_length (haps), ==, 4);
@@ -252,13 +99,13 @@ test_first_start_and_playback (void)
   /* A broken change leaves the music playing and says why. */
   triggered_before = sj_repl_get_state (repl)->triggered;
   g_clear_pointer (&outcome, json_object_unref);
-  outcome = evaluate (repl, "note(\"c3 e3\").s(\"sawtooth\").nosuchfunction()");
+  outcome = sj_test_evaluate (repl, "note(\"c3 e3\").s(\"sawtooth\").nosuchfunction()");
   g_assert_false (json_object_get_boolean_member (outcome, "ok"));
   g_assert_nonnull (strstr (json_object_get_string_member (json_object_get_object_member (outcome, "error"), "message"),
                             "nosuchfunction"));
   progress.cycle = sj_repl_get_state (repl)->cycle + 1;
   progress.triggered = triggered_before;
-  spin_until (progressed, &progress, "the old pattern to keep playing after an error");
+  sj_test_spin_until (sj_test_progressed, &progress, "the old pattern to keep playing after an error");
 
   {
     GListModel *model = sj_console_page_get_model (sj_window_get_console_page (window));
@@ -269,13 +116,13 @@ test_first_start_and_playback (void)
   }
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
-  spin_until (stopped, repl, "playback to stop");
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
 }
 
 static gboolean
 console_has (gpointer data)
 {
-  g_autofree char *text = sj_console_page_dup_text (sj_window_get_console_page (current_window ()));
+  g_autofree char *text = sj_console_page_dup_text (sj_window_get_console_page (sj_test_current_window ()));
 
   return strstr (text, data) != NULL;
 }
@@ -302,7 +149,7 @@ post_from_page (SjRepl     *repl,
 static void
 test_malformed_page_messages (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_window ();
   SjRepl *repl = sj_window_get_repl (window);
   double cps_before = sj_repl_get_state (repl)->cps;
 
@@ -318,7 +165,7 @@ test_malformed_page_messages (void)
   /* Messages are handled in order: once this one shows up, every one
    * above has been seen and refused. */
   post_from_page (repl, "JSON.stringify({type: 'log', level: 'info', message: 'still alive'})");
-  spin_until (console_has, (gpointer)"still alive", "the valid message after the malformed ones");
+  sj_test_spin_until (console_has, (gpointer)"still alive", "the valid message after the malformed ones");
 
   g_assert_false (console_has ((gpointer)"xxxxxxxxxx"));
   g_assert_cmpfloat (sj_repl_get_state (repl)->cps, ==, cps_before);
@@ -339,7 +186,7 @@ has_external_request (gpointer data)
 static void
 test_external_requests_are_seen (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_window ();
   SjRepl *repl = sj_window_get_repl (window);
   const char * const *external;
 
@@ -347,7 +194,7 @@ test_external_requests_are_seen (void)
   webkit_web_view_evaluate_javascript (WEBKIT_WEB_VIEW (sj_repl_get_widget (repl)),
                                        "fetch('https://127.0.0.1:39999/probe').catch(() => {}); 0", -1,
                                        NULL, NULL, NULL, eval_js_cb, NULL);
-  spin_until (has_external_request, repl, "the outgoing request to be noticed");
+  sj_test_spin_until (has_external_request, repl, "the outgoing request to be noticed");
 
   external = sj_repl_get_external_requests (repl);
   g_assert_cmpstr (external[0], ==, "https://127.0.0.1:39999/probe");
@@ -384,7 +231,7 @@ run_js (SjRepl     *repl,
 static void
 test_navigation_is_refused (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_window ();
   SjRepl *repl = sj_window_get_repl (window);
   WebKitWebView *view = WEBKIT_WEB_VIEW (sj_repl_get_widget (repl));
   g_autofree char *refused = NULL;
@@ -393,14 +240,14 @@ test_navigation_is_refused (void)
   handler = g_signal_connect (repl, "navigation-refused", G_CALLBACK (record_string_cb), &refused);
 
   run_js (repl, "location.href = 'https://127.0.0.1:39999/elsewhere'; 0");
-  spin_until (string_set, &refused, "the navigation to be refused");
+  sj_test_spin_until (string_set, &refused, "the navigation to be refused");
   g_assert_cmpstr (refused, ==, "https://127.0.0.1:39999/elsewhere");
   g_clear_pointer (&refused, g_free);
 
   /* (window.open() without a user gesture and file: URIs never get this
    * far: WebKit's popup blocker and its local-file rule stop them first.) */
   run_js (repl, "location.assign('http://127.0.0.1:39999/plain'); 0");
-  spin_until (string_set, &refused, "the http: navigation to be refused");
+  sj_test_spin_until (string_set, &refused, "the http: navigation to be refused");
   g_assert_cmpstr (refused, ==, "http://127.0.0.1:39999/plain");
 
   g_signal_handler_disconnect (repl, handler);
@@ -411,7 +258,7 @@ test_navigation_is_refused (void)
 static gboolean
 has_sound (gpointer data)
 {
-  JsonObject *sounds = sj_repl_get_sounds (sj_window_get_repl (current_window ()));
+  JsonObject *sounds = sj_repl_get_sounds (sj_window_get_repl (sj_test_current_window ()));
 
   return sounds != NULL && json_object_has_member (sounds, data);
 }
@@ -420,7 +267,7 @@ has_sound (gpointer data)
 static void
 test_sound_snapshot_follows_registry (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_window ();
   SjRepl *repl = sj_window_get_repl (window);
   g_autoptr(JsonObject) outcome = NULL;
   JsonObject *sound;
@@ -428,10 +275,10 @@ test_sound_snapshot_follows_registry (void)
   g_assert_false (has_sound ((gpointer)"sjtestdrum"));
 
   /* Registering a sample map does not fetch anything until a sound plays. */
-  outcome = evaluate (repl, "samples({sjtestdrum: ['a.wav', 'b.wav', 'c.wav']}, 'https://127.0.0.1:39999/')\n"
+  outcome = sj_test_evaluate (repl, "samples({sjtestdrum: ['a.wav', 'b.wav', 'c.wav']}, 'https://127.0.0.1:39999/')\n"
                             "note(\"c3\").s(\"sine\").gain(0)");
   g_assert_true (json_object_get_boolean_member (outcome, "ok"));
-  spin_until (has_sound, (gpointer)"sjtestdrum", "the new sound in the snapshot");
+  sj_test_spin_until (has_sound, (gpointer)"sjtestdrum", "the new sound in the snapshot");
 
   sound = json_object_get_object_member (sj_repl_get_sounds (repl), "sjtestdrum");
   g_assert_cmpstr (json_object_get_string_member (sound, "type"), ==, "sample");
@@ -439,7 +286,7 @@ test_sound_snapshot_follows_registry (void)
   g_assert_cmpint (json_object_get_int_member (sound, "count"), ==, 3);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
-  spin_until (stopped, repl, "playback to stop");
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
 }
 
 static void
@@ -454,7 +301,7 @@ read_text_cb (GObject      *object,
 static void
 test_console_copy_and_clear (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_window ();
   SjConsolePage *console = sj_window_get_console_page (window);
   g_autoptr(SjLogEntry) entry = sj_log_entry_new (SJ_LOG_LEVEL_ERROR, "sound bd not found! Is it loaded?");
   g_autofree char *copied = NULL;
@@ -463,7 +310,7 @@ test_console_copy_and_clear (void)
   sj_console_page_append (console, entry);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (console), "console.copy", NULL));
   gdk_clipboard_read_text_async (clipboard, NULL, read_text_cb, &copied);
-  spin_until (string_set, &copied, "the clipboard text");
+  sj_test_spin_until (string_set, &copied, "the clipboard text");
   g_assert_nonnull (strstr (copied, "error: sound bd not found! Is it loaded?\n"));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (console), "console.clear", NULL));
@@ -489,7 +336,7 @@ cancel_cb (gpointer data)
 static void
 test_endless_loop_is_survivable (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_window ();
   SjRepl *repl = sj_window_get_repl (window);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GAsyncResult) result = NULL;
@@ -502,8 +349,8 @@ test_endless_loop_is_survivable (void)
 
   started = g_get_monotonic_time ();
   g_timeout_add (1000, cancel_cb, cancellable);
-  sj_repl_evaluate_async (repl, endless, cancellable, store_result_cb, &result);
-  outcome = sj_repl_evaluate_finish (repl, wait_result (&result), &error);
+  sj_repl_evaluate_async (repl, endless, cancellable, sj_test_store_result_cb, &result);
+  outcome = sj_repl_evaluate_finish (repl, sj_test_wait_result (&result), &error);
   g_assert_null (outcome);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   /* Back promptly, although the page never answered. */
@@ -515,20 +362,20 @@ test_endless_loop_is_survivable (void)
   g_clear_object (&cancellable);
   cancellable = g_cancellable_new ();
   g_timeout_add (500, cancel_cb, cancellable);
-  sj_repl_query_state_async (repl, cancellable, store_result_cb, &result);
-  g_assert_false (sj_repl_query_state_finish (repl, wait_result (&result), &state, &error));
+  sj_repl_query_state_async (repl, cancellable, sj_test_store_result_cb, &result);
+  g_assert_false (sj_repl_query_state_finish (repl, sj_test_wait_result (&result), &state, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "restart-page", NULL);
-  spin_until (repl_not_ready, repl, "the stuck page to go away");
-  spin_until (repl_is_ready, NULL, "the restarted page to become ready");
+  sj_test_spin_until (repl_not_ready, repl, "the stuck page to go away");
+  sj_test_spin_until (sj_test_repl_is_ready, NULL, "the restarted page to become ready");
 
-  code = fetch_code (repl);
+  code = sj_test_fetch_code (repl);
   g_assert_cmpstr (code, ==, endless);
-  outcome = evaluate (repl, "note(\"c3\").s(\"sine\").gain(0)");
+  outcome = sj_test_evaluate (repl, "note(\"c3\").s(\"sine\").gain(0)");
   g_assert_true (json_object_get_boolean_member (outcome, "ok"));
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
-  spin_until (stopped, repl, "playback to stop");
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
 }
 
 static gboolean
@@ -550,7 +397,7 @@ set_flag_cb (gpointer data)
 static void
 test_hidden_window_keeps_time (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_window ();
   SjRepl *repl = sj_window_get_repl (window);
   g_autoptr(JsonObject) outcome = NULL;
   Progress progress = { repl, 1.0, 0 };
@@ -559,20 +406,20 @@ test_hidden_window_keeps_time (void)
   gint64 t0, t1;
   double seconds, cycles, expected_events;
 
-  outcome = evaluate (repl, "setcps(1)\nnote(\"c3*8\").s(\"sine\").decay(.05).sustain(0).gain(.05)");
+  outcome = sj_test_evaluate (repl, "setcps(1)\nnote(\"c3*8\").s(\"sine\").decay(.05).sustain(0).gain(.05)");
   g_assert_true (json_object_get_boolean_member (outcome, "ok"));
-  spin_until (progressed, &progress, "playback to start");
+  sj_test_spin_until (sj_test_progressed, &progress, "playback to start");
 
   gtk_widget_set_visible (GTK_WIDGET (window), FALSE);
-  query_state (repl, &before);
+  sj_test_query_state (repl, &before);
   t0 = g_get_monotonic_time ();
 
   /* Six seconds of playing unseen: a measurement window, not a wait for an
    * event. */
   g_timeout_add (6000, set_flag_cb, &elapsed);
-  spin_until (flag_set, &elapsed, "six seconds to pass");
+  sj_test_spin_until (flag_set, &elapsed, "six seconds to pass");
 
-  query_state (repl, &after);
+  sj_test_query_state (repl, &after);
   t1 = g_get_monotonic_time ();
   gtk_widget_set_visible (GTK_WIDGET (window), TRUE);
 
@@ -591,7 +438,7 @@ test_hidden_window_keeps_time (void)
   g_assert_cmpint (after.late - before.late, ==, 0);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
-  spin_until (stopped, repl, "playback to stop");
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
 }
 
 typedef struct
@@ -624,33 +471,33 @@ test_code_survives_restart (void)
   const char *mine = "// my groove\nnote(\"<c3 g2>*2\").s(\"square\").lpf(900)\n";
   FileCheck check;
 
-  window = open_window ();
+  window = sj_test_open_window ();
   repl = sj_window_get_repl (window);
   store = sj_window_get_code_store (window);
 
   g_assert_nonnull (store);
 
   /* Typing in the editor reaches the disk (debounced, atomically). */
-  sj_repl_set_code_async (repl, mine, NULL, store_result_cb, &result);
-  g_assert_true (sj_repl_set_code_finish (repl, wait_result (&result), &error));
+  sj_repl_set_code_async (repl, mine, NULL, sj_test_store_result_cb, &result);
+  g_assert_true (sj_repl_set_code_finish (repl, sj_test_wait_result (&result), &error));
   g_assert_no_error (error);
   /* The store emits SjCodeStore::saved after each write, which wakes the
    * loop; the file then holds exactly the editor's text. */
   path = g_file_get_path (sj_code_store_get_file (store));
   check.path = path;
   check.expected = mine;
-  spin_until (file_has, &check, "the code to be saved");
+  sj_test_spin_until (file_has, &check, "the code to be saved");
 
   /* Window state persists too. */
   g_action_group_change_action_state (G_ACTION_GROUP (window), "show-panel", g_variant_new_boolean (FALSE));
   g_assert_false (g_settings_get_boolean (settings, "panel-visible"));
 
-  close_window (window);
+  sj_test_close_window (window);
 
   /* The next start restores the code instead of the demo, and the panel
    * stays hidden. */
-  window = open_window ();
-  restored = fetch_code (sj_window_get_repl (window));
+  window = sj_test_open_window ();
+  restored = sj_test_fetch_code (sj_window_get_repl (window));
   g_assert_cmpstr (restored, ==, mine);
   {
     g_autoptr(GVariant) visible = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-panel");
@@ -700,7 +547,7 @@ render_window (GtkWidget *widget)
 static void
 test_screenshot_not_blank (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_window ();
   SjRepl *repl = sj_window_get_repl (window);
   g_autoptr(JsonObject) outcome = NULL;
   g_autoptr(GdkTexture) texture = NULL;
@@ -713,14 +560,14 @@ test_screenshot_not_blank (void)
   int width, height;
   gulong handler;
 
-  outcome = evaluate (repl, sj_code_store_get_demo_code ());
+  outcome = sj_test_evaluate (repl, sj_code_store_get_demo_code ());
   g_assert_true (json_object_get_boolean_member (outcome, "ok"));
 
   /* Let GTK and WebKit paint a few frames with the music playing. */
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
   handler = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &count);
   gdk_frame_clock_begin_updating (clock);
-  spin_until (painted_enough, &count, "frames to be painted");
+  sj_test_spin_until (painted_enough, &count, "frames to be painted");
   gdk_frame_clock_end_updating (clock);
   g_signal_handler_disconnect (clock, handler);
 
@@ -761,58 +608,20 @@ test_screenshot_not_blank (void)
   g_hash_table_unref (colours);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
-  spin_until (stopped, repl, "playback to stop");
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileEnumerator) enumerator = NULL;
-  GFileInfo *info;
-
-  enumerator = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                                          G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  while (enumerator != NULL && (info = g_file_enumerator_next_file (enumerator, NULL, NULL)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, g_file_info_get_name (info), NULL);
-
-      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-        remove_tree (child);
-      else
-        g_unlink (child);
-      g_object_unref (info);
-    }
-  g_rmdir (path);
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  static const char *user_dirs[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME" };
   g_autofree char *home = NULL;
   int ret;
 
-  /* Private user directories: the test never sees the user's own code.
-   * (G_TEST_OPTION_ISOLATE_DIRS would also hide the system data dirs, and
-   * with them the MIME database that GTK needs to load its SVG icons.) */
-  home = g_dir_make_tmp ("strudel-jam-test-XXXXXX", NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (user_dirs); i++)
-    {
-      g_autofree char *dir = g_build_filename (home, user_dirs[i] + strlen ("XDG_"), NULL);
-
-      g_setenv (user_dirs[i], dir, TRUE);
-    }
+  /* Private user directories: the test never sees the user's own code. */
+  home = sj_test_app_init ();
   g_test_init (&argc, &argv, NULL);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  sj_application_prepare_env ();
-  gtk_init ();
-
-  app = sj_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-  g_application_hold (G_APPLICATION (app));
+  sj_test_app_start ();
 
   g_test_add_func ("/window/first-start-and-playback", test_first_start_and_playback);
   g_test_add_func ("/window/malformed-page-messages", test_malformed_page_messages);
@@ -827,9 +636,8 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
-  remove_tree (home);
+  sj_test_app_stop ();
+  sj_test_remove_tree (home);
 
   return ret;
 }

@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
 
 #include "sj-js-call.h"
 #include "sj-platform.h"
@@ -45,6 +46,7 @@ struct _SjRepl
   SjReplState               state;
   guint                     ready : 1;
   guint                     print_stats : 1;
+  guint                     draw_fps;
 };
 
 G_DEFINE_FINAL_TYPE (SjRepl, sj_repl, G_TYPE_OBJECT)
@@ -156,6 +158,8 @@ handle_message (SjRepl        *self,
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "code");
       json_builder_add_string_value (builder, self->initial_code ? self->initial_code : "");
+      json_builder_set_member_name (builder, "drawFps");
+      json_builder_add_int_value (builder, self->draw_fps);
       json_builder_end_object (builder);
       root = json_builder_get_root (builder);
       return json_to_string (root, FALSE);
@@ -499,6 +503,7 @@ sj_repl_init (SjRepl *self)
 
   self->state.cps = 0.5;
   self->print_stats = g_strcmp0 (g_getenv ("STRUDEL_JAM_STATS"), "1") == 0;
+  self->draw_fps = g_getenv ("STRUDEL_JAM_DRAW_FPS") ? CLAMP (atoi (g_getenv ("STRUDEL_JAM_DRAW_FPS")), 1, 60) : 60;
   self->external_requests = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->external_requests, NULL);
 

@@ -17,6 +17,7 @@ import { transpiler } from '@strudel/transpiler';
 
 import { installWorkletMap } from './worklets.mjs';
 import * as workerTimers from './worker-timers.mjs';
+import { capFrameRate } from './frame-rate.mjs';
 import { post, request } from './post.mjs';
 import { soundSnapshot, watchSounds } from './sounds.mjs';
 
@@ -226,6 +227,7 @@ async function main() {
   installWorkletMap();
   const hello = await request({ type: 'hello', version: PROTOCOL_VERSION });
   const initialCode = typeof hello?.code === 'string' ? hello.code : '';
+  capFrameRate(Number(hello?.drawFps ?? 60));
   const prebaked = prebake();
 
   mirror = new StrudelMirror({

@@ -1,0 +1,226 @@
+/* sj-test-app.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * Helpers shared by the programs that drive the real application window:
+ * the integration test and the soak test. Waiting always means spinning
+ * the main loop until a condition holds; the deadline only turns a hang
+ * into a failure.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "sj-test-app.h"
+
+SjApplication *sj_test_app;
+
+/* Spins the main loop until @done returns TRUE; the deadline only turns a
+ * hang into a failure, it is not used to synchronise. */
+static gboolean
+deadline_cb (gpointer data)
+{
+  *(gboolean *)data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+sj_test_spin_until (gboolean (*done) (gpointer),
+            gpointer   data,
+            const char *what)
+{
+  gboolean timed_out = FALSE;
+  guint deadline = g_timeout_add_seconds (SJ_TEST_WAIT_TIMEOUT_S, deadline_cb, &timed_out);
+
+  while (!done (data))
+    {
+      if (timed_out)
+        g_error ("Timed out waiting for %s", what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (deadline);
+}
+
+static gboolean
+result_arrived (gpointer data)
+{
+  return *(GAsyncResult **)data != NULL;
+}
+
+void
+sj_test_store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **)user_data = g_object_ref (result);
+}
+
+GAsyncResult *
+sj_test_wait_result (GAsyncResult **slot)
+{
+  sj_test_spin_until (result_arrived, slot, "an asynchronous result");
+  return *slot;
+}
+
+SjWindow *
+sj_test_current_window (void)
+{
+  return SJ_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (sj_test_app)));
+}
+
+gboolean
+sj_test_repl_is_ready (gpointer data)
+{
+  SjWindow *window = sj_test_current_window ();
+
+  return window != NULL && sj_repl_get_ready (sj_window_get_repl (window));
+}
+
+SjWindow *
+sj_test_open_window (void)
+{
+  g_application_activate (G_APPLICATION (sj_test_app));
+  sj_test_spin_until (sj_test_repl_is_ready, NULL, "the Strudel page to become ready");
+
+  return sj_test_current_window ();
+}
+
+static gboolean
+window_gone (gpointer data)
+{
+  return gtk_application_get_active_window (GTK_APPLICATION (sj_test_app)) == NULL;
+}
+
+void
+sj_test_close_window (SjWindow *window)
+{
+  gtk_window_close (GTK_WINDOW (window));
+  sj_test_spin_until (window_gone, NULL, "the window to close");
+}
+
+JsonObject *
+sj_test_evaluate (SjRepl     *repl,
+          const char *code)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *outcome;
+
+  sj_repl_evaluate_async (repl, code, NULL, sj_test_store_result_cb, &result);
+  outcome = sj_repl_evaluate_finish (repl, sj_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (outcome);
+
+  return outcome;
+}
+
+char *
+sj_test_fetch_code (SjRepl *repl)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  char *code;
+
+  sj_repl_fetch_code_async (repl, NULL, sj_test_store_result_cb, &result);
+  code = sj_repl_fetch_code_finish (repl, sj_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+
+  return code;
+}
+
+void
+sj_test_query_state (SjRepl      *repl,
+             SjReplState *state)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  sj_repl_query_state_async (repl, NULL, sj_test_store_result_cb, &result);
+  g_assert_true (sj_repl_query_state_finish (repl, sj_test_wait_result (&result), state, &error));
+  g_assert_no_error (error);
+}
+
+
+gboolean
+sj_test_progressed (gpointer data)
+{
+  Progress *progress = data;
+  const SjReplState *state = sj_repl_get_state (progress->repl);
+
+  return state->playing && state->cycle >= progress->cycle && state->triggered > progress->triggered;
+}
+
+gboolean
+sj_test_stopped (gpointer data)
+{
+  return !sj_repl_get_state (SJ_REPL (data))->playing;
+}
+
+void
+sj_test_remove_tree (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileEnumerator) enumerator = NULL;
+  GFileInfo *info;
+
+  enumerator = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                                          G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  while (enumerator != NULL && (info = g_file_enumerator_next_file (enumerator, NULL, NULL)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, g_file_info_get_name (info), NULL);
+
+      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+        sj_test_remove_tree (child);
+      else
+        g_unlink (child);
+      g_object_unref (info);
+    }
+  g_rmdir (path);
+}
+
+/**
+ * sj_test_app_init:
+ *
+ * Points the XDG user directories at a fresh temporary directory, which it
+ * returns (remove it with sj_test_remove_tree()). GLib's own
+ * G_TEST_OPTION_ISOLATE_DIRS would also hide the system data dirs, and with
+ * them the MIME database that GTK needs to load its SVG icons.
+ */
+char *
+sj_test_app_init (void)
+{
+  static const char *user_dirs[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME" };
+  char *home = g_dir_make_tmp ("strudel-jam-test-XXXXXX", NULL);
+
+  g_assert_nonnull (home);
+  for (guint i = 0; i < G_N_ELEMENTS (user_dirs); i++)
+    {
+      g_autofree char *dir = g_build_filename (home, user_dirs[i] + strlen ("XDG_"), NULL);
+
+      g_setenv (user_dirs[i], dir, TRUE);
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  sj_application_prepare_env ();
+
+  return home;
+}
+
+/* Registers the application (without a unique name) so windows can open. */
+void
+sj_test_app_start (void)
+{
+  gtk_init ();
+  sj_test_app = sj_application_new ();
+  g_application_set_flags (G_APPLICATION (sj_test_app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (sj_test_app), NULL, NULL));
+  g_application_hold (G_APPLICATION (sj_test_app));
+}
+
+void
+sj_test_app_stop (void)
+{
+  g_application_release (G_APPLICATION (sj_test_app));
+  g_clear_object (&sj_test_app);
+}

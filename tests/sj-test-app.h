@@ -1,0 +1,49 @@
+/* sj-test-app.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "sj-application.h"
+#include "sj-window.h"
+
+G_BEGIN_DECLS
+
+#define SJ_TEST_WAIT_TIMEOUT_S 60
+
+extern SjApplication *sj_test_app;
+
+/* Waits for the page to report the scheduler having reached @cycle with
+ * events fired: state messages arrive as the cycle counter advances. */
+typedef struct
+{
+  SjRepl *repl;
+  double  cycle;
+  gint64  triggered;
+} Progress;
+
+char         *sj_test_app_init        (void);
+void          sj_test_app_start       (void);
+void          sj_test_app_stop        (void);
+void          sj_test_remove_tree     (const char    *path);
+void          sj_test_spin_until      (gboolean     (*done) (gpointer),
+                                       gpointer       data,
+                                       const char    *what);
+void          sj_test_store_result_cb (GObject       *object,
+                                       GAsyncResult  *result,
+                                       gpointer       user_data);
+GAsyncResult *sj_test_wait_result     (GAsyncResult **slot);
+SjWindow     *sj_test_current_window  (void);
+gboolean      sj_test_repl_is_ready   (gpointer       data);
+SjWindow     *sj_test_open_window     (void);
+void          sj_test_close_window    (SjWindow      *window);
+JsonObject   *sj_test_evaluate        (SjRepl        *repl,
+                                       const char    *code);
+char         *sj_test_fetch_code      (SjRepl        *repl);
+void          sj_test_query_state     (SjRepl        *repl,
+                                       SjReplState   *state);
+gboolean      sj_test_progressed      (gpointer       data);
+gboolean      sj_test_stopped         (gpointer       data);
+
+G_END_DECLS
