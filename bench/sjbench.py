@@ -273,14 +273,15 @@ def start_dbus(procs, env):
     return address
 
 
-def start_pulse(procs, env, tmp):
-    """Returns a description of the audio setup; never raises."""
+def start_pulse(procs, env, tmp, extra_args=()):
+    """Returns a description of the audio setup; never raises. extra_args go
+    to pulseaudio (bench/audio asks for --log-level=debug, to see underruns)."""
     if not shutil.which("pulseaudio"):
         return None, "no audio server (pulseaudio not installed)"
     logf = open(tmp / "pulseaudio.log", "wb")
     p = procs.spawn("pulseaudio", [
         "pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
-        "--disallow-exit", "--log-target=stderr",
+        "--disallow-exit", "--log-target=stderr", *extra_args,
         "-L", "module-native-protocol-unix auth-anonymous=1",
         "-L", "module-null-sink sink_name=bench",
     ], env=env, stdout=logf, stderr=logf)
