@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 //
-// Loaded by bench/startup into the Strudel Jam page when Chromium opens it
+// Loaded by bench/startup and bench/audio into the Strudel Jam page when Chromium opens it
 // from the benchmark's loopback server (the server adds one <script> tag in
 // front of app.js; nothing else in the bundle changes). It is the browser
 // counterpart of what the C host does:
@@ -12,7 +12,31 @@
 // It only runs in the benchmark; the app never loads it.
 (() => {
   'use strict';
-  const run = new URLSearchParams(location.search).get('run') ?? '';
+  const params = new URLSearchParams(location.search);
+  const run = params.get('run') ?? '';
+
+  // Experiments only (bench/audio --chromium-raf-hz N): animation frames at
+  // most N times a second (0: never), to see what the editor's highlighting
+  // loop, which runs on requestAnimationFrame, costs.
+  if (params.has('raf')) {
+    const hz = Number(params.get('raf'));
+    let next = 1;
+    const timers = new Map();
+    window.requestAnimationFrame = (callback) => {
+      const id = next++;
+      if (hz > 0) {
+        timers.set(id, setTimeout(() => {
+          timers.delete(id);
+          callback(performance.now());
+        }, 1000 / hz));
+      }
+      return id;
+    };
+    window.cancelAnimationFrame = (id) => {
+      clearTimeout(timers.get(id));
+      timers.delete(id);
+    };
+  }
   const base = '/__bench/';
   let bridge;
   let reported = false;
