@@ -158,28 +158,6 @@ sj_test_stopped (gpointer data)
   return !sj_repl_get_state (SJ_REPL (data))->playing;
 }
 
-void
-sj_test_remove_tree (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileEnumerator) enumerator = NULL;
-  GFileInfo *info;
-
-  enumerator = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                                          G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  while (enumerator != NULL && (info = g_file_enumerator_next_file (enumerator, NULL, NULL)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, g_file_info_get_name (info), NULL);
-
-      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-        sj_test_remove_tree (child);
-      else
-        g_unlink (child);
-      g_object_unref (info);
-    }
-  g_rmdir (path);
-}
-
 /**
  * sj_test_app_init:
  *

@@ -7,6 +7,7 @@
 
 #include "sj-application.h"
 #include "sj-window.h"
+#include "sj-test-files.h"
 
 G_BEGIN_DECLS
 
@@ -26,7 +27,6 @@ typedef struct
 char         *sj_test_app_init        (void);
 void          sj_test_app_start       (void);
 void          sj_test_app_stop        (void);
-void          sj_test_remove_tree     (const char    *path);
 void          sj_test_spin_until      (gboolean     (*done) (gpointer),
                                        gpointer       data,
                                        const char    *what);

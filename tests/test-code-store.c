@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "sj-code-store.h"
+#include "sj-test-files.h"
 
 typedef struct
 {
@@ -28,31 +29,10 @@ fixture_setup (Fixture       *fixture,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileEnumerator) enumerator = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                                                     G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  GFileInfo *info;
-
-  while (enumerator != NULL && (info = g_file_enumerator_next_file (enumerator, NULL, NULL)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, g_file_info_get_name (info), NULL);
-
-      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-        remove_tree (child);
-      else
-        g_unlink (child);
-      g_object_unref (info);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  remove_tree (fixture->dir);
+  sj_test_remove_tree (fixture->dir);
   g_free (fixture->dir);
   g_free (fixture->path);
 }
