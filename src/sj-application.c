@@ -3,6 +3,14 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The application: one main window, app-wide actions and accelerators.
+ *
+ * It also owns what the app knows about Strudel, shared by every window and
+ * kept when a window or its page restarts: one SjSoundsIndex and one
+ * SjKnowledge built on it and on the bundled reference. The sounds index
+ * starts from the cache of the page's last snapshot (or, on a first run,
+ * from the sounds the page registers offline, listed at build time), takes
+ * every snapshot the page posts, and writes it back to the cache, so that
+ * lookups answer even while the page is not running.
  */
 
 #include "config.h"
@@ -10,14 +18,26 @@
 #include <glib/gi18n.h>
 
 #include "sj-application.h"
+#include "sj-knowledge.h"
+#include "sj-knowledge-cli.h"
 #include "sj-platform.h"
 #include "sj-resources.h"
 #include "sj-window.h"
 
 struct _SjApplication
 {
-  AdwApplication parent_instance;
+  AdwApplication        parent_instance;
+
+  SjKnowledgeCliOptions cli;
+
+  SjSoundsIndex        *sounds;
+  SjKnowledge          *knowledge;
+  guint                 save_sounds_source;
 };
+
+/* Snapshots come in bursts while code registers samples: the cache is
+ * written once they have settled. */
+#define SAVE_SOUNDS_DELAY_MS 1000
 
 G_DEFINE_FINAL_TYPE (SjApplication, sj_application, ADW_TYPE_APPLICATION)
 
@@ -110,6 +130,106 @@ quit_action (GSimpleAction *action,
     gtk_window_close (GTK_WINDOW (l->data));
 }
 
+/* Sounds ------------------------------------------------------------------ */
+
+static void
+load_sounds_cache (SjApplication *self)
+{
+  g_autoptr(GFile) file = sj_sounds_index_get_cache_file ();
+  g_autoptr(GError) error = NULL;
+
+  if (sj_sounds_index_load_file (self->sounds, file, &error))
+    return;
+
+  /* A missing or broken cache is no loss: the page reports its sounds
+   * again as soon as it runs. Until then, the ones it registers offline. */
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    g_message ("The sound cache %s could not be read: %s", g_file_peek_path (file), error->message);
+  sj_sounds_index_load_bundled (self->sounds);
+}
+
+static void
+save_sounds_cache (SjApplication *self)
+{
+  g_autoptr(GFile) file = sj_sounds_index_get_cache_file ();
+  g_autoptr(GError) error = NULL;
+
+  g_clear_handle_id (&self->save_sounds_source, g_source_remove);
+
+  /* The cache only speeds up lookups: failing to write it costs nothing but
+   * this warning. */
+  if (!sj_sounds_index_save_file (self->sounds, file, &error))
+    g_warning ("The sound cache %s could not be written: %s", g_file_peek_path (file), error->message);
+}
+
+static gboolean
+save_sounds_cb (gpointer user_data)
+{
+  SjApplication *self = user_data;
+
+  g_assert (SJ_IS_APPLICATION (self));
+
+  self->save_sounds_source = 0;
+  save_sounds_cache (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * sj_application_update_sounds:
+ * @snapshot: the page's sound registry (see sj_sound_snapshot_validate())
+ *
+ * Replaces the app's sounds with @snapshot and schedules writing the cache.
+ * An invalid snapshot is logged and leaves everything as it was.
+ */
+void
+sj_application_update_sounds (SjApplication *self,
+                              JsonObject    *snapshot)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert (SJ_IS_APPLICATION (self));
+  g_return_if_fail (snapshot != NULL);
+
+  if (!sj_sounds_index_load_snapshot (self->sounds, snapshot, &error))
+    {
+      g_message ("Ignoring a sound snapshot: %s", error->message);
+      return;
+    }
+
+  if (self->save_sounds_source == 0)
+    self->save_sounds_source = g_timeout_add (SAVE_SOUNDS_DELAY_MS, save_sounds_cb, self);
+}
+
+/* Returns: (transfer none): the sounds the app knows, kept up to date. */
+SjSoundsIndex *
+sj_application_get_sounds (SjApplication *self)
+{
+  g_assert (SJ_IS_APPLICATION (self));
+
+  return self->sounds;
+}
+
+/**
+ * sj_application_get_knowledge:
+ *
+ * Builds the knowledge on first use rather than at start-up: reading the
+ * bundled reference takes a moment that the first page load should not
+ * wait for.
+ *
+ * Returns: (transfer none): lookups over the reference and the app's sounds
+ */
+SjKnowledge *
+sj_application_get_knowledge (SjApplication *self)
+{
+  g_assert (SJ_IS_APPLICATION (self));
+
+  if (self->knowledge == NULL)
+    self->knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), self->sounds);
+
+  return self->knowledge;
+}
+
 static const GActionEntry app_entries[] = {
   { "about", about_action },
   { "quit", quit_action },
@@ -118,6 +238,7 @@ static const GActionEntry app_entries[] = {
 static void
 sj_application_startup (GApplication *app)
 {
+  SjApplication *self = SJ_APPLICATION (app);
   static const struct {
     const char *action;
     const char *accels[2];
@@ -127,6 +248,8 @@ sj_application_startup (GApplication *app)
     { "win.stop", { "<Control>period", NULL } },
     { "win.show-panel", { "F9", NULL } },
     { "win.show-console", { "<Control><Shift>c", NULL } },
+    { "win.show-reference", { "<Control><Shift>r", NULL } },
+    { "win.show-sounds", { "<Control><Shift>s", NULL } },
     { "win.focus-editor", { "<Control>e", NULL } },
   };
 
@@ -135,15 +258,69 @@ sj_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+
+  load_sounds_cache (self);
+}
+
+static void
+sj_application_shutdown (GApplication *app)
+{
+  SjApplication *self = SJ_APPLICATION (app);
+
+  g_assert (SJ_IS_APPLICATION (self));
+
+  /* A snapshot still waiting to be written goes to the cache now. */
+  if (self->save_sounds_source != 0)
+    save_sounds_cache (self);
+
+  G_APPLICATION_CLASS (sj_application_parent_class)->shutdown (app);
+}
+
+static void
+sj_application_finalize (GObject *object)
+{
+  SjApplication *self = (SjApplication *)object;
+
+  g_clear_pointer (&self->cli.knowledge, g_free);
+  g_clear_pointer (&self->cli.knowledge_json, g_free);
+  g_clear_pointer (&self->cli.search, g_free);
+  g_clear_pointer (&self->cli.category, g_free);
+  g_clear_pointer (&self->cli.sounds, g_free);
+  g_clear_handle_id (&self->save_sounds_source, g_source_remove);
+  g_clear_object (&self->knowledge);
+  g_clear_object (&self->sounds);
+
+  G_OBJECT_CLASS (sj_application_parent_class)->finalize (object);
+}
+
+/* The knowledge options answer on stdout and exit without a window (and
+ * without registering on the session bus). */
+static int
+sj_application_handle_local_options (GApplication *app,
+                                     GVariantDict *options)
+{
+  SjApplication *self = SJ_APPLICATION (app);
+
+  g_assert (SJ_IS_APPLICATION (self));
+
+  if (!sj_knowledge_cli_wanted (&self->cli))
+    return -1;
+
+  return sj_knowledge_cli_run (&self->cli);
 }
 
 static void
 sj_application_class_init (SjApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  object_class->finalize = sj_application_finalize;
+
+  app_class->handle_local_options = sj_application_handle_local_options;
   app_class->activate = sj_application_activate;
   app_class->startup = sj_application_startup;
+  app_class->shutdown = sj_application_shutdown;
 
   sj_register_resource ();
 }
@@ -151,6 +328,28 @@ sj_application_class_init (SjApplicationClass *klass)
 static void
 sj_application_init (SjApplication *self)
 {
+  const GOptionEntry entries[] = {
+    { "knowledge", 0, 0, G_OPTION_ARG_STRING, &self->cli.knowledge,
+      N_("Look up Strudel functions and sounds and print the answer as JSON"), N_("QUERY") },
+    { "knowledge-json", 0, 0, G_OPTION_ARG_STRING, &self->cli.knowledge_json,
+      N_("Look up with the object form {q, domain, mode, limit}"), N_("JSON") },
+    { "search-knowledge", 0, 0, G_OPTION_ARG_STRING, &self->cli.search,
+      N_("Search the curated notes with a regular expression and print JSON"), N_("REGEX") },
+    { "category", 0, 0, G_OPTION_ARG_STRING, &self->cli.category,
+      N_("Search only one category of notes"), N_("CATEGORY") },
+    { "context", 0, 0, G_OPTION_ARG_INT, &self->cli.context,
+      N_("Lines of context around each match (default 3)"), N_("N") },
+    { "max", 0, 0, G_OPTION_ARG_INT, &self->cli.max,
+      N_("The most matches to print (default 10)"), N_("N") },
+    { "sounds", 0, 0, G_OPTION_ARG_FILENAME, &self->cli.sounds,
+      N_("Use this sound snapshot instead of the cached one"), N_("FILE") },
+    { NULL }
+  };
+
+  self->sounds = sj_sounds_index_new ();
+  self->cli.context = -1;
+  self->cli.max = -1;
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
 }
 
 SjApplication *

@@ -6,6 +6,10 @@
 #pragma once
 
 #include <adwaita.h>
+#include <json-glib/json-glib.h>
+
+#include "sj-knowledge.h"
+#include "sj-sounds-index.h"
 
 G_BEGIN_DECLS
 
@@ -15,5 +19,9 @@ G_DECLARE_FINAL_TYPE (SjApplication, sj_application, SJ, APPLICATION, AdwApplica
 
 SjApplication *sj_application_new            (void);
 void           sj_application_prepare_env    (void);
+SjSoundsIndex *sj_application_get_sounds     (SjApplication *self);
+SjKnowledge   *sj_application_get_knowledge  (SjApplication *self);
+void           sj_application_update_sounds  (SjApplication *self,
+                                              JsonObject    *snapshot);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
  * right, and a header bar with the transport (play/stop, tempo, cycle).
  * The window wires the services together; it does not talk to JavaScript
  * itself (SjRepl does) and does not touch files itself (SjCodeStore does).
+ * The side panel and its pages are wired in sj-window-panel.c.
  */
 
 #include "config.h"
@@ -16,43 +17,18 @@
 #include "sj-code-store.h"
 #include "sj-console-page.h"
 #include "sj-repl.h"
-#include "sj-window.h"
+#include "sj-window-private.h"
 
 /* How long closing waits for the page to hand over the very latest text. */
 #define CLOSE_FETCH_TIMEOUT_MS 1000
 
-struct _SjWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  SjRepl               *repl;
-  SjCodeStore          *code_store;
-  GSettings            *settings;
-  GCancellable         *cancellable;
-  gboolean              closing;
-  gboolean              close_ready;
-
-  /* Template widgets */
-  GtkButton            *play_button;
-  GtkLabel             *tempo_label;
-  GtkLabel             *cycle_label;
-  AdwWindowTitle       *window_title;
-  AdwToastOverlay      *toast_overlay;
-  GtkPaned             *paned;
-  GtkOverlay           *editor_overlay;
-  GtkSpinner           *loading_spinner;
-  GtkWidget            *panel;
-  AdwViewStack         *panel_stack;
-  SjConsolePage        *console_page;
-};
-
 G_DEFINE_FINAL_TYPE (SjWindow, sj_window, ADW_TYPE_APPLICATION_WINDOW)
 
-static void
-show_toast (SjWindow   *self,
-            const char *title,
-            const char *button_label,
-            const char *action_name)
+void
+_sj_window_show_toast (SjWindow   *self,
+                       const char *title,
+                       const char *button_label,
+                       const char *action_name)
 {
   AdwToast *toast = adw_toast_new (title);
 
@@ -158,8 +134,8 @@ repl_eval_error_cb (SjWindow   *self,
 
   if (!gtk_widget_get_visible (self->panel) ||
       g_strcmp0 (adw_view_stack_get_visible_child_name (self->panel_stack), "console") != 0)
-    show_toast (self, _("The code has an error. The music plays on unchanged."),
-                _("Show Console"), "win.show-console");
+    _sj_window_show_toast (self, _("The code has an error. The music plays on unchanged."),
+                           _("Show Console"), "win.show-console");
 }
 
 static void
@@ -187,7 +163,7 @@ code_store_save_failed_cb (SjWindow    *self,
                           error->message);
   entry = sj_log_entry_new (SJ_LOG_LEVEL_ERROR, text);
   sj_console_page_append (self->console_page, entry);
-  show_toast (self, _("Your code could not be saved"), _("Details"), "win.show-console");
+  _sj_window_show_toast (self, _("Your code could not be saved"), _("Details"), "win.show-console");
 }
 
 /* Actions ------------------------------------------------------------------ */
@@ -203,10 +179,10 @@ evaluate_cb (GObject      *object,
 
   outcome = sj_repl_evaluate_finish (SJ_REPL (object), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
-    show_toast (self, _("The Strudel page is not responding. Does the code loop forever?"),
-                _("Restart Page"), "win.restart-page");
+    _sj_window_show_toast (self, _("The Strudel page is not responding. Does the code loop forever?"),
+                           _("Restart Page"), "win.restart-page");
   else if (outcome == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    show_toast (self, error->message, NULL, NULL);
+    _sj_window_show_toast (self, error->message, NULL, NULL);
 }
 
 static void
@@ -231,7 +207,7 @@ stop_cb (GObject      *object,
 
   if (!sj_repl_stop_finish (SJ_REPL (object), result, &error) &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    show_toast (self, error->message, NULL, NULL);
+    _sj_window_show_toast (self, error->message, NULL, NULL);
 }
 
 static void
@@ -259,34 +235,6 @@ toggle_play_action (GSimpleAction *action,
     stop_action (NULL, NULL, self);
   else
     play_action (NULL, NULL, self);
-}
-
-static void
-show_panel_change_state (GSimpleAction *action,
-                         GVariant      *value,
-                         gpointer       user_data)
-{
-  SjWindow *self = user_data;
-  gboolean visible = g_variant_get_boolean (value);
-
-  g_assert (SJ_IS_WINDOW (self));
-
-  g_simple_action_set_state (action, value);
-  gtk_widget_set_visible (self->panel, visible);
-  g_settings_set_boolean (self->settings, "panel-visible", visible);
-}
-
-static void
-show_console_action (GSimpleAction *action,
-                     GVariant      *param,
-                     gpointer       user_data)
-{
-  SjWindow *self = user_data;
-
-  g_assert (SJ_IS_WINDOW (self));
-
-  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-panel", g_variant_new_boolean (TRUE));
-  adw_view_stack_set_visible_child_name (self->panel_stack, "console");
 }
 
 static void
@@ -320,8 +268,6 @@ static const GActionEntry win_entries[] = {
   { "play", play_action },
   { "stop", stop_action },
   { "toggle-play", toggle_play_action },
-  { "show-panel", NULL, NULL, "true", show_panel_change_state },
-  { "show-console", show_console_action },
   { "focus-editor", focus_editor_action },
 };
 
@@ -476,6 +422,10 @@ sj_window_class_init (SjWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjWindow, panel);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, panel_stack);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, console_page);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, reference_page);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, sounds_page);
+
+  _sj_window_panel_class_init (widget_class);
 }
 
 static void
@@ -526,6 +476,7 @@ sj_window_init (SjWindow *self)
   self->code_store = sj_code_store_new_default ();
   g_signal_connect_object (self->code_store, "save-failed", G_CALLBACK (code_store_save_failed_cb), self, G_CONNECT_SWAPPED);
 
+  _sj_window_panel_init (self);
   restore_window_state (self);
   update_transport (self);
   load_code (self);
@@ -551,6 +502,22 @@ sj_window_get_console_page (SjWindow *self)
   g_assert (SJ_IS_WINDOW (self));
 
   return self->console_page;
+}
+
+SjReferencePage *
+sj_window_get_reference_page (SjWindow *self)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  return self->reference_page;
+}
+
+SjSoundsPage *
+sj_window_get_sounds_page (SjWindow *self)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  return self->sounds_page;
 }
 
 SjCodeStore *

@@ -9,7 +9,9 @@
 
 #include "sj-code-store.h"
 #include "sj-console-page.h"
+#include "sj-reference-page.h"
 #include "sj-repl.h"
+#include "sj-sounds-page.h"
 
 G_BEGIN_DECLS
 
@@ -17,9 +19,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SjWindow, sj_window, SJ, WINDOW, AdwApplicationWindow)
 
-SjWindow      *sj_window_new              (GtkApplication *application);
-SjRepl        *sj_window_get_repl         (SjWindow       *self);
-SjConsolePage *sj_window_get_console_page (SjWindow       *self);
-SjCodeStore   *sj_window_get_code_store   (SjWindow       *self);
+SjWindow        *sj_window_new                (GtkApplication *application);
+SjRepl          *sj_window_get_repl           (SjWindow       *self);
+SjConsolePage   *sj_window_get_console_page   (SjWindow       *self);
+SjReferencePage *sj_window_get_reference_page (SjWindow       *self);
+SjSoundsPage    *sj_window_get_sounds_page    (SjWindow       *self);
+SjCodeStore     *sj_window_get_code_store     (SjWindow       *self);
 
 G_END_DECLS

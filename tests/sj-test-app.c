@@ -158,6 +158,72 @@ sj_test_stopped (gpointer data)
   return !sj_repl_get_state (SJ_REPL (data))->playing;
 }
 
+/* Widgets ----------------------------------------------------------------- */
+
+/* The first descendant of @root (depth first) that @match accepts. */
+GtkWidget *
+sj_test_find_widget (GtkWidget          *root,
+                     SjTestWidgetMatch   match,
+                     gpointer            data)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (match (child, data))
+        return child;
+      if ((found = sj_test_find_widget (child, match, data)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* Matches a mapped widget of the GType in @data (GSIZE_TO_POINTER). */
+gboolean
+sj_test_is_mapped_of_type (GtkWidget *widget,
+                           gpointer   data)
+{
+  return gtk_widget_get_mapped (widget) && G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (data));
+}
+
+static void
+clicked_cb (GtkButton *button,
+            gpointer   user_data)
+{
+  *(gboolean *)user_data = TRUE;
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(gboolean *)data;
+}
+
+/* Activates @button as the keyboard does (Space, Enter). A GTK button
+ * shows itself pressed for a moment before it reports the click, so this
+ * waits for the click. */
+void
+sj_test_click (GtkWidget *button)
+{
+  gboolean clicked = FALSE;
+  gulong handler = g_signal_connect (button, "clicked", G_CALLBACK (clicked_cb), &clicked);
+
+  g_assert_true (gtk_widget_activate (button));
+  sj_test_spin_until (flag_is_set, &clicked, "a button to be clicked");
+  g_signal_handler_disconnect (button, handler);
+}
+
+/* Whether the keyboard focus is in @widget or one of its descendants. */
+gboolean
+sj_test_has_focus_within (GtkWidget *widget)
+{
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (widget));
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+
 /**
  * sj_test_app_init:
  *

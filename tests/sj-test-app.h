@@ -24,6 +24,10 @@ typedef struct
   gint64  triggered;
 } Progress;
 
+/* Whether @widget is the one looked for. */
+typedef gboolean (*SjTestWidgetMatch) (GtkWidget *widget,
+                                       gpointer   data);
+
 char         *sj_test_app_init        (void);
 void          sj_test_app_start       (void);
 void          sj_test_app_stop        (void);
@@ -45,5 +49,12 @@ void          sj_test_query_state     (SjRepl        *repl,
                                        SjReplState   *state);
 gboolean      sj_test_progressed      (gpointer       data);
 gboolean      sj_test_stopped         (gpointer       data);
+GtkWidget    *sj_test_find_widget     (GtkWidget     *root,
+                                       SjTestWidgetMatch match,
+                                       gpointer       data);
+gboolean      sj_test_is_mapped_of_type (GtkWidget   *widget,
+                                       gpointer       data);
+void          sj_test_click           (GtkWidget     *button);
+gboolean      sj_test_has_focus_within (GtkWidget    *widget);
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <webkit/webkit.h>
 
+#include "sj-knowledge-item.h"
 #include "sj-test-app.h"
 
 #define WAIT_TIMEOUT_S 60
@@ -441,6 +442,341 @@ test_hidden_window_keeps_time (void)
   sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
 }
 
+/* Reference and Sounds pages ---------------------------------------------- */
+
+/* A button bound to @data->action, with @data->target if given. */
+typedef struct
+{
+  const char *action;
+  const char *target;
+} ActionMatch;
+
+static gboolean
+is_action_button (GtkWidget *widget,
+                  gpointer   data)
+{
+  ActionMatch *want = data;
+  GVariant *target;
+
+  if (!GTK_IS_BUTTON (widget) || g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), want->action) != 0)
+    return FALSE;
+  target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
+  return want->target == NULL ||
+         (target != NULL && g_variant_is_of_type (target, G_VARIANT_TYPE_STRING) &&
+          g_strcmp0 (g_variant_get_string (target, NULL), want->target) == 0);
+}
+
+static gboolean
+is_label_with (GtkWidget *widget,
+               gpointer   data)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+         g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), data) == 0;
+}
+
+static gboolean
+is_chip (GtkWidget *widget,
+         gpointer   data)
+{
+  GtkWidget *label;
+
+  if (!GTK_IS_TOGGLE_BUTTON (widget) || !gtk_widget_has_css_class (widget, "sj-chip"))
+    return FALSE;
+  label = gtk_button_get_child (GTK_BUTTON (widget));
+  return GTK_IS_LABEL (label) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (label)), data);
+}
+
+static GtkWidget *
+find_mapped (GtkWidget *root,
+             GType      type)
+{
+  return sj_test_find_widget (root, sj_test_is_mapped_of_type, GSIZE_TO_POINTER (type));
+}
+
+/* Types @text into the search entry of @page, as the user would. */
+static void
+search_for (GtkWidget  *page,
+            const char *text)
+{
+  GtkWidget *entry = find_mapped (page, GTK_TYPE_SEARCH_ENTRY);
+
+  g_assert_nonnull (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+}
+
+typedef struct
+{
+  SjWindow   *window;
+  const char *name;
+} FirstResult;
+
+static const char *
+reference_name (SjWindow        *window,
+                SjKnowledgeItem *item)
+{
+  SjKnowledge *knowledge = sj_reference_page_get_knowledge (sj_window_get_reference_page (window));
+
+  return sj_reference_index_get_entry (sj_knowledge_get_reference (knowledge),
+                                       sj_knowledge_item_get_index (item))->name;
+}
+
+static gboolean
+first_function_is (gpointer data)
+{
+  FirstResult *want = data;
+  GListModel *results = sj_reference_page_get_results (sj_window_get_reference_page (want->window));
+  g_autoptr(SjKnowledgeItem) item = g_list_model_get_item (results, 0);
+
+  return item != NULL && g_str_equal (reference_name (want->window, item), want->name);
+}
+
+static gboolean
+first_sound_is (gpointer data)
+{
+  FirstResult *want = data;
+  SjSoundsPage *page = sj_window_get_sounds_page (want->window);
+  g_autoptr(SjKnowledgeItem) item = g_list_model_get_item (sj_sounds_page_get_results (page), 0);
+  SjSoundsIndex *sounds = sj_knowledge_get_sounds (sj_sounds_page_get_knowledge (page));
+
+  return item != NULL && g_str_equal (sj_sounds_index_get_sound (sounds, sj_knowledge_item_get_index (item))->name,
+                                      want->name);
+}
+
+typedef struct
+{
+  SjRepl     *repl;
+  const char *code;
+} CodeCheck;
+
+static gboolean
+code_is (gpointer data)
+{
+  CodeCheck *check = data;
+
+  return g_strcmp0 (sj_repl_get_code (check->repl), check->code) == 0;
+}
+
+static void
+press_key_in_editor (SjRepl     *repl,
+                     const char *key_init)
+{
+  g_autofree char *script = g_strdup_printf ("document.querySelector('.cm-content').dispatchEvent("
+                                             "new KeyboardEvent('keydown', {%s, bubbles: true, cancelable: true})); 0",
+                                             key_init);
+
+  run_js (repl, script);
+}
+
+/* The Reference page finds functions the forgiving way, shows their
+ * documentation, and inserts an example at the cursor as one undoable
+ * edit without playing it. */
+static void
+test_reference_page (void)
+{
+  SjWindow *window = sj_test_open_window ();
+  SjRepl *repl = sj_window_get_repl (window);
+  GtkWidget *page = GTK_WIDGET (sj_window_get_reference_page (window));
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *example = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *code = NULL;
+  const char *before = "// before\n";
+  FirstResult lpf = { window, "lpf" };
+  ActionMatch insert = { "reference.insert-example", NULL };
+  CodeCheck check = { repl, NULL };
+  GtkWidget *list_view;
+  GtkWidget *button;
+  SjReplState state_before, state_after;
+  GVariant *target;
+
+  g_assert_false (sj_repl_get_state (repl)->playing);
+
+  /* Its shortcut opens the page with the keyboard in the search entry. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-reference", NULL);
+  g_assert_true (gtk_widget_get_mapped (page));
+  g_assert_nonnull (sj_reference_page_get_knowledge (SJ_REFERENCE_PAGE (page)));
+  g_assert_true (sj_test_has_focus_within (find_mapped (page, GTK_TYPE_SEARCH_ENTRY)));
+
+  /* A typo and a synonym both find lpf, first. */
+  search_for (page, "cutof");
+  sj_test_spin_until (first_function_is, &lpf, "lpf to be found from “cutof”");
+  /* (Clearing the search lists everything at once, alphabetically.) */
+  search_for (page, "");
+  g_assert_false (first_function_is (&lpf));
+  search_for (page, "cutoff");
+  sj_test_spin_until (first_function_is, &lpf, "lpf to be found from its synonym “cutoff”");
+
+  /* Opening it shows its parameters and examples. */
+  list_view = find_mapped (page, GTK_TYPE_LIST_VIEW);
+  g_assert_true (gtk_widget_activate_action (list_view, "list.activate-item", "u", 0));
+  g_assert_nonnull (sj_test_find_widget (page, is_label_with, (gpointer)"lpf"));
+  g_assert_nonnull (sj_test_find_widget (page, is_label_with, (gpointer)"audible between 0 and 20000"));
+  button = sj_test_find_widget (page, is_action_button, &insert);
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_get_mapped (button));
+  target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (button));
+  example = g_variant_dup_string (target, NULL);
+  g_assert_nonnull (strstr (example, ".lpf("));
+  g_assert_nonnull (sj_test_find_widget (page, is_label_with, example));
+
+  /* Put the cursor at the end of some code (Ctrl+End in the editor). */
+  sj_repl_set_code_async (repl, before, NULL, sj_test_store_result_cb, &result);
+  g_assert_true (sj_repl_set_code_finish (repl, sj_test_wait_result (&result), &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  press_key_in_editor (repl, "key: 'End', code: 'End', keyCode: 35, ctrlKey: true");
+  check.code = before;
+  sj_test_spin_until (code_is, &check, "the editor to report the code");
+  sj_test_query_state (repl, &state_before);
+
+  /* Insert puts the example at the cursor… */
+  sj_test_click (button);
+  expected = g_strconcat (before, example, NULL);
+  check.code = expected;
+  sj_test_spin_until (code_is, &check, "the example to be inserted at the cursor");
+  code = sj_test_fetch_code (repl);
+  g_assert_cmpstr (code, ==, expected);
+
+  /* …without playing it… */
+  sj_test_query_state (repl, &state_after);
+  g_assert_false (state_after.playing);
+  g_assert_cmpint (state_after.triggered, ==, state_before.triggered);
+
+  /* …and one undo takes it all back. */
+  press_key_in_editor (repl, "key: 'z', code: 'KeyZ', keyCode: 90, ctrlKey: true");
+  check.code = before;
+  sj_test_spin_until (code_is, &check, "one undo to remove the inserted example");
+  g_clear_pointer (&code, g_free);
+  code = sj_test_fetch_code (repl);
+  g_assert_cmpstr (code, ==, before);
+
+  /* Back (Escape) returns to the list. */
+  g_assert_true (gtk_widget_activate_action (page, "reference.back", NULL));
+  g_assert_true (gtk_widget_get_mapped (list_view));
+
+  search_for (page, "");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-console", NULL);
+}
+
+static gboolean
+has_snapshot (gpointer data)
+{
+  return sj_repl_get_sounds (SJ_REPL (data)) != NULL;
+}
+
+static gboolean
+has_sound_named (gpointer data)
+{
+  SjSoundsIndex *sounds = sj_application_get_sounds (sj_test_app);
+
+  return sj_sounds_index_lookup (sounds, data) != NULL;
+}
+
+static gboolean
+cache_has_sound (gpointer data)
+{
+  g_autoptr(SjSoundsIndex) cached = sj_sounds_index_new ();
+  g_autoptr(GFile) file = sj_sounds_index_get_cache_file ();
+
+  return sj_sounds_index_load_file (cached, file, NULL) && sj_sounds_index_lookup (cached, data) != NULL;
+}
+
+static gboolean
+triggered_more (gpointer data)
+{
+  Progress *progress = data;
+
+  return sj_repl_get_state (progress->repl)->triggered > progress->triggered;
+}
+
+static gboolean
+find_preview_button (gpointer data)
+{
+  GtkWidget **slot = data;
+  ActionMatch preview = { "sounds.preview", "sawtooth" };
+  GtkWidget *page = GTK_WIDGET (sj_window_get_sounds_page (sj_test_current_window ()));
+
+  *slot = sj_test_find_widget (page, is_action_button, &preview);
+  return *slot != NULL && gtk_widget_get_mapped (*slot);
+}
+
+/* The Sounds page lists what the live page registered, by category,
+ * follows new registrations, keeps them in the cache, and previews a sound
+ * by playing one note. */
+static void
+test_sounds_page (void)
+{
+  SjWindow *window = sj_test_open_window ();
+  SjRepl *repl = sj_window_get_repl (window);
+  GtkWidget *page = GTK_WIDGET (sj_window_get_sounds_page (window));
+  SjSoundsIndex *sounds = sj_application_get_sounds (sj_test_app);
+  g_autoptr(JsonObject) outcome = NULL;
+  g_autofree char *synths_label = NULL;
+  JsonObjectIter iter;
+  JsonNode *node;
+  const char *name;
+  guint synths = 0;
+  FirstResult sawtooth = { window, "sawtooth" };
+  FirstResult bell = { window, "sjtestbell" };
+  Progress progress = { repl, 0, 0 };
+  GtkWidget *chip;
+  GtkWidget *preview = NULL;
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-sounds", NULL);
+  g_assert_true (gtk_widget_get_mapped (page));
+  g_assert_true (sj_test_has_focus_within (find_mapped (page, GTK_TYPE_SEARCH_ENTRY)));
+
+  /* The synths are those of the live page's snapshot. */
+  sj_test_spin_until (has_snapshot, repl, "the page's sound snapshot");
+  json_object_iter_init (&iter, sj_repl_get_sounds (repl));
+  while (json_object_iter_next (&iter, &name, &node))
+    {
+      const char *type = json_object_get_string_member (json_node_get_object (node), "type");
+
+      synths += g_str_equal (type, "synth") || g_str_equal (type, "soundfont");
+    }
+  g_assert_cmpuint (synths, >, 100);
+  g_assert_cmpuint (sj_sounds_index_count (sounds, SJ_SOUND_CATEGORY_SYNTHS), ==, synths);
+
+  chip = sj_test_find_widget (page, is_chip, (gpointer)"Synths");
+  g_assert_nonnull (chip);
+  synths_label = g_strdup_printf ("Synths %u", synths);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (chip)))), ==, synths_label);
+  sj_test_click (chip);
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (chip)));
+  search_for (page, "");
+  g_assert_cmpuint (g_list_model_get_n_items (sj_sounds_page_get_results (SJ_SOUNDS_PAGE (page))), ==, synths);
+
+  /* A typo still finds the sawtooth. */
+  search_for (page, "sawtoth");
+  sj_test_spin_until (first_sound_is, &sawtooth, "sawtooth to be found from “sawtoth”");
+
+  /* Preview plays one note, without evaluating anything. */
+  sj_test_spin_until (find_preview_button, &preview, "the preview button of sawtooth");
+  progress.triggered = sj_repl_get_state (repl)->triggered;
+  sj_test_click (preview);
+  sj_test_spin_until (triggered_more, &progress, "the preview note to be triggered");
+  g_assert_false (sj_repl_get_state (repl)->playing);
+
+  /* A sound the code registers shows up in the list, under All… */
+  outcome = sj_test_evaluate (repl, "samples({sjtestbell: ['a.wav', 'b.wav']}, 'https://127.0.0.1:39999/')\n"
+                                    "note(\"c3\").s(\"sine\").gain(0)");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  sj_test_spin_until (has_sound_named, (gpointer)"sjtestbell", "the new sound in the app's index");
+  sj_test_click (sj_test_find_widget (page, is_chip, (gpointer)"All"));
+  search_for (page, "sjtestbel");
+  sj_test_spin_until (first_sound_is, &bell, "the new sound in the list");
+
+  /* …and in the cache, for lookups while the page is not running. */
+  sj_test_spin_until (cache_has_sound, (gpointer)"sjtestbell", "the cache to hold the new sound");
+
+  search_for (page, "");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-console", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
+}
+
 typedef struct
 {
   const char *path;
@@ -630,6 +966,8 @@ main (int   argc,
   g_test_add_func ("/window/navigation-is-refused", test_navigation_is_refused);
   g_test_add_func ("/window/sound-snapshot-follows-registry", test_sound_snapshot_follows_registry);
   g_test_add_func ("/window/console-copy-and-clear", test_console_copy_and_clear);
+  g_test_add_func ("/window/reference-page", test_reference_page);
+  g_test_add_func ("/window/sounds-page", test_sounds_page);
   g_test_add_func ("/window/endless-loop-is-survivable", test_endless_loop_is_survivable);
   g_test_add_func ("/window/hidden-window-keeps-time", test_hidden_window_keeps_time);
   g_test_add_func ("/window/screenshot-not-blank", test_screenshot_not_blank);

@@ -202,3 +202,66 @@ sj_repl_fetch_sounds_finish (SjRepl        *self,
 
   return json_object_ref (sounds);
 }
+
+/**
+ * sj_repl_insert_text_async:
+ * @text: code to put at the editor's cursor, replacing its selection
+ *
+ * Inserts @text as one edit that a single undo in the editor takes back.
+ * Nothing is evaluated: the music changes only when the user plays.
+ */
+void
+sj_repl_insert_text_async (SjRepl              *self,
+                           const char          *text,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_return_if_fail (text != NULL);
+
+  sj_repl_call (self, "return window.sjBridge.insertAtCursor(text);",
+                g_variant_new_parsed ("{'text': <%s>}", text), SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_insert_text_async);
+}
+
+gboolean
+sj_repl_insert_text_finish (SjRepl        *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_insert_text_async, error);
+
+  return node != NULL && sj_json_node_is (node, JSON_NODE_OBJECT, "an inserted range", error);
+}
+
+/**
+ * sj_repl_preview_sound_async:
+ * @name: a registered sound
+ *
+ * Plays one short note of @name (pitched for synths, soundfonts and
+ * wavetables), like the sounds tab of the Strudel website. The pattern
+ * that is playing, if any, is left alone.
+ */
+void
+sj_repl_preview_sound_async (SjRepl              *self,
+                             const char          *name,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_return_if_fail (name != NULL);
+
+  sj_repl_call (self, "return await window.sjBridge.previewSound(name);",
+                g_variant_new_parsed ("{'name': <%s>}", name), SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_preview_sound_async);
+}
+
+gboolean
+sj_repl_preview_sound_finish (SjRepl        *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_preview_sound_async, error);
+
+  return node != NULL && sj_json_node_is (node, JSON_NODE_OBJECT, "a preview result", error);
+}

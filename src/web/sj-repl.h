@@ -86,5 +86,21 @@ void               sj_repl_fetch_sounds_async      (SjRepl               *self,
 JsonObject        *sj_repl_fetch_sounds_finish     (SjRepl               *self,
                                                     GAsyncResult         *result,
                                                     GError              **error);
+void               sj_repl_insert_text_async       (SjRepl               *self,
+                                                    const char           *text,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+gboolean           sj_repl_insert_text_finish      (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+void               sj_repl_preview_sound_async     (SjRepl               *self,
+                                                    const char           *name,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+gboolean           sj_repl_preview_sound_finish    (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
 
 G_END_DECLS

@@ -23,14 +23,31 @@ import { soundSnapshot, watchSounds } from './sounds.mjs';
 
 const { evalScope, logger, silence } = core;
 const { StrudelMirror } = codemirror;
-const { getAudioContext, getAudioContextCurrentTime, initAudio, registerSynthSounds, registerZZFXSounds, soundMap, webaudioOutput } =
-  webaudio;
+const {
+  getAudioContext,
+  getAudioContextCurrentTime,
+  initAudio,
+  registerSynthSounds,
+  registerZZFXSounds,
+  soundMap,
+  superdough,
+  webaudioOutput,
+} = webaudio;
 
 const PROTOCOL_VERSION = 1;
 
 // Counters that let the C side (and its tests and benchmarks) see that notes
 // really fire and whether any fired late, without touching the audio path.
-const stats = { triggered: 0, late: 0, maxLateMs: 0 };
+// Previews count as triggered notes too, and separately in `previews`.
+const stats = { triggered: 0, late: 0, maxLateMs: 0, previews: 0 };
+
+// Sounds played with a pitch in a preview: everything but samples, whose
+// natural pitch is the point. Strudel's sounds tab does the same.
+const PITCHED_TYPES = new Set(['synth', 'soundfont', 'wavetable']);
+// How far ahead a preview is scheduled: superdough refuses onsets in the
+// past, and a freshly resumed context may take a moment to start its clock.
+const PREVIEW_LEAD_S = 0.05;
+const PREVIEW_DURATION_S = 0.5;
 
 // Everything that can fail at load time is settled, never thrown: a missing
 // sample map or an offline network must not make evaluation fail.
@@ -206,6 +223,43 @@ const bridge = {
   },
   getSounds() {
     return soundSnapshot(soundMap.get());
+  },
+  // Inserts text at the cursor (replacing the selection) as one edit, without
+  // evaluating. 'input.paste' is not a user event CodeMirror's history joins
+  // with its neighbours, so a single undo takes the whole insertion back.
+  insertAtCursor(text) {
+    if (typeof text !== 'string') {
+      throw new TypeError('text must be a string');
+    }
+    const view = mirror.editor;
+    const { from, to } = view.state.selection.main;
+    view.dispatch({
+      changes: { from, to, insert: text },
+      selection: { anchor: from + text.length },
+      userEvent: 'input.paste',
+      scrollIntoView: true,
+    });
+    return { from, to: from + text.length };
+  },
+  // Plays one short note of a sound, as the sounds tab of the Strudel website
+  // does, straight through superdough: nothing is evaluated and the running
+  // pattern (if any) is left alone.
+  async previewSound(name) {
+    if (typeof name !== 'string' || !(name in soundMap.get())) {
+      throw new Error(`unknown sound: ${name}`);
+    }
+    await ensureAudio();
+    const type = soundMap.get()[name]?.data?.type;
+    const value = { s: name, clip: 1, release: 0.5, sustain: 1 };
+    if (PITCHED_TYPES.has(type)) {
+      value.note = 48;
+    }
+    const ac = getAudioContext();
+    await superdough(value, ac.currentTime + PREVIEW_LEAD_S, PREVIEW_DURATION_S);
+    stats.triggered++;
+    stats.previews++;
+    postState();
+    return { ok: true, previews: stats.previews };
   },
 };
 window.sjBridge = bridge;

@@ -1,0 +1,408 @@
+/* sj-knowledge-answer.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * Writes strudel_knowledge answers in the contract's JSON shapes: items
+ * carry only what the indexes hold, examples are capped (two for a detail,
+ * one for a list item), and the short "answer" sentence is built from the
+ * same data so it can never say more than the items.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sj-knowledge-private.h"
+
+static const char * const match_names[] = {
+  "exact", "synonym", "prefix", "fuzzy", "partial", "description", "none",
+};
+
+static void
+add_string_array (JsonBuilder        *builder,
+                  const char         *member,
+                  const char * const *strings,
+                  guint               max)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_array (builder);
+  for (guint i = 0; strings != NULL && strings[i] != NULL && i < max; i++)
+    json_builder_add_string_value (builder, strings[i]);
+  json_builder_end_array (builder);
+}
+
+static void
+add_string (JsonBuilder *builder,
+            const char  *member,
+            const char  *value)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_add_string_value (builder, value);
+}
+
+/* The first sentence of a description, for the one-line answer. */
+static char *
+first_sentence (const char *text)
+{
+  const char *end = text;
+
+  while (*end != '\0' && *end != '\n' && !(end[0] == '.' && (end[1] == ' ' || end[1] == '\0')))
+    end++;
+  if (*end == '.')
+    end++;
+
+  if (end - text > 200)
+    {
+      const char *cut = g_utf8_find_prev_char (text, text + 200);
+
+      return g_strdup_printf ("%.*s…", (int)(cut - text), text);
+    }
+
+  return g_strndup (text, end - text);
+}
+
+static char *
+usage_of (SjReferenceIndex       *reference,
+          const char             *name,
+          const SjReferenceEntry *entry)
+{
+  g_autoptr(GString) usage = g_string_new (NULL);
+
+  /* A name that exists only on patterns reads as a method. */
+  if (sj_reference_index_is_method (reference, name) && !sj_reference_index_is_global (reference, name))
+    g_string_append_c (usage, '.');
+
+  g_string_append_printf (usage, "%s(", name);
+  for (guint i = 0, n = 0; entry != NULL && i < entry->params->len; i++)
+    {
+      const SjReferenceParam *param = g_ptr_array_index (entry->params, i);
+
+      if (param->name != NULL)
+        g_string_append_printf (usage, "%s%s", n++ > 0 ? ", " : "", param->name);
+    }
+  g_string_append_c (usage, ')');
+
+  return g_string_free (g_steal_pointer (&usage), FALSE);
+}
+
+static void
+add_function (SjKnowledge          *self,
+              JsonBuilder          *builder,
+              const SjKnowledgeHit *hit,
+              guint                 max_examples,
+              GPtrArray            *notes)
+{
+  SjReferenceIndex *reference = sj_knowledge_get_reference (self);
+  const SjReferenceEntry *entry = NULL;
+  const char *name = hit->matched;
+  g_autofree char *usage = NULL;
+
+  if (hit->index != G_MAXUINT)
+    {
+      entry = sj_reference_index_get_entry (reference, hit->index);
+      name = entry->name;
+    }
+
+  json_builder_begin_object (builder);
+  add_string (builder, "kind", "function");
+  add_string (builder, "domain", "reference");
+  add_string (builder, "name", name);
+  add_string (builder, "match", match_names[hit->match]);
+  if (hit->match == SJ_MATCH_SYNONYM && hit->matched != NULL)
+    add_string (builder, "matched", hit->matched);
+  add_string_array (builder, "synonyms", entry != NULL ? (const char * const *)entry->synonyms : NULL, G_MAXUINT);
+  add_string (builder, "description",
+              entry != NULL ? entry->description
+                            : "Available in the bundled Strudel runtime, but the bundled reference does not document it.");
+  usage = usage_of (reference, name, entry);
+  add_string (builder, "usage", usage);
+
+  json_builder_set_member_name (builder, "params");
+  json_builder_begin_array (builder);
+  for (guint i = 0; entry != NULL && i < entry->params->len; i++)
+    {
+      const SjReferenceParam *param = g_ptr_array_index (entry->params, i);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "name", param->name != NULL ? param->name : "");
+      add_string (builder, "type", param->types != NULL ? param->types : "");
+      add_string (builder, "description", param->description);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  add_string_array (builder, "examples", entry != NULL ? (const char * const *)entry->examples : NULL, max_examples);
+  add_string_array (builder, "tags", entry != NULL ? (const char * const *)entry->tags : NULL, G_MAXUINT);
+  json_builder_set_member_name (builder, "documented");
+  json_builder_add_boolean_value (builder, entry != NULL);
+  json_builder_end_object (builder);
+
+  if (entry == NULL || entry->examples[0] == NULL)
+    g_ptr_array_add (notes, g_strdup_printf ("“%s” has no example in the bundled Strudel reference.", name));
+}
+
+static void
+add_sound (JsonBuilder   *builder,
+           const SjSound *sound,
+           const char    *match)
+{
+  g_autofree char *usage = sj_sound_usage (sound);
+
+  json_builder_begin_object (builder);
+  add_string (builder, "kind", "sound");
+  add_string (builder, "domain", "sounds");
+  add_string (builder, "name", sound->name);
+  add_string (builder, "match", match);
+  add_string (builder, "type", sound->type);
+  if (sound->tag != NULL)
+    add_string (builder, "tag", sound->tag);
+  json_builder_set_member_name (builder, "prebake");
+  json_builder_add_boolean_value (builder, sound->prebake);
+  if (sound->count >= 0)
+    {
+      json_builder_set_member_name (builder, "count");
+      json_builder_add_int_value (builder, sound->count);
+    }
+  if (sound->bank != NULL)
+    add_string (builder, "bank", sound->bank);
+
+  json_builder_set_member_name (builder, "categories");
+  json_builder_begin_array (builder);
+  for (SjSoundCategory c = SJ_SOUND_CATEGORY_USER; c < SJ_N_SOUND_CATEGORIES; c++)
+    if (sj_sound_in_category (sound, c))
+      json_builder_add_string_value (builder, sj_sound_category_to_string (c));
+  json_builder_end_array (builder);
+
+  add_string (builder, "usage", usage);
+  json_builder_end_object (builder);
+}
+
+static void
+add_bank (JsonBuilder       *builder,
+          const SjSoundBank *bank,
+          const char        *match)
+{
+  const SjSound *first = g_ptr_array_index (bank->sounds, 0);
+  g_autofree char *usage = g_strdup_printf ("s(\"%s\").bank(\"%s\")", first->bank_sound, bank->name);
+
+  json_builder_begin_object (builder);
+  add_string (builder, "kind", "bank");
+  add_string (builder, "domain", "sounds");
+  add_string (builder, "name", bank->name);
+  add_string (builder, "match", match);
+  json_builder_set_member_name (builder, "count");
+  json_builder_add_int_value (builder, bank->sounds->len);
+  json_builder_set_member_name (builder, "sounds");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < bank->sounds->len; i++)
+    json_builder_add_string_value (builder, ((const SjSound *)g_ptr_array_index (bank->sounds, i))->bank_sound);
+  json_builder_end_array (builder);
+  add_string (builder, "usage", usage);
+  json_builder_end_object (builder);
+}
+
+static const char *
+hit_name (SjKnowledge          *self,
+          const SjKnowledgeHit *hit)
+{
+  if (hit->kind == SJ_KNOWLEDGE_HIT_FUNCTION)
+    return hit->index == G_MAXUINT ? hit->matched
+                                   : sj_reference_index_get_entry (sj_knowledge_get_reference (self), hit->index)->name;
+  if (hit->kind == SJ_KNOWLEDGE_HIT_SOUND)
+    return sj_sounds_index_get_sound (sj_knowledge_get_sounds (self), hit->index)->name;
+  return sj_sounds_index_get_bank (sj_knowledge_get_sounds (self), hit->index)->name;
+}
+
+static void
+append_names (SjKnowledge *self,
+              GString     *answer,
+              GArray      *hits,
+              guint        limit)
+{
+  for (guint i = 0; i < MIN (hits->len, limit); i++)
+    g_string_append_printf (answer, "%s%s", i > 0 ? ", " : "",
+                            hit_name (self, &g_array_index (hits, SjKnowledgeHit, i)));
+}
+
+static char *
+describe_sound (SjKnowledge          *self,
+                const SjKnowledgeHit *hit)
+{
+  SjSoundsIndex *sounds = sj_knowledge_get_sounds (self);
+
+  if (hit->kind == SJ_KNOWLEDGE_HIT_BANK)
+    {
+      const SjSoundBank *bank = sj_sounds_index_get_bank (sounds, hit->index);
+
+      return g_strdup_printf ("“%s” is a sound bank with %u sounds: use .bank(\"%s\").",
+                              bank->name, bank->sounds->len, bank->name);
+    }
+  else
+    {
+      const SjSound *sound = sj_sounds_index_get_sound (sounds, hit->index);
+
+      if (sound->count >= 0)
+        return g_strdup_printf ("“%s” is available: %s, %d variation%s%s%s.", sound->name, sound->type,
+                                sound->count, sound->count == 1 ? "" : "s",
+                                sound->tag != NULL ? ", " : "", sound->tag != NULL ? sound->tag : "");
+      return g_strdup_printf ("“%s” is available: %s.", sound->name, sound->type);
+    }
+}
+
+static char *
+write_answer (SjKnowledge             *self,
+              const SjKnowledgeResult *result)
+{
+  g_autoptr(GString) answer = g_string_new (NULL);
+  SjReferenceIndex *reference = sj_knowledge_get_reference (self);
+
+  if (result->mode == SJ_KNOWLEDGE_MODE_LIST)
+    {
+      const char *category = sj_sound_category_to_string (result->parsed->category);
+
+      if (result->sounds_total == 0)
+        g_string_append_printf (answer, "No sounds in the “%s” category are registered.", category);
+      else
+        {
+          g_string_append_printf (answer, "%u sound%s in the “%s” category", result->sounds_total,
+                                  result->sounds_total == 1 ? "" : "s", category);
+          g_string_append_printf (answer, result->sounds_total > result->limit ? "; the first %u: " : ": ",
+                                  MIN (result->limit, result->sounds_total));
+          append_names (self, answer, result->sounds, result->limit);
+          g_string_append_c (answer, '.');
+        }
+    }
+  else if (result->mode == SJ_KNOWLEDGE_MODE_DETAIL)
+    {
+      for (guint i = 0; i < MIN (result->reference->len, result->limit); i++)
+        {
+          const SjKnowledgeHit *hit = &g_array_index (result->reference, SjKnowledgeHit, i);
+          const char *name = hit_name (self, hit);
+
+          if (answer->len > 0)
+            g_string_append_c (answer, ' ');
+
+          if (hit->index == G_MAXUINT)
+            g_string_append_printf (answer, "“%s” exists in the bundled Strudel runtime (undocumented).", name);
+          else
+            {
+              const SjReferenceEntry *entry = sj_reference_index_get_entry (reference, hit->index);
+              g_autofree char *sentence = first_sentence (entry->description);
+              g_autofree char *usage = usage_of (reference, name, entry);
+
+              if (hit->match == SJ_MATCH_SYNONYM)
+                g_string_append_printf (answer, "“%s” is a synonym of %s. ", hit->matched, name);
+              g_string_append_printf (answer, "%s: %s Usage: %s.", name, sentence, usage);
+            }
+        }
+      for (guint i = 0; i < MIN (result->sounds->len, result->limit); i++)
+        {
+          g_autofree char *text = describe_sound (self, &g_array_index (result->sounds, SjKnowledgeHit, i));
+
+          g_string_append_printf (answer, "%s%s", answer->len > 0 ? " " : "", text);
+        }
+    }
+  else
+    {
+      if (result->reference->len > 0)
+        {
+          g_string_append_printf (answer, "Reference: %u match%s (", result->reference_total,
+                                  result->reference_total == 1 ? "" : "es");
+          append_names (self, answer, result->reference, result->limit);
+          g_string_append (answer, ").");
+        }
+      if (result->sounds->len > 0)
+        {
+          g_string_append_printf (answer, "%sSounds: %u match%s (", answer->len > 0 ? " " : "",
+                                  result->sounds_total, result->sounds_total == 1 ? "" : "es");
+          append_names (self, answer, result->sounds, result->limit);
+          g_string_append (answer, ").");
+        }
+    }
+
+  return g_string_free (g_steal_pointer (&answer), FALSE);
+}
+
+/**
+ * sj_knowledge_answer_success:
+ *
+ * The success shape: ok, query, domain, mode, answer, items, sources and
+ * notes.  When both domains answer, the reference items come first and
+ * then the sounds, each item naming its domain.
+ */
+JsonNode *
+sj_knowledge_answer_success (SjKnowledge             *self,
+                             const SjKnowledgeResult *result)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+  g_autofree char *answer = write_answer (self, result);
+  guint max_examples = result->mode == SJ_KNOWLEDGE_MODE_DETAIL ? 2 : 1;
+  GPtrArray *notes = result->notes;
+  const char *sources[] = { "doc.json", "soundMap", NULL };
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "ok");
+  json_builder_add_boolean_value (builder, TRUE);
+  add_string (builder, "query", result->query);
+  add_string (builder, "domain", sj_knowledge_domain_to_string (result->domain));
+  add_string (builder, "mode", sj_knowledge_mode_to_string (result->mode));
+  add_string (builder, "answer", answer);
+
+  json_builder_set_member_name (builder, "items");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < MIN (result->reference->len, result->limit); i++)
+    add_function (self, builder, &g_array_index (result->reference, SjKnowledgeHit, i), max_examples, notes);
+  for (guint i = 0; i < MIN (result->sounds->len, result->limit); i++)
+    {
+      const SjKnowledgeHit *hit = &g_array_index (result->sounds, SjKnowledgeHit, i);
+      SjSoundsIndex *sounds = sj_knowledge_get_sounds (self);
+
+      if (hit->kind == SJ_KNOWLEDGE_HIT_BANK)
+        add_bank (builder, sj_sounds_index_get_bank (sounds, hit->index), match_names[hit->match]);
+      else
+        add_sound (builder, sj_sounds_index_get_sound (sounds, hit->index), match_names[hit->match]);
+    }
+  json_builder_end_array (builder);
+
+  if (result->domain == SJ_KNOWLEDGE_DOMAIN_AUTO && result->reference->len > 0 && result->sounds->len > 0)
+    g_ptr_array_add (notes, g_strdup ("The query matches both a function and a sound: the items are grouped by domain, reference first."));
+  if (result->reference_total > result->limit || result->sounds_total > result->limit)
+    g_ptr_array_add (notes, g_strdup_printf ("Showing at most %u per domain of %u; pass a larger \"limit\" to see more.",
+                                             result->limit, MAX (result->reference_total, result->sounds_total)));
+
+  add_string_array (builder, "sources", sources, G_MAXUINT);
+  g_ptr_array_add (notes, NULL);
+  add_string_array (builder, "notes", (const char * const *)notes->pdata, G_MAXUINT);
+  g_ptr_array_remove_index (notes, notes->len - 1);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+/**
+ * sj_knowledge_answer_failure:
+ *
+ * The failure shape: ok false, query, reason, answer, suggestions (real
+ * names only) and sources.
+ */
+JsonNode *
+sj_knowledge_answer_failure (const char         *query,
+                             const char         *reason,
+                             const char         *answer,
+                             const char * const *suggestions)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+  const char *sources[] = { "doc.json", "soundMap", NULL };
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "ok");
+  json_builder_add_boolean_value (builder, FALSE);
+  add_string (builder, "query", query);
+  add_string (builder, "reason", reason);
+  add_string (builder, "answer", answer);
+  add_string_array (builder, "suggestions", suggestions, G_MAXUINT);
+  add_string_array (builder, "sources", sources, G_MAXUINT);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}

@@ -1,0 +1,133 @@
+/* sj-knowledge-cli.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The knowledge services on the command line, for scripts and tests: no
+ * window opens, the answer is JSON on stdout, problems with the command
+ * line itself exit with status 2 and a message on stderr.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "sj-knowledge.h"
+#include "sj-knowledge-base.h"
+#include "sj-knowledge-cli.h"
+
+gboolean
+sj_knowledge_cli_wanted (const SjKnowledgeCliOptions *options)
+{
+  return options->knowledge != NULL || options->knowledge_json != NULL ||
+         options->search != NULL || options->category != NULL ||
+         options->context >= 0 || options->max >= 0 || options->sounds != NULL;
+}
+
+static int
+usage_error (const char *message)
+{
+  g_printerr ("strudel-jam: %s\n", message);
+  g_printerr ("%s\n", _("Usage: strudel-jam --knowledge QUERY | --knowledge-json JSON | "
+                        "--search-knowledge REGEX [--category C] [--context N] [--max N] [--sounds FILE]"));
+  return SJ_CLI_EXIT_USAGE;
+}
+
+static void
+print_json (JsonNode *node)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+}
+
+static SjSoundsIndex *
+load_sounds (const char  *path,
+             GError     **error)
+{
+  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
+  g_autoptr(GFile) file = path != NULL ? g_file_new_for_commandline_arg (path)
+                                       : sj_sounds_index_get_cache_file ();
+  g_autoptr(GError) local_error = NULL;
+
+  if (!sj_sounds_index_load_file (sounds, file, &local_error))
+    {
+      /* No cache yet (the page never ran here) is no error: the sounds the
+       * page registers offline are known from the build.  A file the user
+       * named must be readable. */
+      if (path != NULL || !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+      sj_sounds_index_load_bundled (sounds);
+    }
+
+  return g_steal_pointer (&sounds);
+}
+
+/**
+ * sj_knowledge_cli_run:
+ *
+ * Returns: the exit status
+ */
+int
+sj_knowledge_cli_run (const SjKnowledgeCliOptions *options)
+{
+  g_autoptr(SjSoundsIndex) sounds = NULL;
+  g_autoptr(SjKnowledge) knowledge = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  int commands = (options->knowledge != NULL) + (options->knowledge_json != NULL) + (options->search != NULL);
+
+  if (commands != 1)
+    return usage_error (commands == 0 ? _("Nothing to look up.")
+                                      : _("Give only one of --knowledge, --knowledge-json and --search-knowledge."));
+
+  if (options->search == NULL && (options->category != NULL || options->context >= 0 || options->max >= 0))
+    return usage_error (_("--category, --context and --max go with --search-knowledge."));
+  if (options->search != NULL && options->sounds != NULL)
+    return usage_error (_("--sounds goes with --knowledge or --knowledge-json."));
+  if (options->context > 20 || options->max == 0 || options->max > 50)
+    return usage_error (_("--context must be 0–20 and --max 1–50."));
+
+  if (options->search != NULL)
+    {
+      answer = sj_knowledge_base_search (sj_knowledge_base_get_bundled (), options->search,
+                                         options->category,
+                                         options->context >= 0 ? options->context : 3,
+                                         options->max > 0 ? options->max : 10);
+      print_json (answer);
+      return SJ_CLI_EXIT_OK;
+    }
+
+  if ((sounds = load_sounds (options->sounds, &error)) == NULL)
+    {
+      g_printerr ("strudel-jam: %s\n", error->message);
+      return options->sounds != NULL ? SJ_CLI_EXIT_USAGE : SJ_CLI_EXIT_ERROR;
+    }
+
+  knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sounds);
+
+  if (options->knowledge_json != NULL)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+
+      if (!json_parser_load_from_data (parser, options->knowledge_json, -1, &error))
+        {
+          g_autofree char *message = g_strdup_printf (_("--knowledge-json is not JSON: %s"), error->message);
+
+          return usage_error (message);
+        }
+      answer = sj_knowledge_query_json (knowledge, json_parser_get_root (parser));
+    }
+  else
+    answer = sj_knowledge_query (knowledge, options->knowledge);
+
+  print_json (answer);
+  return SJ_CLI_EXIT_OK;
+}

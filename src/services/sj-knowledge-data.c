@@ -1,0 +1,36 @@
+/* sj-knowledge-data.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The knowledge compiled into the program (doc.json, the runtime scope and
+ * the curated notes), registered once for whichever service asks first.
+ */
+
+#include "config.h"
+
+#include "sj-knowledge-data.h"
+#include "sj-knowledge-resources.h"
+
+#define RESOURCE_DIR "/io/github/strudeljam/StrudelJam/knowledge/"
+
+/**
+ * sj_knowledge_data_lookup:
+ * @name: a file name, such as "doc.json" or "effects.md"
+ *
+ * Returns: (transfer full): the file's contents
+ */
+GBytes *
+sj_knowledge_data_lookup (const char  *name,
+                          GError     **error)
+{
+  static gsize registered = 0;
+  g_autofree char *path = g_strconcat (RESOURCE_DIR, name, NULL);
+
+  if (g_once_init_enter (&registered))
+    {
+      sj_knowledge_register_resource ();
+      g_once_init_leave (&registered, 1);
+    }
+
+  return g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+}

@@ -1,0 +1,15 @@
+/* sj-knowledge-data.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+GBytes *sj_knowledge_data_lookup (const char  *name,
+                                  GError     **error);
+
+G_END_DECLS

@@ -1,0 +1,45 @@
+/* sj-knowledge-private.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "sj-knowledge.h"
+
+G_BEGIN_DECLS
+
+/* What a query found, handed from the matcher to the answer writer. */
+typedef struct
+{
+  const char         *query;      /* as asked, trimmed */
+  SjKnowledgeQuery   *parsed;
+  SjKnowledgeDomain   domain;     /* of the answer: auto means grouped */
+  SjKnowledgeMode     mode;
+  guint               limit;
+  GArray             *reference;  /* of SjKnowledgeHit, ranked */
+  GArray             *sounds;     /* of SjKnowledgeHit, ranked (sounds and banks) */
+  guint               reference_total;
+  guint               sounds_total;
+  GPtrArray          *notes;
+} SjKnowledgeResult;
+
+JsonNode *sj_knowledge_answer_success (SjKnowledge             *self,
+                                       const SjKnowledgeResult *result);
+JsonNode *sj_knowledge_answer_failure (const char              *query,
+                                       const char              *reason,
+                                       const char              *answer,
+                                       const char * const      *suggestions);
+void      sj_knowledge_sort_hits      (SjKnowledge             *self,
+                                       GArray                  *hits);
+GArray   *sj_knowledge_match_reference (SjKnowledge            *self,
+                                        GPtrArray              *terms);
+GArray   *sj_knowledge_match_sounds   (SjKnowledge             *self,
+                                       GPtrArray               *terms,
+                                       gboolean                 any_category,
+                                       SjSoundCategory          category);
+void      sj_knowledge_add_suggestion (GPtrArray               *suggestions,
+                                       const char              *name,
+                                       guint                    max);
+
+G_END_DECLS

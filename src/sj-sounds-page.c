@@ -1,0 +1,493 @@
+/* sj-sounds-page.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The Sounds page of the side panel: every sound the Strudel page has
+ * registered, in the categories of the Strudel website's sounds tab, found
+ * with the same forgiving matching as the agent's strudel_knowledge tool.
+ * Each row has a preview button that plays the sound once.
+ *
+ * The list follows the app's SjSoundsIndex, which the page's snapshots keep
+ * fresh and the cache fills before the page runs. Playing is the window's
+ * business: the page emits SjSoundsPage::preview-requested and the window
+ * asks the REPL.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sj-chip-bar.h"
+#include "sj-knowledge-item.h"
+#include "sj-sounds-page.h"
+
+/* The chips, in the order of Strudel's sounds tab. */
+static const struct {
+  SjSoundCategory  category;
+  const char      *title;
+} chip_specs[] = {
+  { SJ_SOUND_CATEGORY_ALL, N_("All") },
+  { SJ_SOUND_CATEGORY_DRUMS, N_("Drum machines") },
+  { SJ_SOUND_CATEGORY_SAMPLES, N_("Samples") },
+  { SJ_SOUND_CATEGORY_SYNTHS, N_("Synths") },
+  { SJ_SOUND_CATEGORY_WAVETABLES, N_("Wavetables") },
+  { SJ_SOUND_CATEGORY_USER, N_("User") },
+};
+
+struct _SjSoundsPage
+{
+  GtkWidget                 parent_instance;
+
+  SjKnowledge              *knowledge;
+  GListStore               *results;
+  GHashTable               *positions;  /* SjSound → position + 1, built on demand */
+  SjSoundCategory           category;
+
+  /* Template widgets */
+  GtkStack                 *stack;
+  GtkSearchEntry           *search_entry;
+  SjChipBar                *chip_bar;
+  GtkStack                 *results_stack;
+  GtkListView              *list_view;
+  GtkSignalListItemFactory *factory;
+};
+
+G_DEFINE_FINAL_TYPE (SjSoundsPage, sj_sounds_page, GTK_TYPE_WIDGET)
+
+enum {
+  PREVIEW_REQUESTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static SjSoundsIndex *
+get_sounds (SjSoundsPage *self)
+{
+  return sj_knowledge_get_sounds (self->knowledge);
+}
+
+/* "synth", "soundfont · 3 variants", "sample · 12 files"… */
+static char *
+describe_sound (const SjSound *sound)
+{
+  const char *kind;
+  g_autofree char *count = NULL;
+
+  if (g_str_equal (sound->type, "synth"))
+    kind = _("synth");
+  else if (g_str_equal (sound->type, "soundfont"))
+    {
+      kind = _("soundfont");
+      if (sound->count > 0)
+        count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d variant", "%d variants", sound->count),
+                                 sound->count);
+    }
+  else if (g_str_equal (sound->type, "sample"))
+    {
+      kind = _("sample");
+      if (sound->count > 0)
+        count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d file", "%d files", sound->count),
+                                 sound->count);
+    }
+  else if (g_str_equal (sound->type, "wavetable"))
+    {
+      kind = _("wavetable");
+      if (sound->count > 0)
+        count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d table", "%d tables", sound->count),
+                                 sound->count);
+    }
+  else
+    kind = sound->type;
+
+  if (count == NULL)
+    return g_strdup (kind);
+  /* TRANSLATORS: a sound's kind and how many variants it has, e.g. "sample · 12 files" */
+  return g_strdup_printf (_("%s · %s"), kind, count);
+}
+
+/* Search ------------------------------------------------------------------ */
+
+static void
+update_chips (SjSoundsPage *self)
+{
+  SjSoundsIndex *sounds = get_sounds (self);
+
+  for (guint c = 0; c < G_N_ELEMENTS (chip_specs); c++)
+    sj_chip_bar_set_count (self->chip_bar, c, sj_sounds_index_count (sounds, chip_specs[c].category));
+}
+
+static guint
+position_of (SjSoundsPage  *self,
+             const SjSound *sound)
+{
+  SjSoundsIndex *sounds = get_sounds (self);
+
+  if (self->positions == NULL)
+    {
+      guint n = sj_sounds_index_get_n_sounds (sounds);
+
+      self->positions = g_hash_table_new (NULL, NULL);
+      for (guint i = 0; i < n; i++)
+        g_hash_table_insert (self->positions, (gpointer)sj_sounds_index_get_sound (sounds, i), GUINT_TO_POINTER (i + 1));
+    }
+
+  /* G_MAXUINT for a sound that is not in the index. */
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->positions, sound)) - 1;
+}
+
+static void
+add_sound (GPtrArray *items,
+           gboolean  *seen,
+           guint      position)
+{
+  if (position == G_MAXUINT || seen[position])
+    return;
+  seen[position] = TRUE;
+  g_ptr_array_add (items, sj_knowledge_item_new (SJ_KNOWLEDGE_HIT_SOUND, position, NULL));
+}
+
+static void
+refresh (SjSoundsPage *self)
+{
+  SjSoundsIndex *sounds;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autofree gboolean *seen = NULL;
+  g_autofree char *text = NULL;
+  guint n;
+
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  if (self->knowledge == NULL)
+    return;
+
+  sounds = get_sounds (self);
+  n = sj_sounds_index_get_n_sounds (sounds);
+  items = g_ptr_array_new_with_free_func (g_object_unref);
+  seen = g_new0 (gboolean, n + 1);
+  text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry))));
+
+  if (*text == '\0')
+    {
+      for (guint i = 0; i < n; i++)
+        if (sj_sound_in_category (sj_sounds_index_get_sound (sounds, i), self->category))
+          add_sound (items, seen, i);
+    }
+  else
+    {
+      g_autoptr(GArray) hits = sj_knowledge_search_sounds (self->knowledge, text, self->category);
+
+      for (guint i = 0; i < hits->len; i++)
+        {
+          const SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i);
+          const SjSoundBank *bank;
+
+          if (hit->kind == SJ_KNOWLEDGE_HIT_SOUND)
+            {
+              add_sound (items, seen, hit->index);
+              continue;
+            }
+
+          /* A bank ("RolandTR808") stands for its sounds, listed where the
+           * bank ranks. */
+          bank = sj_sounds_index_get_bank (sounds, hit->index);
+          for (guint s = 0; s < bank->sounds->len; s++)
+            {
+              const SjSound *sound = g_ptr_array_index (bank->sounds, s);
+
+              if (sj_sound_in_category (sound, self->category))
+                add_sound (items, seen, position_of (self, sound));
+            }
+        }
+    }
+
+  g_list_store_splice (self->results, 0, g_list_model_get_n_items (G_LIST_MODEL (self->results)),
+                       items->pdata, items->len);
+
+  update_chips (self);
+  gtk_stack_set_visible_child_name (self->stack, n > 0 ? "sounds" : "empty");
+  gtk_stack_set_visible_child_name (self->results_stack, items->len > 0 ? "results" : "none");
+  if (items->len > 0)
+    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", 0);
+}
+
+static void
+sounds_changed_cb (SjSoundsPage  *self,
+                   SjSoundsIndex *sounds)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  /* The rows point into the index by position: rebuild them all. */
+  g_clear_pointer (&self->positions, g_hash_table_unref);
+  refresh (self);
+}
+
+static void
+search_changed_cb (SjSoundsPage   *self,
+                   GtkSearchEntry *entry)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  refresh (self);
+}
+
+static void
+chip_changed_cb (SjSoundsPage *self,
+                 SjChipBar    *chip_bar)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  self->category = chip_specs[sj_chip_bar_get_active (chip_bar)].category;
+  refresh (self);
+}
+
+/* Rows -------------------------------------------------------------------- */
+
+static void
+setup_row_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              gpointer                  user_data)
+{
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *labels = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *name = gtk_label_new (NULL);
+  GtkWidget *detail = gtk_label_new (NULL);
+  GtkWidget *preview = gtk_button_new_from_icon_name ("media-playback-start-symbolic");
+
+  gtk_widget_set_hexpand (labels, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_add_css_class (name, "sj-sound-name");
+  gtk_label_set_xalign (GTK_LABEL (detail), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (detail), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (detail, "dim-label");
+  gtk_widget_add_css_class (detail, "caption");
+
+  gtk_widget_set_valign (preview, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (preview, _("Preview"));
+  gtk_widget_add_css_class (preview, "flat");
+  gtk_widget_add_css_class (preview, "circular");
+
+  gtk_box_append (GTK_BOX (labels), name);
+  gtk_box_append (GTK_BOX (labels), detail);
+  gtk_box_append (GTK_BOX (row), labels);
+  gtk_box_append (GTK_BOX (row), preview);
+  gtk_list_item_set_child (item, row);
+}
+
+static void
+bind_row_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             gpointer                  user_data)
+{
+  SjSoundsPage *self = user_data;
+  SjKnowledgeItem *row_item = gtk_list_item_get_item (item);
+  const SjSound *sound = sj_sounds_index_get_sound (get_sounds (self), sj_knowledge_item_get_index (row_item));
+  GtkWidget *row = gtk_list_item_get_child (item);
+  GtkWidget *labels = gtk_widget_get_first_child (row);
+  GtkWidget *name = gtk_widget_get_first_child (labels);
+  GtkWidget *detail = gtk_widget_get_next_sibling (name);
+  GtkWidget *preview = gtk_widget_get_next_sibling (labels);
+  g_autofree char *description = describe_sound (sound);
+  g_autofree char *usage = sj_sound_usage (sound);
+  /* TRANSLATORS: the accessible label of a sound's preview button, e.g. "Preview sawtooth" */
+  g_autofree char *preview_label = g_strdup_printf (_("Preview %s"), sound->name);
+
+  gtk_label_set_label (GTK_LABEL (name), sound->name);
+  gtk_label_set_label (GTK_LABEL (detail), description);
+  gtk_widget_set_tooltip_text (row, usage);
+  /* The target goes first: an action name without its target would not
+   * match the action's parameter type. */
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (preview), "s", sound->name);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (preview), "sounds.preview");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (preview), GTK_ACCESSIBLE_PROPERTY_LABEL, preview_label, -1);
+}
+
+static void
+preview_position (SjSoundsPage *self,
+                  guint         position)
+{
+  g_autoptr(SjKnowledgeItem) item = g_list_model_get_item (G_LIST_MODEL (self->results), position);
+  const SjSound *sound;
+
+  if (item == NULL)
+    return;
+
+  sound = sj_sounds_index_get_sound (get_sounds (self), sj_knowledge_item_get_index (item));
+  g_signal_emit (self, signals[PREVIEW_REQUESTED], 0, sound->name);
+}
+
+/* Activating a row (click, Enter) plays it, as in Strudel's sounds tab. */
+static void
+list_activate_cb (SjSoundsPage *self,
+                  guint         position,
+                  GtkListView  *list_view)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  preview_position (self, position);
+}
+
+/* Enter in the search entry plays the best match. */
+static void
+search_activate_cb (SjSoundsPage   *self,
+                    GtkSearchEntry *entry)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  preview_position (self, 0);
+}
+
+/* Down in the search entry moves on to the results. */
+static gboolean
+search_key_pressed_cb (SjSoundsPage          *self,
+                       guint                  keyval,
+                       guint                  keycode,
+                       GdkModifierType        state,
+                       GtkEventControllerKey *controller)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  if (keyval != GDK_KEY_Down && keyval != GDK_KEY_KP_Down)
+    return FALSE;
+
+  return gtk_widget_child_focus (GTK_WIDGET (self->list_view), GTK_DIR_TAB_FORWARD);
+}
+
+static void
+preview_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  g_signal_emit (widget, signals[PREVIEW_REQUESTED], 0, g_variant_get_string (param, NULL));
+}
+
+/* GObject ----------------------------------------------------------------- */
+
+static void
+sj_sounds_page_dispose (GObject *object)
+{
+  SjSoundsPage *self = (SjSoundsPage *)object;
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_SOUNDS_PAGE);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+
+  g_clear_object (&self->results);
+  g_clear_object (&self->knowledge);
+  g_clear_pointer (&self->positions, g_hash_table_unref);
+
+  G_OBJECT_CLASS (sj_sounds_page_parent_class)->dispose (object);
+}
+
+static void
+sj_sounds_page_class_init (SjSoundsPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sj_sounds_page_dispose;
+
+  g_type_ensure (SJ_TYPE_CHIP_BAR);
+
+  /**
+   * SjSoundsPage::preview-requested:
+   * @name: the sound to play once
+   */
+  signals[PREVIEW_REQUESTED] =
+    g_signal_new ("preview-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-sounds-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, chip_bar);
+  gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, results_stack);
+  gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, list_view);
+  gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, factory);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, chip_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, list_activate_cb);
+
+  gtk_widget_class_install_action (widget_class, "sounds.preview", "s", preview_action);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "sjsoundspage");
+}
+
+static void
+sj_sounds_page_init (SjSoundsPage *self)
+{
+  g_autoptr(GtkNoSelection) selection = NULL;
+  GtkEventController *keys;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->category = SJ_SOUND_CATEGORY_ALL;
+  self->results = g_list_store_new (SJ_TYPE_KNOWLEDGE_ITEM);
+  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->results)));
+  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
+
+  g_signal_connect (self->factory, "setup", G_CALLBACK (setup_row_cb), self);
+  g_signal_connect (self->factory, "bind", G_CALLBACK (bind_row_cb), self);
+
+  keys = gtk_event_controller_key_new ();
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (search_key_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->search_entry), keys);
+
+  for (guint c = 0; c < G_N_ELEMENTS (chip_specs); c++)
+    sj_chip_bar_append (self->chip_bar, _(chip_specs[c].title));
+}
+
+GtkWidget *
+sj_sounds_page_new (void)
+{
+  return g_object_new (SJ_TYPE_SOUNDS_PAGE, NULL);
+}
+
+/**
+ * sj_sounds_page_set_knowledge:
+ *
+ * Gives the page the lookups it searches with; the list then follows the
+ * sounds index of @knowledge.
+ */
+void
+sj_sounds_page_set_knowledge (SjSoundsPage *self,
+                              SjKnowledge  *knowledge)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+  g_return_if_fail (SJ_IS_KNOWLEDGE (knowledge));
+  g_return_if_fail (self->knowledge == NULL);
+
+  self->knowledge = g_object_ref (knowledge);
+  g_signal_connect_object (get_sounds (self), "changed", G_CALLBACK (sounds_changed_cb), self, G_CONNECT_SWAPPED);
+  refresh (self);
+}
+
+/* Returns: (transfer none) (nullable): the knowledge searched, once set. */
+SjKnowledge *
+sj_sounds_page_get_knowledge (SjSoundsPage *self)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  return self->knowledge;
+}
+
+void
+sj_sounds_page_focus_search (SjSoundsPage *self)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* Returns: (transfer none): the listed sounds, as #SjKnowledgeItem. */
+GListModel *
+sj_sounds_page_get_results (SjSoundsPage *self)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  return G_LIST_MODEL (self->results);
+}

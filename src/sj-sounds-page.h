@@ -1,0 +1,25 @@
+/* sj-sounds-page.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sj-knowledge.h"
+
+G_BEGIN_DECLS
+
+#define SJ_TYPE_SOUNDS_PAGE (sj_sounds_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (SjSoundsPage, sj_sounds_page, SJ, SOUNDS_PAGE, GtkWidget)
+
+GtkWidget       *sj_sounds_page_new           (void);
+void             sj_sounds_page_set_knowledge (SjSoundsPage    *self,
+                                               SjKnowledge     *knowledge);
+SjKnowledge     *sj_sounds_page_get_knowledge (SjSoundsPage    *self);
+void             sj_sounds_page_focus_search  (SjSoundsPage    *self);
+GListModel      *sj_sounds_page_get_results   (SjSoundsPage    *self);
+
+G_END_DECLS

@@ -1,0 +1,48 @@
+/* sj-window-private.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * What the parts of SjWindow (sj-window.c, sj-window-panel.c) share.
+ */
+
+#pragma once
+
+#include "sj-window.h"
+
+G_BEGIN_DECLS
+
+struct _SjWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  SjRepl               *repl;
+  SjCodeStore          *code_store;
+  GSettings            *settings;
+  GCancellable         *cancellable;
+  gboolean              closing;
+  gboolean              close_ready;
+
+  /* Template widgets */
+  GtkButton            *play_button;
+  GtkLabel             *tempo_label;
+  GtkLabel             *cycle_label;
+  AdwWindowTitle       *window_title;
+  AdwToastOverlay      *toast_overlay;
+  GtkPaned             *paned;
+  GtkOverlay           *editor_overlay;
+  GtkSpinner           *loading_spinner;
+  GtkWidget            *panel;
+  AdwViewStack         *panel_stack;
+  SjConsolePage        *console_page;
+  SjReferencePage      *reference_page;
+  SjSoundsPage         *sounds_page;
+};
+
+void _sj_window_show_toast       (SjWindow       *self,
+                                  const char     *title,
+                                  const char     *button_label,
+                                  const char     *action_name);
+void _sj_window_panel_class_init (GtkWidgetClass *widget_class);
+void _sj_window_panel_init       (SjWindow       *self);
+
+G_END_DECLS

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
+#
+# The knowledge command line: JSON on stdout, exit 0; usage errors exit 2;
+# no window and no display needed.
+#
+#   check-knowledge-cli.sh <strudel-jam binary> <tests/data dir>
+set -u
+
+app=$1
+data=$2
+failures=0
+
+# No display at all: the options must answer before GTK starts.
+unset DISPLAY WAYLAND_DISPLAY
+export XDG_CACHE_HOME=$(mktemp -d)
+trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
+
+check() {
+  local name=$1 expected_status=$2 python_check=$3
+  shift 3
+  local out status
+  out=$("$app" "$@" 2>/tmp/sj-cli-stderr.$$)
+  status=$?
+  if [ "$status" -ne "$expected_status" ]; then
+    echo "not ok - $name: exit $status, expected $expected_status ($(cat /tmp/sj-cli-stderr.$$))"
+    failures=$((failures + 1))
+  elif [ -n "$python_check" ] && ! printf '%s' "$out" | python3 -c "import json,sys; d=json.load(sys.stdin); assert $python_check, d" 2>/dev/null; then
+    echo "not ok - $name: output fails: $python_check"
+    printf '%s\n' "$out" | head -20
+    failures=$((failures + 1))
+  else
+    echo "ok - $name"
+  fi
+  rm -f /tmp/sj-cli-stderr.$$
+}
+
+check "symbol lookup" 0 "d['ok'] and d['items'][0]['name'] == 'room'" --knowledge "symbol:room"
+check "object form" 0 "d['ok'] and d['mode'] == 'list' and len(d['items']) == 2" \
+  --knowledge-json '{"q": "list synths", "limit": 2}'
+check "not found" 0 "not d['ok'] and d['reason'] == 'not_found'" --knowledge "is trancegate valid"
+check "bundled sounds without a cache" 0 "d['ok'] and d['items'][0]['name'] == 'sawtooth'" --knowledge "is sawtooth available"
+check "sound snapshot file" 0 "d['ok'] and [i['name'] for i in d['items']] == ['my_loop']" \
+  --knowledge "list user sounds" --sounds "$data/sounds-small.json"
+check "search knowledge" 0 "d['returned'] <= 2 and d['total_matches'] >= 1 and d['category_searched'] == 'vocabulary'" \
+  --search-knowledge "swing|shuffle" --category vocabulary --context 1 --max 2
+check "bad regex is a JSON error" 0 "d['error'] == 'invalid_regex'" --search-knowledge "lpf("
+check "bad category is a JSON error" 0 "d['error'] == 'invalid_category' and len(d['valid_categories']) == 8" \
+  --search-knowledge "lpf" --category drums
+
+check "nothing to do is a usage error" 2 "" --category effects
+check "two commands is a usage error" 2 "" --knowledge fast --search-knowledge fast
+check "invalid JSON is a usage error" 2 "" --knowledge-json '{"q": '
+check "missing sounds file is a usage error" 2 "" --knowledge fast --sounds /nonexistent/sounds.json
+check "context out of range is a usage error" 2 "" --search-knowledge fast --context 99
+check "unknown option is a usage error" 1 "" --no-such-option
+
+exit $((failures > 0))
