@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
 
 #include "sj-application.h"
 #include "sj-knowledge.h"
@@ -29,6 +30,7 @@ struct _SjApplication
   AdwApplication        parent_instance;
 
   SjKnowledgeCliOptions cli;
+  gboolean              options_parsed;
 
   SjSoundsIndex        *sounds;
   SjKnowledge          *knowledge;
@@ -303,10 +305,32 @@ sj_application_handle_local_options (GApplication *app,
 
   g_assert (SJ_IS_APPLICATION (self));
 
+  self->options_parsed = TRUE;
+
   if (!sj_knowledge_cli_wanted (&self->cli))
     return -1;
 
   return sj_knowledge_cli_run (&self->cli);
+}
+
+/* GApplication exits with 1 when it cannot parse the options; for scripts
+ * a bad command line is a usage error, status 2, like the knowledge
+ * options' own checks.  Later failures (registration) keep their status. */
+static gboolean
+sj_application_local_command_line (GApplication   *app,
+                                   char         ***arguments,
+                                   int            *exit_status)
+{
+  SjApplication *self = SJ_APPLICATION (app);
+  gboolean handled;
+
+  g_assert (SJ_IS_APPLICATION (self));
+
+  handled = G_APPLICATION_CLASS (sj_application_parent_class)->local_command_line (app, arguments, exit_status);
+  if (handled && *exit_status == EXIT_FAILURE && !self->options_parsed)
+    *exit_status = SJ_CLI_EXIT_USAGE;
+
+  return handled;
 }
 
 static void
@@ -318,6 +342,7 @@ sj_application_class_init (SjApplicationClass *klass)
   object_class->finalize = sj_application_finalize;
 
   app_class->handle_local_options = sj_application_handle_local_options;
+  app_class->local_command_line = sj_application_local_command_line;
   app_class->activate = sj_application_activate;
   app_class->startup = sj_application_startup;
   app_class->shutdown = sj_application_shutdown;

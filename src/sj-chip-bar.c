@@ -52,7 +52,11 @@ sj_chip_bar_dispose (GObject *object)
 {
   SjChipBar *self = (SjChipBar *)object;
 
-  g_clear_pointer ((GtkWidget **)&self->scroller, gtk_widget_unparent);
+  if (self->scroller != NULL)
+    {
+      gtk_widget_unparent (GTK_WIDGET (self->scroller));
+      self->scroller = NULL;
+    }
   g_clear_pointer (&self->chips, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sj_chip_bar_parent_class)->dispose (object);

@@ -102,7 +102,11 @@ sj_reference_entry_view_dispose (GObject *object)
 {
   SjReferenceEntryView *self = (SjReferenceEntryView *)object;
 
-  g_clear_pointer ((GtkWidget **)&self->box, gtk_widget_unparent);
+  if (self->box != NULL)
+    {
+      gtk_widget_unparent (GTK_WIDGET (self->box));
+      self->box = NULL;
+    }
 
   G_OBJECT_CLASS (sj_reference_entry_view_parent_class)->dispose (object);
 }

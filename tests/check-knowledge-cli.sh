@@ -53,6 +53,7 @@ check "two commands is a usage error" 2 "" --knowledge fast --search-knowledge f
 check "invalid JSON is a usage error" 2 "" --knowledge-json '{"q": '
 check "missing sounds file is a usage error" 2 "" --knowledge fast --sounds /nonexistent/sounds.json
 check "context out of range is a usage error" 2 "" --search-knowledge fast --context 99
-check "unknown option is a usage error" 1 "" --no-such-option
+check "unknown option is a usage error" 2 "" --no-such-option
+check "help is no error" 0 "" --help
 
 exit $((failures > 0))
