@@ -113,9 +113,40 @@ sj_fuzzy_distance (const char *a,
 }
 
 /**
+ * sj_fuzzy_mask:
+ *
+ * The set of characters of @text as bits (letters, digits and the rest
+ * folded together).  Each character of a term that is missing from a name
+ * costs at least one edit, so comparing masks rules out most names before
+ * any distance is computed.
+ */
+guint64
+sj_fuzzy_mask (const char *text,
+               gsize       len)
+{
+  guint64 mask = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = g_ascii_tolower (text[i]);
+
+      if (c >= 'a' && c <= 'z')
+        mask |= G_GUINT64_CONSTANT (1) << (c - 'a');
+      else if (c >= '0' && c <= '9')
+        mask |= G_GUINT64_CONSTANT (1) << (26 + c - '0');
+      else
+        mask |= G_GUINT64_CONSTANT (1) << 36;
+    }
+
+  return mask;
+}
+
+/**
  * sj_fuzzy_match_name:
  * @term: a lower-cased query term
+ * @term_mask: sj_fuzzy_mask() of @term
  * @name_lower: a lower-cased name
+ * @name_mask: sj_fuzzy_mask() of @name_lower
  *
  * Classifies how @term matches @name_lower: exactly, as a prefix of the
  * name, within the allowed typos, or as a part of the name (a partial word,
@@ -125,8 +156,10 @@ sj_fuzzy_distance (const char *a,
 SjMatchKind
 sj_fuzzy_match_name (const char *term,
                      gsize       term_len,
+                     guint64     term_mask,
                      const char *name_lower,
                      gsize       name_len,
+                     guint64     name_mask,
                      guint      *out_distance)
 {
   guint limit;
@@ -145,7 +178,7 @@ sj_fuzzy_match_name (const char *term,
     return SJ_MATCH_PREFIX;
 
   limit = sj_fuzzy_allowed_typos (term_len);
-  if (limit > 0)
+  if (limit > 0 && (guint)__builtin_popcountll (term_mask & ~name_mask) <= limit)
     {
       distance = sj_fuzzy_distance (term, term_len, name_lower, name_len, limit);
       if (distance <= limit)

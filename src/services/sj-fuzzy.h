@@ -30,10 +30,14 @@ guint        sj_fuzzy_distance        (const char *a,
                                        gsize       b_len,
                                        guint       limit);
 guint        sj_fuzzy_allowed_typos   (gsize       term_len);
+guint64      sj_fuzzy_mask            (const char *text,
+                                       gsize       len);
 SjMatchKind  sj_fuzzy_match_name      (const char *term,
                                        gsize       term_len,
+                                       guint64     term_mask,
                                        const char *name_lower,
                                        gsize       name_len,
+                                       guint64     name_mask,
                                        guint      *out_distance);
 char        *sj_fuzzy_fold            (const char *text,
                                        gssize      len);

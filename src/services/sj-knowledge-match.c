@@ -115,6 +115,7 @@ match_reference_term (SjKnowledge *self,
 {
   g_autofree char *lower = g_ascii_strdown (term, -1);
   gsize len = strlen (lower);
+  guint64 mask = sj_fuzzy_mask (lower, len);
   const SjReferenceKey *keys;
   guint n_keys;
   guint n_entries = sj_reference_index_get_n_entries (sj_knowledge_get_reference (self));
@@ -129,7 +130,7 @@ match_reference_term (SjKnowledge *self,
       if (!include_uncallable && !keys[i].callable)
         continue;
 
-      hit.match = sj_fuzzy_match_name (lower, len, keys[i].lower, keys[i].len, &hit.distance);
+      hit.match = sj_fuzzy_match_name (lower, len, mask, keys[i].lower, keys[i].len, keys[i].mask, &hit.distance);
       if (hit.match == SJ_MATCH_NONE)
         continue;
 
@@ -226,6 +227,7 @@ match_sounds_term (SjKnowledge     *self,
 {
   g_autofree char *lower = g_ascii_strdown (term, -1);
   gsize len = strlen (lower);
+  guint64 mask = sj_fuzzy_mask (lower, len);
   guint n_sounds = sj_sounds_index_get_n_sounds (sj_knowledge_get_sounds (self));
   guint n_banks = sj_sounds_index_get_n_banks (sj_knowledge_get_sounds (self));
 
@@ -234,15 +236,15 @@ match_sounds_term (SjKnowledge     *self,
       const SjSound *sound = sj_sounds_index_get_sound (sj_knowledge_get_sounds (self), i);
       SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_NONE, 0, 0, term, sound->name };
 
-      if (!sj_sound_in_category (sound, any_category ? SJ_SOUND_CATEGORY_ALL : category))
+      if ((sound->categories & (1u << (any_category ? SJ_SOUND_CATEGORY_ALL : category))) == 0)
         continue;
 
       /* Sound names ignore case (superdough lower-cases them). */
-      hit.match = sj_fuzzy_match_name (lower, len, sound->lower, sound->len, &hit.distance);
+      hit.match = sj_fuzzy_match_name (lower, len, mask, sound->lower, sound->len, sound->mask, &hit.distance);
 
       /* "bd" in a bank ("RolandTR808_bd") is what s("bd").bank(…) plays. */
       if (hit.match > SJ_MATCH_SUBSTRING && sound->bank_sound != NULL &&
-          g_ascii_strcasecmp (sound->bank_sound, term) == 0)
+          strcmp (sound->lower + sound->len - strlen (sound->bank_sound), lower) == 0)
         hit.match = SJ_MATCH_SUBSTRING;
 
       if (hit.match != SJ_MATCH_NONE)
@@ -260,7 +262,7 @@ match_sounds_term (SjKnowledge     *self,
       if (!member_in_category)
         continue;
 
-      hit.match = sj_fuzzy_match_name (lower, len, bank->lower, bank->len, &hit.distance);
+      hit.match = sj_fuzzy_match_name (lower, len, mask, bank->lower, bank->len, bank->mask, &hit.distance);
       if (hit.match == SJ_MATCH_NONE)
         continue;
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sj-knowledge-data.h"
+#include "sj-fuzzy.h"
 #include "sj-html-text.h"
 #include "sj-reference-index.h"
 
@@ -299,6 +300,7 @@ add_key (SjReferenceIndex *self,
 
   key.lower = g_string_chunk_insert_const (self->strings, lower);
   key.len = strlen (lower);
+  key.mask = sj_fuzzy_mask (lower, key.len);
   key.entry = entry;
   key.is_synonym = is_synonym;
   key.callable = in_scope (self, name);

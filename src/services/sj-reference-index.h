@@ -35,6 +35,7 @@ typedef struct
 {
   const char *lower;
   gsize       len;
+  guint64     mask;       /* sj_fuzzy_mask() of lower */
   guint       entry;
   guint       is_synonym : 1;
   guint       callable : 1;

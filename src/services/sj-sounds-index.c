@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "sj-fuzzy.h"
 #include "sj-knowledge-data.h"
 #include "sj-page-message.h"
 #include "sj-sounds-index.h"
@@ -269,6 +270,7 @@ build_banks (SjSoundsIndex *self)
       bank->name = g_strdup (key);
       bank->lower = g_ascii_strdown (key, -1);
       bank->len = strlen (bank->lower);
+      bank->mask = sj_fuzzy_mask (bank->lower, bank->len);
       bank->sounds = g_ptr_array_ref (members);
 
       for (guint i = 0; i < members->len; i++)
@@ -327,6 +329,7 @@ sj_sounds_index_load_snapshot (SjSoundsIndex  *self,
       sound->name = g_strdup (name);
       sound->lower = g_ascii_strdown (name, -1);
       sound->len = strlen (sound->lower);
+      sound->mask = sj_fuzzy_mask (sound->lower, sound->len);
       sound->type = g_strdup (json_object_get_string_member (object, "type"));
       sound->tag = g_strdup (json_object_get_string_member_with_default (object, "tag", NULL));
       sound->prebake = json_object_get_boolean_member (object, "prebake");
@@ -342,7 +345,11 @@ sj_sounds_index_load_snapshot (SjSoundsIndex  *self,
 
       g_hash_table_replace (self->by_name, sound->name, sound);
       for (guint c = 0; c < SJ_N_SOUND_CATEGORIES; c++)
-        self->counts[c] += sj_sound_in_category (sound, c);
+        if (sj_sound_in_category (sound, c))
+          {
+            sound->categories |= 1u << c;
+            self->counts[c]++;
+          }
     }
 
   build_banks (self);

@@ -33,6 +33,8 @@ typedef struct
   int       count;     /* samples, tables or fonts; -1 when unknown */
   char     *bank;      /* "RolandTR808" for "RolandTR808_bd", or NULL */
   char     *bank_sound;/* "bd" for "RolandTR808_bd", or NULL */
+  guint64   mask;      /* sj_fuzzy_mask() of lower */
+  guint     categories;/* bit per SjSoundCategory */
 } SjSound;
 
 typedef struct
@@ -40,6 +42,7 @@ typedef struct
   char      *name;
   char      *lower;
   gsize      len;
+  guint64    mask;     /* sj_fuzzy_mask() of lower */
   GPtrArray *sounds;   /* (element-type SjSound) (transfer none) */
 } SjSoundBank;
 
