@@ -1,0 +1,62 @@
+/* sj-live-target.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "sj-live-target.h"
+
+G_DEFINE_INTERFACE (SjLiveTarget, sj_live_target, G_TYPE_OBJECT)
+
+static void
+sj_live_target_default_init (SjLiveTargetInterface *iface)
+{
+}
+
+void
+sj_live_target_fetch_code_async (SjLiveTarget        *self,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_return_if_fail (SJ_IS_LIVE_TARGET (self));
+
+  SJ_LIVE_TARGET_GET_IFACE (self)->fetch_code_async (self, cancellable, callback, user_data);
+}
+
+/* Returns: (transfer full): the editor text */
+char *
+sj_live_target_fetch_code_finish (SjLiveTarget  *self,
+                                  GAsyncResult  *result,
+                                  GError       **error)
+{
+  g_return_val_if_fail (SJ_IS_LIVE_TARGET (self), NULL);
+
+  return SJ_LIVE_TARGET_GET_IFACE (self)->fetch_code_finish (self, result, error);
+}
+
+void
+sj_live_target_schedule_swap_async (SjLiveTarget        *self,
+                                    const char          *code,
+                                    const SjSwapPolicy  *policy,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  g_return_if_fail (SJ_IS_LIVE_TARGET (self));
+
+  SJ_LIVE_TARGET_GET_IFACE (self)->schedule_swap_async (self, code, policy, cancellable, callback, user_data);
+}
+
+/* Returns: (transfer full): `{status: "scheduled" | "applied",
+ * applyAtCycle, inSeconds}` or `{status: "error", message}` */
+JsonObject *
+sj_live_target_schedule_swap_finish (SjLiveTarget  *self,
+                                     GAsyncResult  *result,
+                                     GError       **error)
+{
+  g_return_val_if_fail (SJ_IS_LIVE_TARGET (self), NULL);
+
+  return SJ_LIVE_TARGET_GET_IFACE (self)->schedule_swap_finish (self, result, error);
+}

@@ -1,0 +1,239 @@
+/* test-change.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The pure parts of apply_strudel_change and read_code: strict input
+ * reading with named fields, search/replace that must hit exactly once,
+ * the hash, the read_code blocks, and the undo timeline.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sj-change.h"
+#include "sj-timeline.h"
+
+static const SjSwapPolicy defaults = { SJ_QUANTIZE_NEXT_CYCLE, 1, 4, FALSE, 1 };
+
+static const char code[] =
+  "setcpm(30)\n"
+  "\n"
+  "$: note(\"c3 e3 g3\")\n"
+  "  .s(\"sawtooth\")\n"
+  "  .lpf(800)\n"
+  "\n"
+  "$: s(\"bd*4\").bank(\"RolandTR909\")\n";
+
+static JsonNode *
+json (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = json_from_string (text, &error);
+
+  g_assert_no_error (error);
+  return node;
+}
+
+static char *
+input_with (const char *change,
+            const char *policy)
+{
+  g_autofree char *hash = sj_code_hash (code);
+
+  return g_strdup_printf ("{\"baseHash\": \"%s\", \"change\": %s%s%s}", hash, change,
+                          policy != NULL ? ", \"policy\": " : "", policy != NULL ? policy : "");
+}
+
+static void
+assert_rejected (const char *input,
+                 const char *expected_code,
+                 const char *expected_field)
+{
+  g_autoptr(JsonNode) node = json (input);
+  g_autoptr(JsonObject) rejection = NULL;
+  g_autoptr(SjChangeRequest) request = sj_change_request_parse (node, &defaults, &rejection);
+  JsonObject *diagnostic;
+
+  g_assert_null (request);
+  g_assert_nonnull (rejection);
+  g_assert_cmpstr (json_object_get_string_member (rejection, "status"), ==, "rejected");
+  g_assert_cmpstr (json_object_get_string_member (rejection, "phase"), ==, "input");
+  g_assert_cmpstr (json_object_get_string_member (rejection, "code"), ==, expected_code);
+  diagnostic = json_array_get_object_element (json_object_get_array_member (rejection, "diagnostics"), 0);
+  g_assert_cmpstr (json_object_get_string_member_with_default (diagnostic, "field", NULL), ==, expected_field);
+  g_assert_true (json_object_has_member (rejection, "unknownSymbols"));
+  g_assert_true (json_object_has_member (rejection, "suggestedNext"));
+}
+
+static void
+test_input_validation (void)
+{
+  g_autofree char *no_kind = input_with ("{\"code\": \"x\"}", NULL);
+  g_autofree char *no_code = input_with ("{\"kind\": \"full_code\"}", NULL);
+  g_autofree char *no_edits = input_with ("{\"kind\": \"search_replace\", \"edits\": []}", NULL);
+  g_autofree char *bad_edit = input_with ("{\"kind\": \"search_replace\", \"edits\": [{\"search\": \"\", \"replace\": \"x\"}]}", NULL);
+  g_autofree char *bad_quantize = input_with ("{\"kind\": \"full_code\", \"code\": \"x\"}", "{\"quantize\": \"now\"}");
+  g_autofree char *bars_missing = input_with ("{\"kind\": \"full_code\", \"code\": \"x\"}", "{\"quantize\": \"bars\"}");
+  g_autofree char *bad_bars = input_with ("{\"kind\": \"full_code\", \"code\": \"x\"}", "{\"quantize\": \"bars\", \"bars\": 0}");
+  g_autofree char *bad_start = input_with ("{\"kind\": \"full_code\", \"code\": \"x\"}", "{\"autoStartIfStopped\": \"yes\"}");
+  g_autofree char *bad_dry = input_with ("{\"kind\": \"full_code\", \"code\": \"x\"}", "{\"dryRunBars\": 9}");
+  g_autofree char *huge_code = g_strnfill (SJ_CHANGE_MAX_CODE + 1, 'x');
+  g_autofree char *huge_change = g_strdup_printf ("{\"kind\": \"full_code\", \"code\": \"%s\"}", huge_code);
+  g_autofree char *huge = input_with (huge_change, NULL);
+
+  assert_rejected ("[]", "INVALID_INPUT", NULL);
+  assert_rejected ("{\"change\": {\"kind\": \"full_code\", \"code\": \"x\"}}", "INVALID_INPUT", "baseHash");
+  assert_rejected ("{\"baseHash\": \"abc\", \"change\": {\"kind\": \"full_code\", \"code\": \"x\"}}", "INVALID_INPUT", "baseHash");
+  assert_rejected (no_kind, "INVALID_INPUT", "change.kind");
+  assert_rejected (no_code, "INVALID_INPUT", "change.code");
+  assert_rejected (no_edits, "INVALID_INPUT", "change.edits");
+  assert_rejected (bad_edit, "INVALID_INPUT", "change.edits[0]");
+  assert_rejected (bad_quantize, "INVALID_INPUT", "policy.quantize");
+  assert_rejected (bars_missing, "INVALID_INPUT", "policy.bars");
+  assert_rejected (bad_bars, "INVALID_INPUT", "policy.bars");
+  assert_rejected (bad_start, "INVALID_INPUT", "policy.autoStartIfStopped");
+  assert_rejected (bad_dry, "INVALID_INPUT", "policy.dryRunBars");
+  assert_rejected (huge, "CODE_TOO_LARGE", "change.code");
+}
+
+static void
+test_policy_and_defaults (void)
+{
+  g_autofree char *text = input_with ("{\"kind\": \"full_code\", \"code\": \"x\"}",
+                                      "{\"quantize\": \"bars\", \"bars\": 2, \"autoStartIfStopped\": true, \"dryRunBars\": 2}");
+  g_autofree char *plain = input_with ("{\"kind\": \"full_code\", \"code\": \"x\"}", NULL);
+  g_autoptr(JsonNode) node = json (text);
+  g_autoptr(JsonNode) plain_node = json (plain);
+  g_autoptr(JsonObject) rejection = NULL;
+  g_autoptr(SjChangeRequest) request = sj_change_request_parse (node, &defaults, &rejection);
+  g_autoptr(SjChangeRequest) request2 = sj_change_request_parse (plain_node, &defaults, &rejection);
+
+  g_assert_nonnull (request);
+  g_assert_cmpint (request->policy.quantize, ==, SJ_QUANTIZE_BARS);
+  g_assert_cmpuint (request->policy.bars, ==, 2);
+  g_assert_true (request->policy.auto_start);
+  g_assert_cmpuint (request->policy.dry_run_bars, ==, 2);
+  g_assert_cmpuint (request->policy.bar_cycles, ==, 4);
+
+  g_assert_nonnull (request2);
+  g_assert_cmpint (request2->policy.quantize, ==, SJ_QUANTIZE_NEXT_CYCLE);
+  g_assert_false (request2->policy.auto_start);
+}
+
+static char *
+build (const char  *edits,
+       JsonObject **out_rejection)
+{
+  g_autofree char *change = g_strdup_printf ("{\"kind\": \"search_replace\", \"edits\": %s}", edits);
+  g_autofree char *text = input_with (change, NULL);
+  g_autoptr(JsonNode) node = json (text);
+  g_autoptr(JsonObject) rejection = NULL;
+  g_autoptr(SjChangeRequest) request = sj_change_request_parse (node, &defaults, &rejection);
+
+  g_assert_nonnull (request);
+  return sj_change_request_build (request, code, out_rejection);
+}
+
+static void
+test_search_replace (void)
+{
+  g_autoptr(JsonObject) rejection = NULL;
+  g_autofree char *ok = build ("[{\"search\": \".lpf(800)\", \"replace\": \".lpf(400)\"},"
+                               " {\"search\": \"RolandTR909\", \"replace\": \"RolandTR808\"}]", &rejection);
+  g_autofree char *missing = NULL;
+  g_autofree char *ambiguous = NULL;
+
+  g_assert_null (rejection);
+  g_assert_nonnull (strstr (ok, ".lpf(400)"));
+  g_assert_nonnull (strstr (ok, "RolandTR808"));
+  g_assert_null (strstr (ok, "lpf(800)"));
+
+  missing = build ("[{\"search\": \".room(0.5)\", \"replace\": \"\"}]", &rejection);
+  g_assert_null (missing);
+  g_assert_cmpstr (json_object_get_string_member (rejection, "code"), ==, "SEARCH_NOT_FOUND");
+  g_clear_pointer (&rejection, json_object_unref);
+
+  ambiguous = build ("[{\"search\": \"$: \", \"replace\": \"_$: \"}]", &rejection);
+  g_assert_null (ambiguous);
+  g_assert_cmpstr (json_object_get_string_member (rejection, "code"), ==, "SEARCH_AMBIGUOUS");
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (
+                      json_object_get_array_member (rejection, "diagnostics"), 0), "message"), "2 times"));
+}
+
+static void
+test_hash (void)
+{
+  g_autofree char *hash = sj_code_hash ("abc");
+
+  /* SHA-256 of "abc", the standard test vector. */
+  g_assert_cmpstr (hash, ==, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+static void
+test_read_code (void)
+{
+  g_autoptr(JsonObject) whole = sj_read_code (code, NULL);
+  g_autoptr(JsonObject) lpf = sj_read_code (code, "LPF");
+  g_autoptr(JsonObject) none = sj_read_code (code, "room");
+  g_autofree char *hash = sj_code_hash (code);
+  JsonObject *match;
+
+  g_assert_cmpstr (json_object_get_string_member (whole, "hash"), ==, hash);
+  g_assert_cmpint (json_object_get_int_member (whole, "lineCount"), ==, 7);
+  g_assert_cmpstr (json_object_get_string_member (whole, "code"), ==, code);
+  g_assert_nonnull (strstr (json_object_get_string_member (whole, "numbered"), "   3 | $: note(\"c3 e3 g3\")\n"));
+
+  /* The whole $: voice, with its chained lines. */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (lpf, "matches")), ==, 1);
+  match = json_array_get_object_element (json_object_get_array_member (lpf, "matches"), 0);
+  g_assert_cmpint (json_object_get_int_member (match, "startLine"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (match, "endLine"), ==, 5);
+  g_assert_cmpstr (json_object_get_string_member (match, "text"), ==,
+                   "$: note(\"c3 e3 g3\")\n  .s(\"sawtooth\")\n  .lpf(800)");
+
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (none, "matches")), ==, 0);
+}
+
+static void
+test_timeline (void)
+{
+  g_autoptr(SjTimeline) timeline = sj_timeline_new ();
+
+  g_assert_null (sj_timeline_get_undo_target (timeline));
+
+  sj_timeline_push (timeline, "a", 0, "user");
+  sj_timeline_push (timeline, "a", 1, "user");   /* the same code: no entry */
+  sj_timeline_push (timeline, "b", 2, "agent");
+  sj_timeline_push (timeline, "c", 3, "agent");
+  g_assert_cmpuint (sj_timeline_get_n_items (timeline), ==, 3);
+  g_assert_cmpstr (sj_timeline_get_undo_target (timeline)->code, ==, "b");
+
+  sj_timeline_step_back (timeline);
+  g_assert_cmpstr (sj_timeline_get_undo_target (timeline)->code, ==, "a");
+  sj_timeline_step_back (timeline);
+  g_assert_null (sj_timeline_get_undo_target (timeline));
+
+  /* A new change after undoing is appended; undoing it goes back to the
+   * code it replaced, not to the undone one. */
+  sj_timeline_push (timeline, "d", 4, "agent");
+  g_assert_cmpuint (sj_timeline_get_n_items (timeline), ==, 4);
+  g_assert_cmpstr (sj_timeline_get_undo_target (timeline)->code, ==, "a");
+  g_assert_cmpstr (sj_timeline_get (timeline, 3)->source, ==, "agent");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/change/input-validation", test_input_validation);
+  g_test_add_func ("/change/policy-and-defaults", test_policy_and_defaults);
+  g_test_add_func ("/change/search-replace", test_search_replace);
+  g_test_add_func ("/change/hash", test_hash);
+  g_test_add_func ("/change/read-code", test_read_code);
+  g_test_add_func ("/change/timeline", test_timeline);
+
+  return g_test_run ();
+}
