@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "sj-application.h"
+#include "sj-dry-run-cli.h"
 #include "sj-knowledge.h"
 #include "sj-knowledge-cli.h"
 #include "sj-platform.h"
@@ -30,6 +31,7 @@ struct _SjApplication
   AdwApplication        parent_instance;
 
   SjKnowledgeCliOptions cli;
+  SjDryRunCliOptions    dry_run_cli;
   gboolean              options_parsed;
 
   SjSoundsIndex        *sounds;
@@ -253,6 +255,7 @@ sj_application_startup (GApplication *app)
     { "win.show-reference", { "<Control><Shift>r", NULL } },
     { "win.show-sounds", { "<Control><Shift>s", NULL } },
     { "win.focus-editor", { "<Control>e", NULL } },
+    { "win.undo-change", { "<Control><Alt>z", NULL } },
   };
 
   G_APPLICATION_CLASS (sj_application_parent_class)->startup (app);
@@ -288,6 +291,7 @@ sj_application_finalize (GObject *object)
   g_clear_pointer (&self->cli.search, g_free);
   g_clear_pointer (&self->cli.category, g_free);
   g_clear_pointer (&self->cli.sounds, g_free);
+  g_clear_pointer (&self->dry_run_cli.file, g_free);
   g_clear_handle_id (&self->save_sounds_source, g_source_remove);
   g_clear_object (&self->knowledge);
   g_clear_object (&self->sounds);
@@ -295,8 +299,8 @@ sj_application_finalize (GObject *object)
   G_OBJECT_CLASS (sj_application_parent_class)->finalize (object);
 }
 
-/* The knowledge options answer on stdout and exit without a window (and
- * without registering on the session bus). */
+/* The knowledge and dry-run options answer on stdout and exit without a
+ * window (and without registering on the session bus). */
 static int
 sj_application_handle_local_options (GApplication *app,
                                      GVariantDict *options)
@@ -306,6 +310,17 @@ sj_application_handle_local_options (GApplication *app,
   g_assert (SJ_IS_APPLICATION (self));
 
   self->options_parsed = TRUE;
+
+  /* --sounds goes with both; every other knowledge option is a command of
+   * its own. */
+  if (sj_dry_run_cli_wanted (&self->dry_run_cli))
+    {
+      const SjKnowledgeCliOptions *k = &self->cli;
+      gboolean other = k->knowledge != NULL || k->knowledge_json != NULL || k->search != NULL ||
+                       k->category != NULL || k->context >= 0 || k->max >= 0;
+
+      return sj_dry_run_cli_run (&self->dry_run_cli, k->sounds, other);
+    }
 
   if (!sj_knowledge_cli_wanted (&self->cli))
     return -1;
@@ -368,12 +383,17 @@ sj_application_init (SjApplication *self)
       N_("The most matches to print (default 10)"), N_("N") },
     { "sounds", 0, 0, G_OPTION_ARG_FILENAME, &self->cli.sounds,
       N_("Use this sound snapshot instead of the cached one"), N_("FILE") },
+    { "dry-run", 0, 0, G_OPTION_ARG_FILENAME, &self->dry_run_cli.file,
+      N_("Dry-run the Strudel code in FILE (- for stdin) and print the report as JSON"), N_("FILE") },
+    { "cycles", 0, 0, G_OPTION_ARG_INT, &self->dry_run_cli.cycles,
+      N_("Cycles to query in a dry-run, 1–8 (default 4)"), N_("N") },
     { NULL }
   };
 
   self->sounds = sj_sounds_index_new ();
   self->cli.context = -1;
   self->cli.max = -1;
+  self->dry_run_cli.cycles = -1;
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
 }
 

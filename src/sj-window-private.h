@@ -7,6 +7,7 @@
 
 #pragma once
 
+#include "sj-change-applier.h"
 #include "sj-window.h"
 
 G_BEGIN_DECLS
@@ -17,6 +18,8 @@ struct _SjWindow
 
   SjRepl               *repl;
   SjCodeStore          *code_store;
+  SjDryRun             *dry_run;
+  SjChangeApplier      *applier;
   GSettings            *settings;
   GCancellable         *cancellable;
   gboolean              closing;
@@ -44,5 +47,7 @@ void _sj_window_show_toast       (SjWindow       *self,
                                   const char     *action_name);
 void _sj_window_panel_class_init (GtkWidgetClass *widget_class);
 void _sj_window_panel_init       (SjWindow       *self);
+void _sj_window_changes_init     (SjWindow       *self);
+void _sj_window_changes_dispose  (SjWindow       *self);
 
 G_END_DECLS

@@ -390,6 +390,7 @@ sj_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_WINDOW);
 
+  _sj_window_changes_dispose (self);
   g_clear_object (&self->repl);
   g_clear_object (&self->code_store);
   g_clear_object (&self->settings);
@@ -477,6 +478,7 @@ sj_window_init (SjWindow *self)
   g_signal_connect_object (self->code_store, "save-failed", G_CALLBACK (code_store_save_failed_cb), self, G_CONNECT_SWAPPED);
 
   _sj_window_panel_init (self);
+  _sj_window_changes_init (self);
   restore_window_state (self);
   update_transport (self);
   load_code (self);

@@ -13,6 +13,8 @@
 #include "sj-repl.h"
 #include "sj-sounds-page.h"
 
+#include "sj-change-applier.h"
+
 G_BEGIN_DECLS
 
 #define SJ_TYPE_WINDOW (sj_window_get_type ())
@@ -21,6 +23,7 @@ G_DECLARE_FINAL_TYPE (SjWindow, sj_window, SJ, WINDOW, AdwApplicationWindow)
 
 SjWindow        *sj_window_new                (GtkApplication *application);
 SjRepl          *sj_window_get_repl           (SjWindow       *self);
+SjChangeApplier *sj_window_get_applier        (SjWindow       *self);
 SjConsolePage   *sj_window_get_console_page   (SjWindow       *self);
 SjReferencePage *sj_window_get_reference_page (SjWindow       *self);
 SjSoundsPage    *sj_window_get_sounds_page    (SjWindow       *self);

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <webkit/webkit.h>
 
 #include "sj-test-app.h"
 
@@ -221,6 +222,82 @@ sj_test_has_focus_within (GtkWidget *widget)
   GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (widget));
 
   return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* The page ---------------------------------------------------------------- */
+
+static void
+call_js_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  JsonNode **slot = user_data;
+  g_autoptr(JSCValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+
+  value = webkit_web_view_call_async_javascript_function_finish (WEBKIT_WEB_VIEW (object), result, &error);
+  g_assert_no_error (error);
+  json = jsc_value_to_json (value, 0);
+  *slot = json != NULL ? json_from_string (json, &error) : json_node_new (JSON_NODE_NULL);
+  g_assert_no_error (error);
+}
+
+static gboolean
+node_arrived (gpointer data)
+{
+  return *(JsonNode **)data != NULL;
+}
+
+/* Runs @body (the body of an async function) in the page's main world, where
+ * window.sjBridge lives, and returns its result as JSON. */
+JsonNode *
+sj_test_call_js (SjRepl     *repl,
+                 const char *body)
+{
+  JsonNode *node = NULL;
+
+  webkit_web_view_call_async_javascript_function (WEBKIT_WEB_VIEW (sj_repl_get_widget (repl)), body, -1,
+                                                  NULL, NULL, NULL, NULL, call_js_cb, &node);
+  sj_test_spin_until (node_arrived, &node, "a script in the page");
+
+  return node;
+}
+
+JsonObject *
+sj_test_schedule_swap (SjRepl     *repl,
+                       const char *code,
+                       const char *quantize,
+                       guint       bars,
+                       guint       bar_cycles,
+                       gboolean    auto_start)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *answer;
+
+  sj_repl_schedule_swap_async (repl, code, quantize, bars, bar_cycles, auto_start, NULL,
+                               sj_test_store_result_cb, &result);
+  answer = sj_repl_schedule_swap_finish (repl, sj_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (answer);
+
+  return answer;
+}
+
+/* Returns: whether a swap was pending. */
+gboolean
+sj_test_cancel_swap (SjRepl *repl)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean canceled = FALSE;
+
+  sj_repl_cancel_swap_async (repl, NULL, sj_test_store_result_cb, &result);
+  g_assert_true (sj_repl_cancel_swap_finish (repl, sj_test_wait_result (&result), &canceled, &error));
+  g_assert_no_error (error);
+
+  return canceled;
 }
 
 

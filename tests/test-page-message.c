@@ -99,6 +99,26 @@ test_sound_snapshot (void)
                    SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
 }
 
+/* Quantized swaps report what happened to them, with their boundary. */
+static void
+test_swap (void)
+{
+  g_autoptr(SjPageMessage) applied = parse_ok ("{\"type\":\"swap\",\"state\":\"applied\",\"cycle\":12,\"id\":4}");
+  g_autoptr(SjPageMessage) canceled = parse_ok ("{\"type\":\"swap\",\"state\":\"canceled\",\"cycle\":3.5}");
+
+  g_assert_cmpint (applied->type, ==, SJ_PAGE_MESSAGE_SWAP);
+  g_assert_cmpstr (applied->text, ==, "applied");
+  g_assert_cmpfloat (applied->cycle, ==, 12);
+  g_assert_cmpstr (canceled->text, ==, "canceled");
+  g_assert_cmpfloat (canceled->cycle, ==, 3.5);
+
+  assert_rejected ("{\"type\":\"swap\",\"cycle\":1}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"swap\",\"state\":\"exploded\",\"cycle\":1}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"swap\",\"state\":\"applied\"}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"swap\",\"state\":\"applied\",\"cycle\":-1}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"swap\",\"state\":\"applied\",\"cycle\":\"4\"}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+}
+
 static void
 test_malformed (void)
 {
@@ -182,6 +202,7 @@ main (int   argc,
 
   g_test_add_func ("/page-message/valid", test_valid_messages);
   g_test_add_func ("/page-message/sound-snapshot", test_sound_snapshot);
+  g_test_add_func ("/page-message/swap", test_swap);
   g_test_add_func ("/page-message/malformed", test_malformed);
   g_test_add_func ("/page-message/wrong-fields", test_wrong_fields);
   g_test_add_func ("/page-message/too-large", test_too_large);

@@ -7,8 +7,11 @@
 # the names callable in the page's runtime (runtime-scope.json): one script
 # for all, so that no two build steps ever race on the npm directory.
 #
+# Last, it bundles the dry-run engine (build-dryrun.mjs), which needs the
+# page's runtime names.
+#
 #   build-bundle.sh <srcdir> <workdir> <output.c> <output.h> <doc.json> <runtime-scope.json>
-#                   [npm cache dir] [offline: true|false]
+#                   [npm cache dir] [offline: true|false] [dryrun.js]
 set -eu
 
 srcdir=$1
@@ -19,6 +22,7 @@ out_doc=$5
 out_scope=$6
 npm_cache=${7:-}
 offline=${8:-false}
+out_dryrun=${9:-}
 
 mkdir -p "$workdir"
 
@@ -58,3 +62,7 @@ fi
 cp "$workdir/doc.json" "$out_doc"
 
 node "$srcdir/build-scope.mjs" "$workdir" "$out_scope"
+
+if [ -n "$out_dryrun" ]; then
+  node "$srcdir/build-dryrun.mjs" "$workdir" "$out_scope" "$out_dryrun"
+fi

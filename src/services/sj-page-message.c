@@ -28,7 +28,11 @@ static const struct {
   { "eval-error", SJ_PAGE_MESSAGE_EVAL_ERROR },
   { "sounds", SJ_PAGE_MESSAGE_SOUNDS },
   { "code", SJ_PAGE_MESSAGE_CODE },
+  { "swap", SJ_PAGE_MESSAGE_SWAP },
 };
+
+/* What can happen to a quantized swap (data/web/src/swap.mjs). */
+static const char * const swap_states[] = { "scheduled", "applied", "superseded", "canceled", NULL };
 
 void
 sj_page_message_free (SjPageMessage *message)
@@ -294,6 +298,13 @@ parse_body (SjPageMessage  *message,
 
     case SJ_PAGE_MESSAGE_CODE:
       return get_string (object, "code", SJ_PAGE_MESSAGE_MAX_CODE, &message->text, error);
+
+    case SJ_PAGE_MESSAGE_SWAP:
+      if (!get_string (object, "state", 32, &message->text, error))
+        return FALSE;
+      if (!g_strv_contains (swap_states, message->text))
+        return invalid (error, "state", "scheduled, applied, superseded or canceled");
+      return get_number (object, "cycle", 0, 1e12, &message->cycle, error);
 
     default:
       g_assert_not_reached ();

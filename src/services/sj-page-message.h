@@ -30,6 +30,7 @@ typedef enum
   SJ_PAGE_MESSAGE_EVAL_ERROR,
   SJ_PAGE_MESSAGE_SOUNDS,
   SJ_PAGE_MESSAGE_CODE,
+  SJ_PAGE_MESSAGE_SWAP,
 } SjPageMessageType;
 
 /* What the page says about Strudel's scheduler. */
@@ -51,9 +52,10 @@ typedef struct
   gint64             id;        /* -1 when the page expects no reply */
   SjReplState        state;     /* STATE */
   SjLogLevel         level;     /* LOG */
-  char              *text;      /* LOG and EVAL_ERROR message, CODE code */
+  char              *text;      /* LOG and EVAL_ERROR message, CODE code, SWAP state */
   int                line;      /* EVAL_ERROR, 0 when unknown */
   int                column;
+  double             cycle;     /* SWAP: the swap's boundary */
   JsonObject        *object;    /* SOUNDS snapshot, READY versions */
 } SjPageMessage;
 

@@ -265,3 +265,152 @@ sj_repl_preview_sound_finish (SjRepl        *self,
 
   return node != NULL && sj_json_node_is (node, JSON_NODE_OBJECT, "a preview result", error);
 }
+
+/**
+ * sj_repl_schedule_swap_async:
+ * @code: the code to play next
+ * @quantize: (nullable): where it starts: "next_cycle" (the default), "next_bar"
+ *   or "bars"
+ * @bars: with "bars", how many bars after the next bar line
+ * @bar_cycles: cycles in a bar, 0 for the default (4)
+ * @auto_start: when nothing plays, whether to start playing @code
+ *
+ * Evaluates @code the way the REPL does and makes it play from an exact
+ * cycle boundary B, beyond everything the scheduler has already queried:
+ * the next whole cycle, the next bar line (a multiple of @bar_cycles), or
+ * @bars bars after that. Until B the playing pattern goes on; from B only
+ * the new one plays, with no event lost or played twice, and a tempo set by
+ * @code (setcps, setcpm) changes exactly at B. The editor shows @code at
+ * once, marked as pending until B. A newer swap replaces a pending one, and
+ * the user's own evaluation cancels it (see SjRepl::swap-changed).
+ *
+ * When nothing plays, @code is applied at once and played if @auto_start.
+ */
+void
+sj_repl_schedule_swap_async (SjRepl              *self,
+                             const char          *code,
+                             const char          *quantize,
+                             guint                bars,
+                             guint                bar_cycles,
+                             gboolean             auto_start,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_return_if_fail (code != NULL);
+
+  /* WebKit refuses booleans as function arguments: auto_start goes as 0 or 1. */
+  sj_repl_call (self,
+                "return await window.sjBridge.scheduleSwap("
+                "{code, quantize, bars, barCycles, autoStart: autoStart !== 0});",
+                g_variant_new_parsed ("{'code': <%s>, 'quantize': <%s>, 'bars': <%u>, "
+                                      "'barCycles': <%u>, 'autoStart': <%i>}",
+                                      code, quantize ? quantize : "next_cycle", bars,
+                                      bar_cycles > 0 ? bar_cycles : 4, auto_start ? 1 : 0),
+                SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_schedule_swap_async);
+}
+
+static gboolean
+member_is (JsonObject *object,
+           const char *name,
+           GType       type)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  GType held;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+
+  held = json_node_get_value_type (node);
+  if (type == G_TYPE_DOUBLE)
+    return held == G_TYPE_DOUBLE || held == G_TYPE_INT64;
+
+  return held == type;
+}
+
+/* The three answers scheduleSwap() gives, each with what its readers need. */
+static gboolean
+swap_result_is_valid (JsonObject *answer)
+{
+  const char *status;
+
+  if (!member_is (answer, "status", G_TYPE_STRING))
+    return FALSE;
+
+  status = json_object_get_string_member (answer, "status");
+  if (g_str_equal (status, "error"))
+    return member_is (answer, "message", G_TYPE_STRING);
+
+  return (g_str_equal (status, "scheduled") || g_str_equal (status, "applied")) &&
+         member_is (answer, "applyAtCycle", G_TYPE_DOUBLE) &&
+         member_is (answer, "inSeconds", G_TYPE_DOUBLE) &&
+         member_is (answer, "cps", G_TYPE_DOUBLE);
+}
+
+/**
+ * sj_repl_schedule_swap_finish:
+ *
+ * A @code that fails to evaluate is not an error here: it is an answer with
+ * status "error", and the music is left exactly as it was. @error is only
+ * set when the page could not be asked (not ready, timeout, cancelled).
+ *
+ * Returns: (transfer full): `{status: "scheduled", applyAtCycle, inSeconds,
+ *   cps, cpsAtApply, id}`, `{status: "applied", applyAtCycle: 0, inSeconds:
+ *   0, cps, id}` when nothing was playing, or `{status: "error", message}`
+ */
+JsonObject *
+sj_repl_schedule_swap_finish (SjRepl        *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_schedule_swap_async, error);
+
+  if (node == NULL || !sj_json_node_is (node, JSON_NODE_OBJECT, "a swap result", error))
+    return NULL;
+
+  if (!swap_result_is_valid (json_node_get_object (node)))
+    {
+      sj_json_node_is (NULL, JSON_NODE_OBJECT, "a swap result", error);
+      return NULL;
+    }
+
+  return json_node_dup_object (node);
+}
+
+/**
+ * sj_repl_cancel_swap_async:
+ *
+ * Cancels the pending swap, if any: the playing code goes on and comes back
+ * into the editor (unless the editor was edited since the swap showed its
+ * code there).
+ */
+void
+sj_repl_cancel_swap_async (SjRepl              *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  sj_repl_call (self, "return await window.sjBridge.cancelSwap();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, sj_repl_cancel_swap_async);
+}
+
+/**
+ * sj_repl_cancel_swap_finish:
+ * @canceled: (out) (optional): whether a swap was pending
+ */
+gboolean
+sj_repl_cancel_swap_finish (SjRepl        *self,
+                            GAsyncResult  *result,
+                            gboolean      *canceled,
+                            GError       **error)
+{
+  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_cancel_swap_async, error);
+
+  if (node == NULL || !sj_json_node_is (node, JSON_NODE_OBJECT, "a cancel result", error))
+    return FALSE;
+
+  if (canceled != NULL)
+    *canceled = json_object_get_boolean_member_with_default (json_node_get_object (node), "canceled", FALSE);
+
+  return TRUE;
+}

@@ -7,7 +7,7 @@
  * bundled page, and keeps the bridge thin in both directions:
  *
  *  - The page posts JSON messages (ready, state, log, eval-error, sounds,
- *    code) to a script message handler that lives in an isolated script
+ *    code, swap) to a script message handler that lives in an isolated script
  *    world, so the user's evaluated code cannot reach it directly. Every
  *    message is validated by sj_page_message_parse() before it is acted on.
  *  - Commands go the other way with webkit_web_view_call_async_javascript_function()
@@ -69,6 +69,7 @@ enum {
   CODE_CHANGED,
   EXTERNAL_REQUEST,
   NAVIGATION_REFUSED,
+  SWAP_CHANGED,
   N_SIGNALS
 };
 
@@ -200,6 +201,10 @@ handle_message (SjRepl        *self,
           self->code = g_strdup (message->text);
           g_signal_emit (self, signals[CODE_CHANGED], 0, self->code);
         }
+      break;
+
+    case SJ_PAGE_MESSAGE_SWAP:
+      g_signal_emit (self, signals[SWAP_CHANGED], 0, message->text, message->cycle);
       break;
 
     default:
@@ -470,6 +475,21 @@ sj_repl_class_init (SjReplClass *klass)
   signals[NAVIGATION_REFUSED] =
     g_signal_new ("navigation-refused", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /**
+   * SjRepl::swap-changed:
+   * @state: "scheduled", "applied", "superseded" or "canceled"
+   * @cycle: the swap's boundary: the cycle at which its code starts (0 for
+   *   a swap applied while stopped)
+   *
+   * A quantized swap (sj_repl_schedule_swap_async()) changed. "applied" is
+   * emitted once the scheduler has reached the boundary and plays the new
+   * code; "superseded" when a newer swap replaced it before that, and
+   * "canceled" when the user's own evaluation or sj_repl_cancel_swap_async()
+   * did. A superseded or canceled swap never played.
+   */
+  signals[SWAP_CHANGED] =
+    g_signal_new ("swap-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
   signals[EXTERNAL_REQUEST] =
     g_signal_new ("external-request", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);

@@ -103,4 +103,25 @@ gboolean           sj_repl_preview_sound_finish    (SjRepl               *self,
                                                     GAsyncResult         *result,
                                                     GError              **error);
 
+void               sj_repl_schedule_swap_async     (SjRepl               *self,
+                                                    const char           *code,
+                                                    const char           *quantize,
+                                                    guint                 bars,
+                                                    guint                 bar_cycles,
+                                                    gboolean              auto_start,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+JsonObject        *sj_repl_schedule_swap_finish    (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+void               sj_repl_cancel_swap_async       (SjRepl               *self,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+gboolean           sj_repl_cancel_swap_finish      (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    gboolean             *canceled,
+                                                    GError              **error);
+
 G_END_DECLS

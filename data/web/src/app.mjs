@@ -20,6 +20,7 @@ import * as workerTimers from './worker-timers.mjs';
 import { capFrameRate } from './frame-rate.mjs';
 import { post, request } from './post.mjs';
 import { soundSnapshot, watchSounds } from './sounds.mjs';
+import { Swapper } from './swap.mjs';
 
 const { evalScope, logger, silence } = core;
 const { StrudelMirror } = codemirror;
@@ -80,6 +81,7 @@ function ensureAudio() {
 
 function output(hap, deadline, duration, cps, t) {
   stats.triggered++;
+  swapper?.noteTrigger(hap, t, cps);
   const lateMs = (getAudioContext().currentTime - t) * 1000;
   if (lateMs > 0) {
     stats.late++;
@@ -89,6 +91,7 @@ function output(hap, deadline, duration, cps, t) {
 }
 
 let mirror;
+let swapper;
 let lastPostedCycle = -1;
 let codeTimer = 0;
 let stateTimer = 0;
@@ -121,6 +124,7 @@ function postState() {
 // and the tempo when it changes; four checks a second are plenty for a label
 // and cost nothing next to the scheduler's own 20 Hz clock.
 function watchCycles(started) {
+  swapper?.onToggle(started);
   workerTimers.clearInterval(stateTimer);
   stateTimer = 0;
   if (started) {
@@ -150,6 +154,7 @@ function onCodeChanged() {
 // Before evaluating, the host gets the exact code: if the code never
 // returns (an endless loop), a restarted page can still bring it back.
 function beforeEval() {
+  swapper?.beforeEval();
   if (codeTimer) {
     postCode();
   }
@@ -213,13 +218,26 @@ const bridge = {
   getState() {
     return currentState();
   },
+  // The events as the scheduler will play them: while a swap is pending,
+  // the old pattern before its boundary and the new one from there on.
   queryHaps(begin, end, limit = 1000) {
-    const pattern = mirror.repl.state.pattern;
+    const pattern = scheduler()?.pattern ?? mirror.repl.state.pattern;
     if (!pattern) {
       return [];
     }
     const haps = pattern.queryArc(begin, end, { _cps: scheduler().cps });
     return haps.slice(0, limit).map(hapToJson);
+  },
+  // The last evaluated pattern's haps as upstream's examples snapshot test
+  // prints them (sorted, hap.show(true)): the page's side of the dry-run
+  // fidelity test.
+  queryShow(begin, end, limit = 20000) {
+    const pattern = mirror.repl.state.pattern;
+    if (!pattern) {
+      return [];
+    }
+    const haps = pattern.sortHapsByPart().queryArc(begin, end, { _cps: scheduler().cps });
+    return haps.slice(0, limit).map((hap) => hap.show(true));
   },
   getSounds() {
     return soundSnapshot(soundMap.get());
@@ -260,6 +278,29 @@ const bridge = {
     stats.previews++;
     postState();
     return { ok: true, previews: stats.previews };
+  },
+  // Quantized swaps (swap.mjs): `code` starts playing at the next cycle, the
+  // next bar or a number of bars on, exactly there, with the editor showing
+  // it at once. Stopped, it is applied at once (and played if `autoStart`).
+  // Answers {status: 'scheduled'|'applied', applyAtCycle, inSeconds, cps,
+  // cpsAtApply?, id} or {status: 'error', message}.
+  async scheduleSwap(options) {
+    await ensureAudio();
+    return swapper.scheduleSwap(options);
+  },
+  cancelSwap() {
+    return swapper.cancelSwap();
+  },
+  // Records every event the scheduler triggers (tests, benchmarks).
+  recordEvents(on) {
+    return swapper.recordEvents(Boolean(on));
+  },
+  takeRecordedEvents() {
+    return swapper.takeRecordedEvents();
+  },
+  // A number that changes whenever the scheduler is given another pattern.
+  getPatternId() {
+    return swapper.patternId();
   },
 };
 window.sjBridge = bridge;
@@ -307,6 +348,8 @@ async function main() {
     },
     onEvalError: (error) => post(describeError(error)),
   });
+  swapper = new Swapper({ mirror, post, getTime: getAudioContextCurrentTime });
+  swapper.install();
   await prebaked;
   bridge.ready = true;
   post({ type: 'ready', version: PROTOCOL_VERSION, strudel: __STRUDEL_VERSIONS__ });

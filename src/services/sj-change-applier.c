@@ -1,0 +1,582 @@
+/* sj-change-applier.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * apply_strudel_change: the only way generated code reaches the music.
+ * The pipeline is strict and ordered: read the input → check that it was
+ * written against the code that is in the editor now (the stale-hash
+ * check) → build the new code → dry-run it in the isolated helper → check
+ * that every sound it plays exists → hand it to the page, which swaps it
+ * in exactly on the next boundary.  Any failure stops the pipeline with a
+ * structured rejection, and the music keeps playing what it played.
+ *
+ * Undo goes back through the timeline along the same path, and read_code
+ * gives the model the text and the hash to write its change against.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sj-change-applier.h"
+
+struct _SjChangeApplier
+{
+  GObject       parent_instance;
+
+  SjLiveTarget *target;
+  SjDryRun     *dry_run;
+  SjKnowledge  *knowledge;
+  SjTimeline   *timeline;
+  SjSwapPolicy  defaults;
+};
+
+G_DEFINE_FINAL_TYPE (SjChangeApplier, sj_change_applier, G_TYPE_OBJECT)
+
+typedef struct
+{
+  SjChangeRequest *request;
+  char            *source;
+  gboolean         undo;
+  char            *current;
+  char            *code;
+  char            *hash;
+  JsonObject      *report;
+} ApplyData;
+
+static void
+apply_data_free (gpointer data)
+{
+  ApplyData *apply = data;
+
+  g_clear_pointer (&apply->request, sj_change_request_free);
+  g_free (apply->source);
+  g_free (apply->current);
+  g_free (apply->code);
+  g_free (apply->hash);
+  g_clear_pointer (&apply->report, json_object_unref);
+  g_free (apply);
+}
+
+static void
+sj_change_applier_finalize (GObject *object)
+{
+  SjChangeApplier *self = (SjChangeApplier *)object;
+
+  g_clear_object (&self->target);
+  g_clear_object (&self->dry_run);
+  g_clear_object (&self->knowledge);
+  g_clear_object (&self->timeline);
+
+  G_OBJECT_CLASS (sj_change_applier_parent_class)->finalize (object);
+}
+
+static void
+sj_change_applier_class_init (SjChangeApplierClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sj_change_applier_finalize;
+}
+
+static void
+sj_change_applier_init (SjChangeApplier *self)
+{
+  self->defaults.quantize = SJ_QUANTIZE_NEXT_CYCLE;
+  self->defaults.bars = 1;
+  self->defaults.bar_cycles = 4;
+  self->defaults.auto_start = FALSE;
+  self->defaults.dry_run_bars = 1;
+}
+
+SjChangeApplier *
+sj_change_applier_new (SjLiveTarget *target,
+                       SjDryRun     *dry_run,
+                       SjKnowledge  *knowledge,
+                       SjTimeline   *timeline)
+{
+  SjChangeApplier *self;
+
+  g_return_val_if_fail (SJ_IS_LIVE_TARGET (target), NULL);
+  g_return_val_if_fail (SJ_IS_DRY_RUN (dry_run), NULL);
+  g_return_val_if_fail (SJ_IS_KNOWLEDGE (knowledge), NULL);
+  g_return_val_if_fail (SJ_IS_TIMELINE (timeline), NULL);
+
+  self = g_object_new (SJ_TYPE_CHANGE_APPLIER, NULL);
+  self->target = g_object_ref (target);
+  self->dry_run = g_object_ref (dry_run);
+  self->knowledge = g_object_ref (knowledge);
+  self->timeline = g_object_ref (timeline);
+
+  return self;
+}
+
+/**
+ * sj_change_applier_set_defaults:
+ *
+ * The policy for fields a change leaves out (the settings' quantize mode
+ * and bar length).
+ */
+void
+sj_change_applier_set_defaults (SjChangeApplier    *self,
+                                const SjSwapPolicy *policy)
+{
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+
+  self->defaults = *policy;
+  self->defaults.bar_cycles = CLAMP (policy->bar_cycles, 1, 16);
+}
+
+SjTimeline *
+sj_change_applier_get_timeline (SjChangeApplier *self)
+{
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+
+  return self->timeline;
+}
+
+static void
+reject (GTask      *task,
+        JsonObject *rejection)
+{
+  g_task_return_pointer (task, rejection, (GDestroyNotify)json_object_unref);
+  g_object_unref (task);
+}
+
+/* A failure of the page itself (gone, restarting, timed out) is a
+ * rejection too: the caller learns that nothing was applied. */
+static gboolean
+propagate_or_reject (GTask      *task,
+                     GError     *error,
+                     const char *phase,
+                     const char *code)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return TRUE;
+    }
+
+  reject (task, sj_change_rejection (phase, code, error->message, NULL));
+  g_error_free (error);
+  return TRUE;
+}
+
+static JsonObject *
+success (ApplyData  *apply,
+         JsonObject *swap)
+{
+  JsonObject *result = json_object_new ();
+  JsonObject *apply_at = json_object_new ();
+  JsonObject *dry_run = json_object_new ();
+  const char *members[] = { "events", "sounds", "tempo", "samples" };
+
+  json_object_set_string_member (result, "status", json_object_get_string_member (swap, "status"));
+  json_object_set_double_member (apply_at, "cycle", json_object_get_double_member_with_default (swap, "applyAtCycle", 0));
+  json_object_set_double_member (apply_at, "inSeconds", json_object_get_double_member_with_default (swap, "inSeconds", 0));
+  json_object_set_object_member (result, "applyAt", apply_at);
+  json_object_set_string_member (result, "newHash", apply->hash);
+  json_object_set_boolean_member (result, "activeUnchangedUntilApply", TRUE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    if (json_object_has_member (apply->report, members[i]))
+      json_object_set_member (dry_run, members[i], json_node_copy (json_object_get_member (apply->report, members[i])));
+  json_object_set_object_member (result, "dryRun", dry_run);
+
+  return result;
+}
+
+static void
+swap_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SjChangeApplier *self = g_task_get_source_object (task);
+  ApplyData *apply = g_task_get_task_data (task);
+  g_autoptr(JsonObject) swap = NULL;
+  GError *error = NULL;
+  const char *status;
+
+  swap = sj_live_target_schedule_swap_finish (SJ_LIVE_TARGET (object), result, &error);
+  if (swap == NULL)
+    {
+      propagate_or_reject (g_steal_pointer (&task), error, "schedule", "PAGE_UNAVAILABLE");
+      return;
+    }
+
+  status = json_object_get_string_member_with_default (swap, "status", "error");
+  if (!g_str_equal (status, "scheduled") && !g_str_equal (status, "applied"))
+    {
+      reject (g_steal_pointer (&task),
+              sj_change_rejection ("runtime", "LIVE_EVALUATION_FAILED",
+                                   json_object_get_string_member_with_default (swap, "message", "The page could not evaluate the code."),
+                                   NULL));
+      return;
+    }
+
+  if (apply->undo)
+    sj_timeline_step_back (self->timeline);
+  else
+    sj_timeline_push (self->timeline, apply->code,
+                      json_object_get_double_member_with_default (swap, "applyAtCycle", 0), apply->source);
+
+  g_task_return_pointer (task, success (apply, swap), (GDestroyNotify)json_object_unref);
+}
+
+/* Turns a failed dry-run report into the contract's rejection, keeping
+ * its diagnostics and the unknown names with their suggestions. */
+static JsonObject *
+rejection_from_report (JsonObject *report)
+{
+  gboolean ok = json_object_get_boolean_member_with_default (report, "ok", FALSE);
+  const char *phase = ok ? "sounds" : json_object_get_string_member_with_default (report, "phase", "runtime");
+  const char *message = json_object_get_string_member_with_default (report, "message",
+                                                                    ok ? "The code plays sounds that are not loaded." : "The dry-run failed.");
+  JsonObject *rejection = sj_change_rejection (phase, ok ? "UNKNOWN_SOUNDS" : "DRY_RUN_FAILED", message, NULL);
+  JsonObject *diagnostic = json_array_get_object_element (json_object_get_array_member (rejection, "diagnostics"), 0);
+  JsonObject *next = json_object_get_object_member (rejection, "suggestedNext");
+  JsonArray *queries = json_array_new ();
+
+  if (json_object_has_member (report, "line"))
+    json_object_set_int_member (diagnostic, "line", json_object_get_int_member (report, "line"));
+  if (json_object_has_member (report, "column"))
+    json_object_set_int_member (diagnostic, "column", json_object_get_int_member (report, "column"));
+
+  for (guint k = 0; k < 2; k++)
+    {
+      const char *member = k == 0 ? "unknownSymbols" : "unknownSounds";
+      JsonNode *node = json_object_get_member (report, member);
+      JsonArray *array;
+
+      if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+        continue;
+      array = json_node_get_array (node);
+      json_object_set_member (rejection, member, json_node_copy (node));
+
+      /* The knowledge queries that would settle each unknown name. */
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonObject *unknown = json_array_get_object_element (array, i);
+          const char *name = json_object_get_string_member_with_default (unknown, "name", NULL);
+
+          if (name != NULL)
+            {
+              g_autofree char *query = g_strconcat (k == 0 ? "symbol:" : "sounds:", name, NULL);
+
+              json_array_add_string_element (queries, query);
+            }
+        }
+    }
+
+  if (json_array_get_length (queries) > 0)
+    {
+      json_object_set_string_member (next, "action", "consult_strudel_knowledge");
+      json_object_set_array_member (next, "queries", queries);
+    }
+  else
+    json_array_unref (queries);
+
+  return rejection;
+}
+
+static gboolean
+has_unknown_sounds (JsonObject *report)
+{
+  JsonNode *node = json_object_get_member (report, "unknownSounds");
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) && json_array_get_length (json_node_get_array (node)) > 0;
+}
+
+static void
+dry_run_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SjChangeApplier *self = g_task_get_source_object (task);
+  ApplyData *apply = g_task_get_task_data (task);
+  g_autoptr(JsonObject) raw = NULL;
+  GCancellable *cancellable;
+  GError *error = NULL;
+
+  raw = sj_dry_run_run_finish (SJ_DRY_RUN (object), result, &error);
+  if (raw == NULL)
+    {
+      propagate_or_reject (g_steal_pointer (&task), error, "runtime", "DRY_RUN_UNAVAILABLE");
+      return;
+    }
+
+  apply->report = sj_dry_run_report (raw, self->knowledge);
+
+  if (!json_object_get_boolean_member_with_default (apply->report, "ok", FALSE) ||
+      has_unknown_sounds (apply->report))
+    {
+      reject (g_steal_pointer (&task), rejection_from_report (apply->report));
+      return;
+    }
+
+  cancellable = g_task_get_cancellable (task);
+  sj_live_target_schedule_swap_async (self->target, apply->code, &apply->request->policy,
+                                      cancellable, swap_cb, g_steal_pointer (&task));
+}
+
+static void
+fetch_code_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SjChangeApplier *self = g_task_get_source_object (task);
+  ApplyData *apply = g_task_get_task_data (task);
+  g_autofree char *current_hash = NULL;
+  JsonObject *rejection = NULL;
+  GCancellable *cancellable;
+  GError *error = NULL;
+  guint cycles;
+
+  apply->current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
+  if (apply->current == NULL)
+    {
+      propagate_or_reject (g_steal_pointer (&task), error, "schedule", "PAGE_UNAVAILABLE");
+      return;
+    }
+
+  /* The change was written against some text; if the editor holds
+   * another one now (the user typed, another change landed), applying it
+   * would silently undo that.  The model gets the latest code instead. */
+  current_hash = sj_code_hash (apply->current);
+  if (!g_str_equal (current_hash, apply->request->base_hash))
+    {
+      rejection = sj_change_rejection ("stale", "STALE_BASE_HASH",
+                                       "The code changed since it was read: rebase the change on latestCode and send latestHash as baseHash.",
+                                       "baseHash");
+      json_object_set_string_member (rejection, "latestCode", apply->current);
+      json_object_set_string_member (rejection, "latestHash", current_hash);
+      reject (g_steal_pointer (&task), rejection);
+      return;
+    }
+
+  /* What the user played before this change is recorded first (pushing
+   * the current snapshot again does nothing), so that undo can always go
+   * back to it, even when the user's own evaluations never passed here. */
+  if (!apply->undo)
+    sj_timeline_push (self->timeline, apply->current, -1, "user");
+
+  apply->code = sj_change_request_build (apply->request, apply->current, &rejection);
+  if (apply->code == NULL)
+    {
+      reject (g_steal_pointer (&task), rejection);
+      return;
+    }
+
+  apply->hash = sj_code_hash (apply->code);
+  if (g_str_equal (apply->hash, current_hash))
+    {
+      reject (g_steal_pointer (&task),
+              sj_change_rejection ("input", "NO_CHANGE", "The change leaves the code exactly as it is.", "change"));
+      return;
+    }
+
+  cycles = CLAMP (apply->request->policy.dry_run_bars * apply->request->policy.bar_cycles, 1, 8);
+  /* Arguments are evaluated in any order: take the cancellable before the
+   * task is handed over. */
+  cancellable = g_task_get_cancellable (task);
+  sj_dry_run_run_async (self->dry_run, apply->code, cycles, SJ_CHANGE_DRY_RUN_TIMEOUT_MS,
+                        cancellable, dry_run_cb, g_steal_pointer (&task));
+}
+
+static void
+start (SjChangeApplier *self,
+       GTask           *task,
+       SjChangeRequest *request,
+       const char      *source,
+       gboolean         undo)
+{
+  ApplyData *apply = g_new0 (ApplyData, 1);
+
+  apply->request = request;
+  apply->source = g_strdup (source);
+  apply->undo = undo;
+  g_task_set_task_data (task, apply, apply_data_free);
+
+  sj_live_target_fetch_code_async (self->target, g_task_get_cancellable (task), fetch_code_cb, task);
+}
+
+/**
+ * sj_change_applier_apply_async:
+ * @input: `{baseHash, change, policy?}` as the model sent it
+ * @source: who asked: "agent" or "user"
+ *
+ * Runs the pipeline.  The result is always one of the contract's shapes;
+ * only cancellation finishes with an error.
+ */
+void
+sj_change_applier_apply_async (SjChangeApplier     *self,
+                               JsonNode            *input,
+                               const char          *source,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  SjChangeRequest *request;
+  JsonObject *rejection = NULL;
+
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_change_applier_apply_async);
+
+  request = sj_change_request_parse (input, &self->defaults, &rejection);
+  if (request == NULL)
+    {
+      reject (g_steal_pointer (&task), rejection);
+      return;
+    }
+
+  start (self, g_steal_pointer (&task), request, source, FALSE);
+}
+
+/* Returns: (transfer full): the result object */
+JsonObject *
+sj_change_applier_apply_finish (SjChangeApplier  *self,
+                                GAsyncResult     *result,
+                                GError          **error)
+{
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+undo_fetch_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SjChangeApplier *self = g_task_get_source_object (task);
+  const SjSnapshot *target = sj_timeline_get_undo_target (self->timeline);
+  g_autofree char *current = NULL;
+  SjChangeRequest *request;
+  GError *error = NULL;
+
+  current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
+  if (current == NULL)
+    {
+      propagate_or_reject (g_steal_pointer (&task), error, "schedule", "PAGE_UNAVAILABLE");
+      return;
+    }
+
+  if (target == NULL)
+    {
+      reject (g_steal_pointer (&task),
+              sj_change_rejection ("input", "NOTHING_TO_UNDO", "There is no earlier code in the timeline.", NULL));
+      return;
+    }
+
+  /* The undo is an ordinary full-code change against what plays now. */
+  request = g_new0 (SjChangeRequest, 1);
+  request->base_hash = sj_code_hash (current);
+  request->code = g_strdup (target->code);
+  request->policy = self->defaults;
+
+  start (self, g_steal_pointer (&task), request, target->source, TRUE);
+}
+
+/**
+ * sj_change_applier_undo_async:
+ *
+ * Brings back the code before the current one in the timeline, through
+ * the same dry-run and quantized swap as any change.
+ */
+void
+sj_change_applier_undo_async (SjChangeApplier     *self,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  GTask *task;
+
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_change_applier_undo_async);
+  sj_live_target_fetch_code_async (self->target, cancellable, undo_fetch_cb, task);
+}
+
+JsonObject *
+sj_change_applier_undo_finish (SjChangeApplier  *self,
+                               GAsyncResult     *result,
+                               GError          **error)
+{
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+read_code_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  const char *query = g_task_get_task_data (task);
+  g_autofree char *code = NULL;
+  GError *error = NULL;
+
+  code = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
+  if (code == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_pointer (task, sj_read_code (code, query), (GDestroyNotify)json_object_unref);
+}
+
+/**
+ * sj_change_applier_read_code_async:
+ * @input: (nullable): `{query?}`
+ */
+void
+sj_change_applier_read_code_async (SjChangeApplier     *self,
+                                   JsonNode            *input,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  GTask *task;
+  const char *query = NULL;
+
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_change_applier_read_code_async);
+
+  if (input != NULL && JSON_NODE_HOLDS_OBJECT (input))
+    {
+      JsonNode *node = json_object_get_member (json_node_get_object (input), "query");
+
+      /* A query that is not a string is no query: the whole code comes
+       * back, which is never wrong. */
+      if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        query = json_node_get_string (node);
+    }
+  g_task_set_task_data (task, g_strdup (query), g_free);
+
+  sj_live_target_fetch_code_async (self->target, cancellable, read_code_cb, task);
+}
+
+/* Returns: (transfer full): see sj_read_code() */
+JsonObject *
+sj_change_applier_read_code_finish (SjChangeApplier  *self,
+                                    GAsyncResult     *result,
+                                    GError          **error)
+{
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

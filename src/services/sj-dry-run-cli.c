@@ -1,0 +1,166 @@
+/* sj-dry-run-cli.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * `strudel-jam --dry-run FILE|- [--cycles N] [--sounds FILE]`: dry-runs the
+ * code in FILE (or stdin) and prints the report as JSON, with no window.
+ * Code that is rejected is an answer, not a failure: the status is 0 and
+ * the JSON says why.  A bad command line exits with 2, like the knowledge
+ * options; a dry-run helper that cannot start exits with 1.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "sj-dry-run.h"
+#include "sj-dry-run-cli.h"
+#include "sj-dry-run-report.h"
+#include "sj-knowledge.h"
+#include "sj-knowledge-cli.h"
+
+gboolean
+sj_dry_run_cli_wanted (const SjDryRunCliOptions *options)
+{
+  return options->file != NULL || options->cycles >= 0;
+}
+
+static int
+usage_error (const char *message)
+{
+  g_printerr ("strudel-jam: %s\n", message);
+  g_printerr ("%s\n", _("Usage: strudel-jam --dry-run FILE|- [--cycles N] [--sounds FILE]"));
+  return SJ_CLI_EXIT_USAGE;
+}
+
+static void
+print_json (JsonObject *object)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+  g_autofree char *text = NULL;
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+}
+
+static char *
+read_code (const char  *path,
+           GError     **error)
+{
+  g_autoptr(GString) code = NULL;
+  char buffer[65536];
+  size_t n;
+
+  if (g_strcmp0 (path, "-") != 0)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+      char *contents = NULL;
+
+      if (!g_file_load_contents (file, NULL, &contents, NULL, NULL, error))
+        return NULL;
+      return contents;
+    }
+
+  code = g_string_new (NULL);
+  while ((n = fread (buffer, 1, sizeof buffer, stdin)) > 0)
+    g_string_append_len (code, buffer, n);
+  if (ferror (stdin))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot read the code from stdin."));
+      return NULL;
+    }
+  return g_string_free (g_steal_pointer (&code), FALSE);
+}
+
+/* As the knowledge options do: a file named on the command line must be
+ * readable; otherwise the page's cached snapshot, or on a machine where the
+ * page never ran, the sounds it registers offline. */
+static SjSoundsIndex *
+load_sounds (const char  *path,
+             GError     **error)
+{
+  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
+  g_autoptr(GFile) file = path != NULL ? g_file_new_for_commandline_arg (path)
+                                       : sj_sounds_index_get_cache_file ();
+  g_autoptr(GError) local_error = NULL;
+
+  if (!sj_sounds_index_load_file (sounds, file, &local_error))
+    {
+      if (path != NULL || !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+      sj_sounds_index_load_bundled (sounds);
+    }
+
+  return g_steal_pointer (&sounds);
+}
+
+/**
+ * sj_dry_run_cli_run:
+ * @sounds_path: --sounds, or %NULL
+ * @other_commands: whether knowledge options were given too
+ *
+ * Returns: the exit status
+ */
+int
+sj_dry_run_cli_run (const SjDryRunCliOptions *options,
+                    const char               *sounds_path,
+                    gboolean                  other_commands)
+{
+  g_autoptr(SjSoundsIndex) sounds = NULL;
+  g_autoptr(SjKnowledge) knowledge = NULL;
+  g_autoptr(SjDryRun) dry_run = NULL;
+  g_autoptr(JsonObject) raw = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *code = NULL;
+  guint cycles = SJ_DRY_RUN_DEFAULT_CYCLES;
+
+  if (options->file == NULL)
+    return usage_error (_("--cycles goes with --dry-run."));
+  if (other_commands)
+    return usage_error (_("--dry-run cannot be combined with the knowledge options."));
+  if (options->cycles >= 0)
+    {
+      if (options->cycles < SJ_DRY_RUN_MIN_CYCLES || options->cycles > SJ_DRY_RUN_MAX_CYCLES)
+        return usage_error (_("--cycles must be 1–8."));
+      cycles = options->cycles;
+    }
+
+  if ((code = read_code (options->file, &error)) == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Cannot read %s: %s"), options->file, error->message);
+
+      return usage_error (message);
+    }
+  if ((sounds = load_sounds (sounds_path, &error)) == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Cannot read the sounds %s: %s"),
+                                                  sounds_path != NULL ? sounds_path : "cache", error->message);
+
+      return sounds_path != NULL ? usage_error (message) : (g_printerr ("strudel-jam: %s\n", message), SJ_CLI_EXIT_ERROR);
+    }
+
+  knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sounds);
+  dry_run = sj_dry_run_new ();
+  raw = sj_dry_run_run_sync (dry_run, code, cycles, 0, SJ_DRY_RUN_FLAGS_NONE, NULL, &error);
+  if (raw == NULL)
+    {
+      report = sj_dry_run_report_error (error);
+      print_json (report);
+      return g_error_matches (error, SJ_DRY_RUN_ERROR, SJ_DRY_RUN_ERROR_INVALID_INPUT) ? SJ_CLI_EXIT_OK
+                                                                                        : SJ_CLI_EXIT_ERROR;
+    }
+
+  report = sj_dry_run_report (raw, knowledge);
+  print_json (report);
+  return SJ_CLI_EXIT_OK;
+}

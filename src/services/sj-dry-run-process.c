@@ -1,0 +1,275 @@
+/* sj-dry-run-process.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * One strudel-jam-dryrun process and its JSON-lines pipes.  It says when
+ * the helper is ready, hands over every answer line as a JSON object and
+ * says when the helper is gone (exited, crashed, or its output closed).
+ * Once killed it emits nothing more: answers still in the pipe of a killed
+ * helper are never seen, so a restarted helper cannot be confused with the
+ * old one.  SjDryRun owns the policy (queue, timeouts, restarts).
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "sj-dry-run-process.h"
+
+struct _SjDryRunProcess
+{
+  GObject           parent_instance;
+
+  GSubprocess      *process;
+  GOutputStream    *input;
+  GDataInputStream *output;
+  GCancellable     *cancellable;
+  gboolean          ready;
+  gboolean          gone;  /* killed, or "exited" emitted */
+};
+
+G_DEFINE_FINAL_TYPE (SjDryRunProcess, sj_dry_run_process, G_TYPE_OBJECT)
+
+enum {
+  READY,
+  ANSWER,
+  EXITED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void read_next_line (SjDryRunProcess *self);
+
+static void
+sj_dry_run_process_dispose (GObject *object)
+{
+  SjDryRunProcess *self = (SjDryRunProcess *)object;
+
+  sj_dry_run_process_kill (self);
+
+  G_OBJECT_CLASS (sj_dry_run_process_parent_class)->dispose (object);
+}
+
+static void
+sj_dry_run_process_finalize (GObject *object)
+{
+  SjDryRunProcess *self = (SjDryRunProcess *)object;
+
+  g_clear_object (&self->process);
+  g_clear_object (&self->input);
+  g_clear_object (&self->output);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (sj_dry_run_process_parent_class)->finalize (object);
+}
+
+static void
+sj_dry_run_process_class_init (SjDryRunProcessClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = sj_dry_run_process_dispose;
+  object_class->finalize = sj_dry_run_process_finalize;
+
+  /**
+   * SjDryRunProcess::ready:
+   *
+   * The helper has loaded Strudel and warmed up: requests may be sent.
+   */
+  signals[READY] = g_signal_new ("ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * SjDryRunProcess::answer:
+   * @answer: (transfer none): one answer line
+   */
+  signals[ANSWER] = g_signal_new ("answer", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, JSON_TYPE_OBJECT);
+
+  /**
+   * SjDryRunProcess::exited:
+   * @why: what ended it, for messages
+   *
+   * The helper is gone on its own (a crash, an exit, its output closed);
+   * not emitted after sj_dry_run_process_kill().
+   */
+  signals[EXITED] = g_signal_new ("exited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+sj_dry_run_process_init (SjDryRunProcess *self)
+{
+  self->cancellable = g_cancellable_new ();
+}
+
+static void
+handle_line (SjDryRunProcess *self,
+             const char      *line,
+             gsize            length)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *object;
+
+  if (!json_parser_load_from_data (parser, line, length, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_warning ("strudel-jam-dryrun sent a line that is not a JSON object: %.80s", line);
+      return;
+    }
+  object = json_node_get_object (json_parser_get_root (parser));
+
+  if (!self->ready)
+    {
+      if (json_object_get_boolean_member_with_default (object, "ready", FALSE))
+        {
+          self->ready = TRUE;
+          g_signal_emit (self, signals[READY], 0);
+        }
+      return;
+    }
+
+  /* The helper rebuilds its engine after this answer and says "ready"
+   * again when done: no request may go out before. */
+  if (json_object_get_boolean_member_with_default (object, "restarting", FALSE))
+    self->ready = FALSE;
+
+  g_signal_emit (self, signals[ANSWER], 0, object);
+}
+
+static void
+on_line_read (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  g_autoptr(SjDryRunProcess) self = data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  gsize length = 0;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (source), result, &length, &error);
+  if (self->gone)
+    return;
+
+  if (line == NULL)
+    {
+      /* Emitted before "gone" is set, so that handlers can still ask
+       * whether it had become ready. */
+      g_subprocess_force_exit (self->process);
+      g_signal_emit (self, signals[EXITED], 0, error != NULL ? error->message : _("it exited"));
+      self->gone = TRUE;
+      return;
+    }
+
+  handle_line (self, line, length);
+  if (!self->gone)
+    read_next_line (self);
+}
+
+static void
+read_next_line (SjDryRunProcess *self)
+{
+  g_data_input_stream_read_line_async (self->output, G_PRIORITY_DEFAULT, self->cancellable,
+                                       on_line_read, g_object_ref (self));
+}
+
+/**
+ * sj_dry_run_process_new:
+ *
+ * Starts the helper; #SjDryRunProcess::ready follows once it is warm.
+ */
+SjDryRunProcess *
+sj_dry_run_process_new (const char  *helper_path,
+                        GError     **error)
+{
+  g_autoptr(SjDryRunProcess) self = g_object_new (SJ_TYPE_DRY_RUN_PROCESS, NULL);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+
+  g_return_val_if_fail (helper_path != NULL, NULL);
+
+  /* The helper's stderr stays ours: it only speaks when something is wrong. */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  self->process = g_subprocess_launcher_spawn (launcher, error, helper_path, NULL);
+  if (self->process == NULL)
+    return NULL;
+
+  self->input = g_object_ref (g_subprocess_get_stdin_pipe (self->process));
+  self->output = g_data_input_stream_new (g_subprocess_get_stdout_pipe (self->process));
+  read_next_line (self);
+
+  return g_steal_pointer (&self);
+}
+
+gboolean
+sj_dry_run_process_get_ready (SjDryRunProcess *self)
+{
+  g_return_val_if_fail (SJ_IS_DRY_RUN_PROCESS (self), FALSE);
+
+  return self->ready && !self->gone;
+}
+
+typedef struct
+{
+  SjDryRunProcess *self;
+  char            *line;
+} Write;
+
+static void
+on_written (GObject      *source,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  Write *write = data;
+  g_autoptr(SjDryRunProcess) self = write->self;
+  g_autoptr(GError) error = NULL;
+
+  g_free (write->line);
+  g_free (write);
+
+  /* A helper that cannot take input is of no use: killing it makes its
+   * output end, which reports it gone. */
+  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error) && !self->gone)
+    g_subprocess_force_exit (self->process);
+}
+
+/**
+ * sj_dry_run_process_send:
+ * @line: one request, ending with a newline
+ */
+void
+sj_dry_run_process_send (SjDryRunProcess *self,
+                         const char      *line)
+{
+  Write *write;
+
+  g_return_if_fail (SJ_IS_DRY_RUN_PROCESS (self));
+  g_return_if_fail (self->ready && !self->gone);
+
+  /* The write keeps its own copy: the request may be answered (a timeout)
+   * and freed while a long line is still going out. */
+  write = g_new0 (Write, 1);
+  write->self = g_object_ref (self);
+  write->line = g_strdup (line);
+  g_output_stream_write_all_async (self->input, write->line, strlen (write->line), G_PRIORITY_DEFAULT,
+                                   self->cancellable, on_written, write);
+}
+
+/**
+ * sj_dry_run_process_kill:
+ *
+ * Stops the helper at once (SIGKILL: it may be stuck in an endless loop);
+ * no signal is emitted after this.
+ */
+void
+sj_dry_run_process_kill (SjDryRunProcess *self)
+{
+  g_return_if_fail (SJ_IS_DRY_RUN_PROCESS (self));
+
+  self->gone = TRUE;
+  g_cancellable_cancel (self->cancellable);
+  if (self->process != NULL)
+    g_subprocess_force_exit (self->process);
+}

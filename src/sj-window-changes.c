@@ -1,0 +1,137 @@
+/* sj-window-changes.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The window's side of safe changes: one apply pipeline per window (its
+ * page, the dry-run helper, the app's knowledge, the code timeline), its
+ * defaults from the settings, and the Undo Change action.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sj-application.h"
+#include "sj-repl-target.h"
+#include "sj-window-private.h"
+
+static void
+read_defaults (SjWindow *self)
+{
+  g_autofree char *quantize = g_settings_get_string (self->settings, "quantize");
+  SjSwapPolicy policy = { SJ_QUANTIZE_NEXT_CYCLE, 1, 4, FALSE, 1 };
+
+  if (g_str_equal (quantize, "next_bar"))
+    policy.quantize = SJ_QUANTIZE_NEXT_BAR;
+  else if (g_str_equal (quantize, "bars"))
+    policy.quantize = SJ_QUANTIZE_BARS;
+  policy.bars = g_settings_get_uint (self->settings, "quantize-bars");
+  policy.bar_cycles = g_settings_get_uint (self->settings, "bar-cycles");
+
+  sj_change_applier_set_defaults (sj_window_get_applier (self), &policy);
+}
+
+/**
+ * sj_window_get_applier:
+ *
+ * The pipeline is built on first use: it needs the application's
+ * knowledge, which the window does not have while it is being constructed.
+ *
+ * Returns: (transfer none): apply_strudel_change, read_code and undo for
+ *   this window's music
+ */
+SjChangeApplier *
+sj_window_get_applier (SjWindow *self)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  if (self->applier == NULL)
+    {
+      SjApplication *app = SJ_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+      g_autoptr(SjReplTarget) target = sj_repl_target_new (self->repl);
+      g_autoptr(SjTimeline) timeline = sj_timeline_new ();
+
+      self->applier = sj_change_applier_new (SJ_LIVE_TARGET (target), self->dry_run,
+                                             sj_application_get_knowledge (app), timeline);
+      read_defaults (self);
+      g_signal_connect_object (self->settings, "changed", G_CALLBACK (read_defaults), self, G_CONNECT_SWAPPED);
+    }
+
+  return self->applier;
+}
+
+static void
+undo_change_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(SjWindow) self = user_data;
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+
+  answer = sj_change_applier_undo_finish (SJ_CHANGE_APPLIER (object), result, &error);
+  if (answer == NULL)
+    return;
+
+  if (g_str_equal (json_object_get_string_member (answer, "status"), "rejected"))
+    {
+      JsonArray *diagnostics = json_object_get_array_member (answer, "diagnostics");
+      const char *code = json_object_get_string_member (answer, "code");
+
+      if (g_str_equal (code, "NOTHING_TO_UNDO"))
+        title = g_strdup (_("Nothing to undo"));
+      else
+        title = g_strdup_printf (_("Cannot undo: %s"),
+                                 json_object_get_string_member (json_array_get_object_element (diagnostics, 0), "message"));
+    }
+  else if (g_str_equal (json_object_get_string_member (answer, "status"), "scheduled"))
+    /* Translators: the change lands when the music reaches that cycle. */
+    title = g_strdup_printf (_("Undo lands at cycle %.0f"),
+                             json_object_get_double_member (json_object_get_object_member (answer, "applyAt"), "cycle"));
+  else
+    title = g_strdup (_("Previous code restored"));
+
+  _sj_window_show_toast (self, title, NULL, NULL);
+}
+
+static void
+undo_change_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  sj_change_applier_undo_async (sj_window_get_applier (self), self->cancellable,
+                                undo_change_cb, g_object_ref (self));
+}
+
+static const GActionEntry change_entries[] = {
+  { "undo-change", undo_change_action },
+};
+
+/* The helper process is started once the page is up, so that the first
+ * change does not wait for it and start-up does not either. */
+static void
+repl_ready_cb (SjWindow *self)
+{
+  sj_dry_run_start (self->dry_run);
+}
+
+void
+_sj_window_changes_init (SjWindow *self)
+{
+  self->dry_run = sj_dry_run_new ();
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), change_entries, G_N_ELEMENTS (change_entries), self);
+  g_signal_connect_object (self->repl, "ready", G_CALLBACK (repl_ready_cb), self, G_CONNECT_SWAPPED);
+}
+
+void
+_sj_window_changes_dispose (SjWindow *self)
+{
+  g_clear_object (&self->applier);
+  g_clear_object (&self->dry_run);
+}

@@ -1,0 +1,684 @@
+/* test-dry-run.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The dry-run (SjDryRun, strudel-jam-dryrun and sj_dry_run_report) without a
+ * display: every way code is rejected, with positions; endless code stopped
+ * on time and the helper restarted; cancellation and the order of the
+ * queue; input limits; what a dry-run records (tempo, samples, labels,
+ * banks); unknown sounds with suggestions; the helper's own protocol.
+ */
+
+#include "config.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-glib/json-glib.h>
+
+#include "sj-dry-run.h"
+#include "sj-dry-run-report.h"
+#include "sj-knowledge.h"
+
+static SjDryRun *dry_run;
+static SjKnowledge *knowledge;
+
+static JsonObject *
+run (const char *code,
+     guint       cycles,
+     guint       timeout_ms)
+{
+  g_autoptr(GError) error = NULL;
+  JsonObject *answer = sj_dry_run_run_sync (dry_run, code, cycles, timeout_ms, SJ_DRY_RUN_FLAGS_NONE, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (answer);
+  return answer;
+}
+
+static const char *
+phase_of (JsonObject *answer)
+{
+  return json_object_get_string_member_with_default (answer, "phase", "");
+}
+
+static gboolean
+array_has_string (JsonArray  *array,
+                  const char *value)
+{
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    if (g_strcmp0 (json_array_get_string_element (array, i), value) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static JsonObject *
+find_named (JsonArray  *array,
+            const char *name)
+{
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonObject *object = json_array_get_object_element (array, i);
+
+      if (g_strcmp0 (json_object_get_string_member (object, "name"), name) == 0)
+        return object;
+    }
+  return NULL;
+}
+
+static void
+assert_position (JsonObject *object,
+                 gint64      line,
+                 gint64      column)
+{
+  g_assert_cmpint (json_object_get_int_member (object, "line"), ==, line);
+  g_assert_cmpint (json_object_get_int_member (object, "column"), ==, column);
+}
+
+static void
+test_ok (void)
+{
+  g_autoptr(JsonObject) answer = run ("note(\"c e g\").s(\"piano\")", 4, 0);
+
+  g_assert_true (json_object_get_boolean_member (answer, "ok"));
+  g_assert_cmpint (json_object_get_int_member (answer, "events"), ==, 12);
+  g_assert_true (array_has_string (json_object_get_array_member (answer, "sounds"), "piano"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (answer, "sounds")), ==, 1);
+  g_assert_false (json_object_has_member (answer, "haps"));
+}
+
+static void
+test_haps (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) answer = sj_dry_run_run_sync (dry_run, "note(\"c [e g]\")", 1, 0,
+                                                      SJ_DRY_RUN_FLAGS_HAPS, NULL, &error);
+  JsonArray *haps;
+
+  g_assert_no_error (error);
+  haps = json_object_get_array_member (answer, "haps");
+  g_assert_cmpuint (json_array_get_length (haps), ==, 3);
+  g_assert_cmpstr (json_array_get_string_element (haps, 0), ==, "[ 0/1 → 1/2 | note:c ]");
+  g_assert_cmpstr (json_array_get_string_element (haps, 2), ==, "[ 3/4 → 1/1 | note:g ]");
+}
+
+static void
+test_syntax (void)
+{
+  g_autoptr(JsonObject) answer = run ("note(\"c e\")\n  .fast(2))", 1, 0);
+
+  g_assert_false (json_object_get_boolean_member (answer, "ok"));
+  g_assert_cmpstr (phase_of (answer), ==, "syntax");
+  assert_position (answer, 2, 11);
+  g_assert_nonnull (strstr (json_object_get_string_member (answer, "message"), "Unexpected token"));
+}
+
+static void
+test_compile_unknown_symbols (void)
+{
+  g_autoptr(JsonObject) answer = run ("note(\"c e\").fastt(2).roomy(.3)\n"
+                                      "const lfo = sine.range(200, 800)\n"
+                                      "foo(1)\n", 1, 0);
+  g_autoptr(JsonObject) report = NULL;
+  JsonArray *symbols;
+  JsonObject *symbol;
+
+  g_assert_cmpstr (phase_of (answer), ==, "compile");
+  assert_position (answer, 1, 13);
+
+  report = sj_dry_run_report (answer, knowledge);
+  symbols = json_object_get_array_member (report, "unknownSymbols");
+  g_assert_cmpuint (json_array_get_length (symbols), ==, 3);
+
+  symbol = find_named (symbols, "fastt");
+  g_assert_cmpstr (json_object_get_string_member (symbol, "kind"), ==, "method");
+  assert_position (symbol, 1, 13);
+  g_assert_true (array_has_string (json_object_get_array_member (symbol, "suggestions"), "fast"));
+
+  symbol = find_named (symbols, "roomy");
+  g_assert_cmpstr (json_object_get_string_member (symbol, "kind"), ==, "method");
+  assert_position (symbol, 1, 22);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (symbol, "suggestions"), 0), ==, "room");
+
+  symbol = find_named (symbols, "foo");
+  g_assert_cmpstr (json_object_get_string_member (symbol, "kind"), ==, "global");
+  assert_position (symbol, 3, 1);
+
+  /* The report is a copy: the raw answer has no suggestions. */
+  symbol = find_named (json_object_get_array_member (answer, "unknownSymbols"), "fastt");
+  g_assert_false (json_object_has_member (symbol, "suggestions"));
+}
+
+/* Names the code declares, JavaScript's own methods and the page's
+ * functions (webaudio, draw, the editor) are not unknown. */
+static void
+test_compile_known_names (void)
+{
+  g_autoptr(JsonObject) answer = run ("const scale2 = (p) => p.fast(2)\n"
+                                      "let xs = [1, 2, 3].map(x => x * 2).join(' ')\n"
+                                      "const t = Math.floor(2.5) + 'ab'.toUpperCase().length\n"
+                                      "register('wobble', (x, pat) => pat.lpf(x))\n"
+                                      "samples({ kick: ['k.wav'] }, 'https://example.org/')\n"
+                                      "$: scale2(note(\"c e\")).wobble(800).s(\"sawtooth\").pianoroll()._scope()\n"
+                                      "$: s(\"hh*4\").color('red').gain(slider(0.5, 0, 1))\n", 1, 0);
+
+  g_assert_true (json_object_get_boolean_member (answer, "ok"));
+  g_assert_cmpint (json_object_get_int_member (answer, "events"), ==, 8);
+}
+
+static void
+test_compile_mini (void)
+{
+  g_autoptr(JsonObject) answer = run ("$: s(\"bd sd\")\n"
+                                      "$: note(\"c [e g\").s(\"piano\")\n"
+                                      "$: s(\"hh <oh\")\n", 1, 0);
+  JsonArray *errors;
+  JsonObject *error;
+
+  g_assert_cmpstr (phase_of (answer), ==, "compile");
+  errors = json_object_get_array_member (answer, "miniErrors");
+  g_assert_cmpuint (json_array_get_length (errors), ==, 2);
+
+  /* The closing quote, where krill expected "]": line 2, column 16. */
+  error = json_array_get_object_element (errors, 0);
+  assert_position (error, 2, 16);
+  assert_position (answer, 2, 16);
+  error = json_array_get_object_element (errors, 1);
+  assert_position (error, 3, 13);
+}
+
+static void
+test_runtime (void)
+{
+  g_autoptr(JsonObject) answer = run ("note(\"c\").fast(undefined.x)", 1, 0);
+  g_autoptr(JsonObject) recursion = NULL;
+  g_autoptr(JsonObject) never = NULL;
+
+  g_assert_cmpstr (phase_of (answer), ==, "runtime");
+  g_assert_cmpstr (json_object_get_string_member (answer, "error"), ==, "TypeError");
+
+  /* Recursion without end overflows the stack, which JavaScriptCore turns
+   * into a RangeError: an answer, not a crash. */
+  recursion = run ("const f = (n) => f(n + 1) + 1\nf(0)", 1, 0);
+  g_assert_cmpstr (phase_of (recursion), ==, "runtime");
+  g_assert_cmpstr (json_object_get_string_member (recursion, "error"), ==, "RangeError");
+
+  never = run ("await new Promise(() => {})\ns(\"bd\")", 1, 0);
+  g_assert_cmpstr (phase_of (never), ==, "runtime");
+  g_assert_nonnull (strstr (json_object_get_string_member (never, "message"), "never finished"));
+}
+
+static void
+assert_timeout_then_recovers (const char *code)
+{
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(JsonObject) next = NULL;
+  guint starts;
+  gint64 start, elapsed_ms;
+
+  /* A warm helper, so that the time measured is the request's. */
+  g_clear_pointer (&answer, json_object_unref);
+  answer = run ("s(\"bd\")", 1, 0);
+  starts = sj_dry_run_get_n_starts (dry_run);
+
+  start = g_get_monotonic_time ();
+  g_clear_pointer (&answer, json_object_unref);
+  answer = run (code, 1, 300);
+  elapsed_ms = (g_get_monotonic_time () - start) / 1000;
+
+  g_assert_cmpstr (phase_of (answer), ==, "timeout");
+  g_assert_cmpint (json_object_get_int_member (answer, "timeoutMs"), ==, 300);
+  g_assert_cmpint (elapsed_ms, >=, 300);
+  g_assert_cmpint (elapsed_ms, <, 400);
+  g_assert_cmpuint (sj_dry_run_get_n_starts (dry_run), ==, starts + 1);
+
+  next = run ("s(\"bd*2\")", 1, 0);
+  g_assert_true (json_object_get_boolean_member (next, "ok"));
+  g_assert_cmpint (json_object_get_int_member (next, "events"), ==, 2);
+}
+
+static void
+test_timeout_loop (void)
+{
+  assert_timeout_then_recovers ("while (true) {}\ns(\"bd\")");
+}
+
+static void
+test_timeout_recursion (void)
+{
+  /* Deep and exponential: 2^60 calls never finish. */
+  assert_timeout_then_recovers ("const f = (n) => n > 0 ? f(n - 1) + f(n - 1) : 0\nf(60)\ns(\"bd\")");
+}
+
+static void
+test_timeout_query (void)
+{
+  /* Evaluates at once; the query would make billions of events. */
+  assert_timeout_then_recovers ("s(\"bd*1000000000\")");
+}
+
+typedef struct
+{
+  GPtrArray *order;
+  guint      pending;
+} Collect;
+
+typedef struct
+{
+  Collect *collect;
+  char    *label;
+} Call;
+
+static void
+on_collected (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  Call *call = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) answer = sj_dry_run_run_finish (SJ_DRY_RUN (source), result, &error);
+  char *entry;
+
+  if (answer == NULL)
+    entry = g_strdup_printf ("%s:%s", call->label,
+                             g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? "cancelled" : error->message);
+  else if (json_object_get_boolean_member (answer, "ok"))
+    entry = g_strdup_printf ("%s:%" G_GINT64_FORMAT, call->label, json_object_get_int_member (answer, "events"));
+  else
+    entry = g_strdup_printf ("%s:%s", call->label, phase_of (answer));
+
+  g_ptr_array_add (call->collect->order, entry);
+  call->collect->pending--;
+  g_free (call->label);
+  g_free (call);
+}
+
+static void
+submit (Collect      *collect,
+        const char   *label,
+        const char   *code,
+        guint         timeout_ms,
+        GCancellable *cancellable)
+{
+  Call *call = g_new0 (Call, 1);
+
+  call->collect = collect;
+  call->label = g_strdup (label);
+  collect->pending++;
+  sj_dry_run_run_async (dry_run, code, 1, timeout_ms, cancellable, on_collected, call);
+}
+
+static void
+wait_for (Collect *collect)
+{
+  while (collect->pending > 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static char *
+joined (Collect *collect)
+{
+  g_ptr_array_add (collect->order, NULL);
+  return g_strjoinv (" ", (char **) collect->order->pdata);
+}
+
+static void
+test_queue_order (void)
+{
+  Collect collect = { g_ptr_array_new_with_free_func (g_free), 0 };
+  g_autofree char *result = NULL;
+
+  for (guint i = 1; i <= 10; i++)
+    {
+      g_autofree char *label = g_strdup_printf ("r%u", i);
+      g_autofree char *code = g_strdup_printf ("s(\"bd*%u\")", i);
+
+      submit (&collect, label, i == 5 ? "s(\"bd\").fast(" : code, 0, NULL);
+    }
+  wait_for (&collect);
+  result = joined (&collect);
+  g_assert_cmpstr (result, ==, "r1:1 r2:2 r3:3 r4:4 r5:syntax r6:6 r7:7 r8:8 r9:9 r10:10");
+  g_ptr_array_unref (collect.order);
+}
+
+static int
+compare_strings (const char **a,
+                    const char **b)
+{
+  return g_strcmp0 (*a, *b);
+}
+
+static void
+test_cancel (void)
+{
+  Collect collect = { g_ptr_array_new_with_free_func (g_free), 0 };
+  g_autoptr(GCancellable) busy = g_cancellable_new ();
+  g_autoptr(GCancellable) queued = g_cancellable_new ();
+  g_autoptr(GCancellable) early = g_cancellable_new ();
+  g_autofree char *result = NULL;
+  gint64 start;
+
+  g_cancellable_cancel (early);
+  submit (&collect, "early", "s(\"bd\")", 0, early);
+
+  /* In flight: answered "cancelled" at once; its answer (here a timeout)
+   * is dropped and the queue goes on in order. */
+  submit (&collect, "busy", "while (true) {}\ns(\"bd\")", 300, busy);
+  submit (&collect, "queued", "s(\"bd*3\")", 0, queued);
+  submit (&collect, "after", "s(\"bd*4\")", 0, NULL);
+
+  start = g_get_monotonic_time ();
+  g_cancellable_cancel (queued);
+  g_cancellable_cancel (busy);
+  while (collect.order->len < 3)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint ((g_get_monotonic_time () - start) / 1000, <, 100);
+
+  /* The three cancelled ones come back at once, in any order; the next
+   * request gets its own answer. */
+  wait_for (&collect);
+  g_assert_cmpuint (collect.order->len, ==, 4);
+  g_assert_cmpstr (collect.order->pdata[3], ==, "after:4");
+  g_ptr_array_set_size (collect.order, 3);
+  g_ptr_array_sort (collect.order, (GCompareFunc) compare_strings);
+  result = joined (&collect);
+  g_assert_cmpstr (result, ==, "busy:cancelled early:cancelled queued:cancelled");
+  g_ptr_array_unref (collect.order);
+}
+
+static void
+assert_invalid (const char *code,
+                guint       cycles,
+                guint       timeout_ms)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) answer = sj_dry_run_run_sync (dry_run, code, cycles, timeout_ms, SJ_DRY_RUN_FLAGS_NONE,
+                                                      NULL, &error);
+  g_autoptr(JsonObject) report = NULL;
+
+  g_assert_null (answer);
+  g_assert_error (error, SJ_DRY_RUN_ERROR, SJ_DRY_RUN_ERROR_INVALID_INPUT);
+  report = sj_dry_run_report_error (error);
+  g_assert_cmpstr (phase_of (report), ==, "input");
+  g_assert_false (json_object_get_boolean_member (report, "ok"));
+}
+
+static void
+test_input (void)
+{
+  g_autofree char *huge = g_malloc (SJ_DRY_RUN_MAX_CODE_BYTES + 2);
+  g_autoptr(GString) big = g_string_new ("// ");
+  g_autoptr(JsonObject) answer = NULL;
+
+  assert_invalid ("s(\"bd\")", 0, 0);
+  assert_invalid ("s(\"bd\")", 9, 0);
+  assert_invalid ("s(\"bd\")", 1, SJ_DRY_RUN_MAX_TIMEOUT_MS + 1);
+  assert_invalid ("s(\"\xff\")", 1, 0);
+
+  memset (huge, 'x', SJ_DRY_RUN_MAX_CODE_BYTES + 1);
+  huge[SJ_DRY_RUN_MAX_CODE_BYTES + 1] = '\0';
+  assert_invalid (huge, 1, 0);
+
+  /* Just under the limit, with quotes and newlines to escape: it runs. */
+  while (big->len < SJ_DRY_RUN_MAX_CODE_BYTES - 100)
+    g_string_append (big, "\"quoted\" \\ text\n// ");
+  g_string_append (big, "\ns(\"bd sd\")");
+  answer = run (big->str, 1, 2000);
+  g_assert_true (json_object_get_boolean_member (answer, "ok"));
+  g_assert_cmpint (json_object_get_int_member (answer, "events"), ==, 2);
+}
+
+static void
+test_tempo_and_samples (void)
+{
+  g_autoptr(JsonObject) answer = run ("setcps(0.7)\n"
+                                      "setcpm(120)\n"
+                                      "samples('github:tidalcycles/dirt-samples')\n"
+                                      "samples({ kick: ['kick.wav'] }, 'https://example.org/')\n"
+                                      "s(\"kick\")", 1, 0);
+  g_autoptr(JsonObject) report = NULL;
+  JsonArray *tempo;
+  JsonArray *samples;
+
+  g_assert_true (json_object_get_boolean_member (answer, "ok"));
+  tempo = json_object_get_array_member (answer, "tempo");
+  g_assert_cmpuint (json_array_get_length (tempo), ==, 2);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_array_get_object_element (tempo, 0), "cps"), 0.7, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_array_get_object_element (tempo, 1), "cps"), 2.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (answer, "cps"), 2.0, 1e-9);
+
+  samples = json_object_get_array_member (answer, "samples");
+  g_assert_cmpuint (json_array_get_length (samples), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (samples, 0), "source"), ==,
+                   "github:tidalcycles/dirt-samples");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (samples, 1), "base"), ==,
+                   "https://example.org/");
+
+  /* A sound the code's own sample map registers is not unknown. */
+  report = sj_dry_run_report (answer, knowledge);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (report, "unknownSounds")), ==, 0);
+
+  /* Every dry-run starts from the default tempo. */
+  g_clear_pointer (&answer, json_object_unref);
+  answer = run ("s(\"bd\")", 1, 0);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (answer, "cps"), 0.5, 1e-9);
+}
+
+static void
+test_labels (void)
+{
+  g_autoptr(JsonObject) answer = run ("$: s(\"bd*2\")\n"
+                                      "_$: s(\"hh*8\")\n"
+                                      "$: note(\"c e\").s(\"sawtooth\")\n", 1, 0);
+  g_autoptr(JsonObject) solo = NULL;
+  g_autoptr(JsonObject) hushed = NULL;
+  JsonArray *sounds;
+
+  g_assert_cmpint (json_object_get_int_member (answer, "events"), ==, 4);
+  sounds = json_object_get_array_member (answer, "sounds");
+  g_assert_cmpuint (json_array_get_length (sounds), ==, 2);
+  g_assert_false (array_has_string (sounds, "hh"));
+
+  solo = run ("$: s(\"bd*2\")\nS$: s(\"sd*3\")\n", 1, 0);
+  g_assert_cmpint (json_object_get_int_member (solo, "events"), ==, 3);
+
+  hushed = run ("$: s(\"bd*2\")\nhush()\n$: s(\"cp\")\nall(x => x.fast(2))", 1, 0);
+  g_assert_cmpint (json_object_get_int_member (hushed, "events"), ==, 2);
+  g_assert_true (array_has_string (json_object_get_array_member (hushed, "sounds"), "cp"));
+}
+
+static void
+test_banks_and_unknown_sounds (void)
+{
+  g_autoptr(JsonObject) answer = run ("$: s(\"bd sd:2\").bank(\"RolandTR808\")\n"
+                                      "$: s(\"kik\")\n"
+                                      "$: note(\"c\")\n", 1, 0);
+  g_autoptr(JsonObject) report = NULL;
+  JsonArray *sounds;
+  JsonArray *unknown;
+  JsonObject *kik;
+
+  sounds = json_object_get_array_member (answer, "sounds");
+  g_assert_true (array_has_string (sounds, "rolandtr808_bd"));
+  g_assert_true (array_has_string (sounds, "rolandtr808_sd"));
+  /* No s: superdough plays its default, the triangle. */
+  g_assert_true (array_has_string (sounds, "triangle"));
+
+  report = sj_dry_run_report (answer, knowledge);
+  g_assert_true (json_object_get_boolean_member (report, "ok"));
+  g_assert_false (sj_dry_run_report_is_playable (report));
+  unknown = json_object_get_array_member (report, "unknownSounds");
+  g_assert_cmpuint (json_array_get_length (unknown), ==, 1);
+  kik = find_named (unknown, "kik");
+  g_assert_nonnull (kik);
+  g_assert_true (json_array_get_length (json_object_get_array_member (kik, "suggestions")) > 0);
+}
+
+/* Code that changes the shared runtime (a pattern method, a global) does
+ * not leak into the next dry-run: the helper rebuilds its engine, and the
+ * next request waits for that rather than spending its own timeout on it. */
+static void
+test_isolation (void)
+{
+  g_autoptr(JsonObject) first = run ("Pattern.prototype.fast = function () { return silence }\n"
+                                     "globalThis.leaked = 1\ns(\"bd\")", 1, 0);
+  guint starts = sj_dry_run_get_n_starts (dry_run);
+  g_autoptr(JsonObject) second = run ("s(\"bd\").fast(4)", 1, 100);
+  g_autoptr(JsonObject) third = run ("globalThis.leaked === undefined ? s(\"bd*2\") : s(\"bd\")", 1, 100);
+
+  g_assert_true (json_object_get_boolean_member (first, "ok"));
+  g_assert_false (json_object_has_member (first, "restarting"));
+  g_assert_cmpint (json_object_get_int_member (second, "events"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (third, "events"), ==, 2);
+  g_assert_cmpuint (sj_dry_run_get_n_starts (dry_run), ==, starts);
+}
+
+/* The helper process of this test, found among our children. */
+static GPid
+find_helper_pid (void)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (proc != NULL && (name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *stat_path = g_build_filename ("/proc", name, "stat", NULL);
+      g_autofree char *stat = NULL;
+      g_auto(GStrv) fields = NULL;
+      const char *end;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (stat_path, &stat, NULL, NULL))
+        continue;
+      /* pid (comm) state ppid …; comm may hold spaces, so split after ")". */
+      if ((end = strrchr (stat, ')')) == NULL || strstr (stat, "(strudel-jam-dry") == NULL)
+        continue;
+      fields = g_strsplit (end + 2, " ", 3);
+      if (fields[1] != NULL && atoi (fields[1]) == getpid ())
+        return atoi (name);
+    }
+  return 0;
+}
+
+static gboolean
+kill_helper_cb (gpointer data)
+{
+  GPid pid = find_helper_pid ();
+
+  g_assert_cmpint (pid, >, 0);
+  kill (pid, SIGKILL);
+  return G_SOURCE_REMOVE;
+}
+
+/* A helper that dies in the middle of a dry-run: that request is answered
+ * at once (not after its timeout), and the next one runs on a new helper. */
+static void
+test_helper_crash (void)
+{
+  g_autoptr(JsonObject) warm = run ("s(\"bd\")", 1, 0);
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(JsonObject) next = NULL;
+  guint starts = sj_dry_run_get_n_starts (dry_run);
+  gint64 start = g_get_monotonic_time ();
+
+  g_timeout_add (200, kill_helper_cb, NULL);
+  answer = run ("while (true) {}\ns(\"bd\")", 1, 10000);
+  g_assert_cmpint ((g_get_monotonic_time () - start) / 1000, <, 2000);
+  g_assert_cmpstr (phase_of (answer), ==, "runtime");
+  g_assert_true (json_object_get_boolean_member (answer, "crashed"));
+  g_assert_cmpuint (sj_dry_run_get_n_starts (dry_run), ==, starts + 1);
+
+  next = run ("s(\"bd*3\")", 1, 0);
+  g_assert_cmpint (json_object_get_int_member (next, "events"), ==, 3);
+}
+
+static void
+test_helper_missing (void)
+{
+  g_autoptr(SjDryRun) missing = sj_dry_run_new_for_helper ("/nonexistent/strudel-jam-dryrun");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) answer = sj_dry_run_run_sync (missing, "s(\"bd\")", 1, 0, SJ_DRY_RUN_FLAGS_NONE, NULL, &error);
+
+  g_assert_null (answer);
+  g_assert_error (error, SJ_DRY_RUN_ERROR, SJ_DRY_RUN_ERROR_HELPER);
+}
+
+/* The helper itself, spoken to directly: bad lines get error lines and it
+ * keeps serving. */
+static void
+test_protocol (void)
+{
+  g_autoptr(GSubprocess) helper = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *input =
+    "not json\n"
+    "[1, 2]\n"
+    "{\"code\": \"s(\\\"bd\\\")\"}\n"
+    "{\"id\": 2, \"code\": 5}\n"
+    "{\"id\": 3, \"code\": \"s(\\\"bd\\\")\", \"cycles\": 0}\n"
+    "{\"id\": 4, \"code\": \"s(\\\"bd\\\")\", \"haps\": \"yes\"}\n"
+    "\n"
+    "{\"id\": 5, \"code\": \"s(\\\"bd sd\\\")\", \"cycles\": 2}\n";
+
+  helper = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
+                             sj_dry_run_get_helper_path (dry_run), NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (helper, input, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_successful (helper));
+
+  lines = g_strsplit (g_strstrip (out), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 8);
+  g_assert_true (g_str_has_prefix (lines[0], "{\"ready\":true"));
+  for (guint i = 1; i <= 6; i++)
+    g_assert_nonnull (strstr (lines[i], "\"phase\":\"input\""));
+  g_assert_true (g_str_has_prefix (lines[4], "{\"id\":2,"));
+  g_assert_true (g_str_has_prefix (lines[7], "{\"id\":5,\"ok\":true,\"events\":4,"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
+  g_autoptr(GFile) file = g_file_new_for_path (SJ_TEST_DATA "/sounds-small.json");
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  g_assert_true (sj_sounds_index_load_file (sounds, file, &error));
+  knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sounds);
+  dry_run = sj_dry_run_new ();
+  sj_dry_run_start (dry_run);
+
+  g_test_add_func ("/dry-run/ok", test_ok);
+  g_test_add_func ("/dry-run/haps", test_haps);
+  g_test_add_func ("/dry-run/syntax", test_syntax);
+  g_test_add_func ("/dry-run/compile/unknown-symbols", test_compile_unknown_symbols);
+  g_test_add_func ("/dry-run/compile/known-names", test_compile_known_names);
+  g_test_add_func ("/dry-run/compile/mini-notation", test_compile_mini);
+  g_test_add_func ("/dry-run/runtime", test_runtime);
+  g_test_add_func ("/dry-run/timeout/endless-loop", test_timeout_loop);
+  g_test_add_func ("/dry-run/timeout/deep-recursion", test_timeout_recursion);
+  g_test_add_func ("/dry-run/timeout/huge-query", test_timeout_query);
+  g_test_add_func ("/dry-run/queue-order", test_queue_order);
+  g_test_add_func ("/dry-run/cancel", test_cancel);
+  g_test_add_func ("/dry-run/input-limits", test_input);
+  g_test_add_func ("/dry-run/tempo-and-samples", test_tempo_and_samples);
+  g_test_add_func ("/dry-run/labels", test_labels);
+  g_test_add_func ("/dry-run/banks-and-unknown-sounds", test_banks_and_unknown_sounds);
+  g_test_add_func ("/dry-run/isolation", test_isolation);
+  g_test_add_func ("/dry-run/helper-crash", test_helper_crash);
+  g_test_add_func ("/dry-run/helper-missing", test_helper_missing);
+  g_test_add_func ("/dry-run/protocol", test_protocol);
+
+  status = g_test_run ();
+
+  g_clear_object (&dry_run);
+  g_clear_object (&knowledge);
+  return status;
+}
