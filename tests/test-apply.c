@@ -145,6 +145,19 @@ test_apply_pipeline (void)
   assert_rejected (sound, "sounds", "UNKNOWN_SOUNDS");
   g_assert_true (array_has_name (json_object_get_array_member (sound, "unknownSounds"), "nosuchsound"));
 
+  /* Sounds from an online pack cannot be checked offline, so they do not
+   * reject the change; here the pack itself cannot load (no network), and
+   * the page's own evaluation refuses it: rejected at the last step, with
+   * the music untouched. */
+  {
+    g_autofree char *remote_input =
+      change_input (base_hash, "{\"kind\": \"full_code\", \"code\": \"samples('https://127.0.0.1:9/pack.json')\\n$: s(\\\"nosuchsound*4\\\")\"}");
+    g_autoptr(JsonObject) remote = apply (applier, remote_input);
+
+    assert_rejected (remote, "runtime", "LIVE_EVALUATION_FAILED");
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (remote, "unknownSounds")), ==, 0);
+  }
+
   /* An edit whose search text is not there. */
   search_input = change_input (base_hash, "{\"kind\": \"search_replace\", \"edits\": [{\"search\": \"e3*8\", \"replace\": \"g3\"}]}");
   search = apply (applier, search_input);

@@ -180,6 +180,13 @@ success (ApplyData  *apply,
   for (guint i = 0; i < G_N_ELEMENTS (members); i++)
     if (json_object_has_member (apply->report, members[i]))
       json_object_set_member (dry_run, members[i], json_node_copy (json_object_get_member (apply->report, members[i])));
+
+  /* Sounds from online sample packs could not be checked: say so, so the
+   * model does not claim more than is known. */
+  if (json_object_has_member (apply->report, "unknownSounds") &&
+      json_array_get_length (json_object_get_array_member (apply->report, "unknownSounds")) > 0)
+    json_object_set_member (dry_run, "unverifiedSounds",
+                            json_node_copy (json_object_get_member (apply->report, "unknownSounds")));
   json_object_set_object_member (result, "dryRun", dry_run);
 
   return result;
@@ -279,12 +286,41 @@ rejection_from_report (JsonObject *report)
   return rejection;
 }
 
+/* Whether the code loads samples from the network (samples('github:…')
+ * or a URL): the sounds those register cannot be known offline, so an
+ * unknown sound is then no proof of a mistake. */
+static gboolean
+loads_remote_samples (JsonObject *report)
+{
+  JsonNode *node = json_object_get_member (report, "samples");
+  JsonArray *samples;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return FALSE;
+
+  samples = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (samples); i++)
+    {
+      JsonNode *element = json_array_get_element (samples, i);
+      const char *source = NULL;
+
+      if (JSON_NODE_HOLDS_OBJECT (element))
+        source = json_object_get_string_member_with_default (json_node_get_object (element), "source", NULL);
+      if (source != NULL && (g_str_has_prefix (source, "github:") || g_str_has_prefix (source, "http") ||
+                             g_str_has_prefix (source, "shabda")))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 static gboolean
 has_unknown_sounds (JsonObject *report)
 {
   JsonNode *node = json_object_get_member (report, "unknownSounds");
 
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) && json_array_get_length (json_node_get_array (node)) > 0;
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) && json_array_get_length (json_node_get_array (node)) > 0 &&
+         !loads_remote_samples (report);
 }
 
 static void
