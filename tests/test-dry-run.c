@@ -196,8 +196,16 @@ test_runtime (void)
   g_autoptr(JsonObject) recursion = NULL;
   g_autoptr(JsonObject) never = NULL;
 
+  g_autoptr(JsonObject) placed = run ("const x = undefined;\n$: note(\"c3\").s(\"sine\").gain(x.y)", 1, 0);
+
   g_assert_cmpstr (phase_of (answer), ==, "runtime");
   g_assert_cmpstr (json_object_get_string_member (answer, "error"), ==, "TypeError");
+
+  /* The failing expression JavaScriptCore quotes is found in the user's
+   * code: the position is the user's, not the transpiled code's. */
+  g_assert_cmpstr (phase_of (placed), ==, "runtime");
+  g_assert_cmpint (json_object_get_int_member (placed, "line"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (placed, "column"), ==, 30);
 
   /* Recursion without end overflows the stack, which JavaScriptCore turns
    * into a RangeError: an answer, not a crash. */

@@ -215,10 +215,27 @@ function soundOf(value) {
 // Milliseconds since t0, to the hundredth.
 const elapsed = (t0) => Math.round((performance.now() - t0) * 100) / 100;
 
-function errorInfo(error) {
+// JavaScriptCore's positions point into the transpiled code, but its
+// messages quote the failing expression ("undefined is not an object
+// (evaluating 'x.y')"): where that text occurs in the user's code is where
+// the error is. Only a quote found in the code is used; nothing is guessed.
+function locate(message, code) {
+  const quoted = /\(evaluating '(.+)'\)\s*$/.exec(message);
+  const needle = quoted?.[1];
+  const at = needle && code ? code.indexOf(needle) : -1;
+  if (at < 0) {
+    return {};
+  }
+  const before = code.slice(0, at);
+  const line = before.split('\n').length;
+  const column = at - before.lastIndexOf('\n');
+  return { line, column };
+}
+
+function errorInfo(error, code) {
   const info = { message: String(error?.message ?? error) };
   if (error?.name && typeof error.name === 'string') info.error = error.name;
-  return info;
+  return { ...info, ...locate(info.message, code) };
 }
 
 async function dryRun(id, code, cycles, wantHaps) {
@@ -239,7 +256,7 @@ async function dryRun(id, code, cycles, wantHaps) {
   const t2 = performance.now();
   const evalError = replInstance.state.evalError;
   if (evalError || !pattern) {
-    return { ...base, ok: false, phase: 'runtime', ...errorInfo(evalError ?? 'evaluation gave no pattern'),
+    return { ...base, ok: false, phase: 'runtime', ...errorInfo(evalError ?? 'evaluation gave no pattern', code),
       unknownSymbols: [], miniErrors: [], tempo: recorded.tempo, samples: recorded.samples, ms: elapsed(t0) };
   }
 
@@ -270,7 +287,7 @@ async function dryRun(id, code, cycles, wantHaps) {
     answer.timing = { check: round(t1 - t0), evaluate: round(t2 - t1), query: elapsed(t2) };
     return answer;
   } catch (error) {
-    return { ...base, ok: false, phase: 'runtime', ...errorInfo(error), unknownSymbols: [], miniErrors: [],
+    return { ...base, ok: false, phase: 'runtime', ...errorInfo(error, code), unknownSymbols: [], miniErrors: [],
       tempo: recorded.tempo, samples: recorded.samples, ms: elapsed(t0) };
   }
 }
