@@ -1,0 +1,144 @@
+/* sj-history-schema.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The history's schema and its migrations, keyed by PRAGMA user_version.
+ */
+
+#include "config.h"
+
+#include "sj-history-store-private.h"
+
+/* One entry per schema version; entry i takes the file from version i to
+ * i + 1. Never edit a released step: add a new one. */
+static const char * const migrations[] = {
+  "CREATE TABLE sessions ("
+  "  id INTEGER PRIMARY KEY,"
+  "  title TEXT NOT NULL,"
+  "  created INTEGER NOT NULL,"
+  "  updated INTEGER NOT NULL);"
+  "CREATE TABLE messages ("
+  "  id INTEGER PRIMARY KEY,"
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'system', 'tool')),"
+  "  content TEXT NOT NULL DEFAULT '',"
+  "  reasoning TEXT,"
+  "  model TEXT,"
+  "  status TEXT NOT NULL CHECK (status IN ('complete', 'streaming', 'stopped', 'error')),"
+  "  started INTEGER NOT NULL,"
+  "  ended INTEGER);"
+  "CREATE INDEX messages_session ON messages(session_id, id);"
+  "CREATE TABLE tool_calls ("
+  "  id INTEGER PRIMARY KEY,"
+  "  message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,"
+  "  name TEXT NOT NULL,"
+  "  arguments TEXT NOT NULL,"
+  "  result TEXT,"
+  "  status TEXT NOT NULL CHECK (status IN ('succeeded', 'failed', 'canceled')),"
+  "  duration_ms INTEGER NOT NULL,"
+  "  apply_cycle REAL);"
+  "CREATE INDEX tool_calls_message ON tool_calls(message_id, id);"
+  "CREATE TABLE code_snapshots ("
+  "  id INTEGER PRIMARY KEY,"
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  hash TEXT NOT NULL,"
+  "  code TEXT NOT NULL,"
+  "  cycle REAL,"
+  "  source TEXT NOT NULL CHECK (source IN ('user', 'agent')),"
+  "  message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,"
+  "  created INTEGER NOT NULL);"
+  "CREATE INDEX code_snapshots_session ON code_snapshots(session_id, id);"
+  "CREATE INDEX code_snapshots_message ON code_snapshots(message_id);",
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == SJ_HISTORY_STORE_SCHEMA_VERSION);
+
+
+gboolean
+sj_history_exec (sqlite3     *db,
+                 const char  *sql,
+                 GError     **error)
+{
+  int rc = sqlite3_exec (db, sql, NULL, NULL, NULL);
+
+  if (rc != SQLITE_OK)
+    return sj_history_store_set_error (db, rc, error);
+
+  return TRUE;
+}
+
+gboolean
+sj_history_read_user_version (sqlite3  *db,
+                              int      *version,
+                              GError  **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  rc = sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    return sj_history_store_set_error (db, rc, error);
+
+  *version = sqlite3_column_int (stmt, 0);
+  return TRUE;
+}
+
+gboolean
+sj_history_check_version (const char  *path,
+                          int          version,
+                          GError     **error)
+{
+  if (version > SJ_HISTORY_STORE_SCHEMA_VERSION)
+    {
+      g_set_error (error, SJ_HISTORY_STORE_ERROR, SJ_HISTORY_STORE_ERROR_NEWER_VERSION,
+                   "The history in “%s” was written by a newer Strudel Jam "
+                   "(schema version %d, this version knows up to %d)",
+                   path, version, SJ_HISTORY_STORE_SCHEMA_VERSION);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+sj_history_migrate (sqlite3     *db,
+                    const char  *path,
+                    GError     **error)
+{
+  int version;
+
+  if (!sj_history_read_user_version (db, &version, error) ||
+      !sj_history_check_version (path, version, error))
+    return FALSE;
+  if (version == SJ_HISTORY_STORE_SCHEMA_VERSION)
+    return TRUE;
+
+  /* IMMEDIATE takes the write lock before reading the version again, so two
+   * instances opening a fresh file do not both run the same step. */
+  if (!sj_history_exec (db, "BEGIN IMMEDIATE", error))
+    return FALSE;
+
+  if (!sj_history_read_user_version (db, &version, error) ||
+      !sj_history_check_version (path, version, error))
+    goto rollback;
+
+  for (; version < SJ_HISTORY_STORE_SCHEMA_VERSION; version++)
+    {
+      g_autofree char *set_version = g_strdup_printf ("PRAGMA user_version = %d", version + 1);
+
+      if (!sj_history_exec (db, migrations[version], error) ||
+          !sj_history_exec (db, set_version, error))
+        goto rollback;
+    }
+
+  if (!sj_history_exec (db, "COMMIT", error))
+    goto rollback;
+
+  return TRUE;
+
+rollback:
+  sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
+}

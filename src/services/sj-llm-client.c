@@ -1,0 +1,581 @@
+/* sj-llm-client.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * Talks to any OpenAI-compatible chat completions endpoint: OpenRouter by
+ * default, or a local server (Ollama, llama.cpp, LM Studio) where the key
+ * is optional. Completions are always streamed so the chat can show text
+ * and reasoning as they arrive; the pieces are also assembled here so that
+ * the agent loop gets one complete answer (content, reasoning, tool calls
+ * with their full arguments, usage) at the end.
+ *
+ * The deltas are signals of the client, so a client runs one stream at a
+ * time; the chat has one conversation and one request under way.
+ *
+ * The key travels only in the Authorization header. Nothing here logs
+ * headers or request bodies, and error messages never quote them.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <libsoup/soup.h>
+
+#include "sj-llm-client.h"
+#include "sj-llm-response.h"
+
+#define READ_SIZE 16384
+/* Error bodies and model lists are small; a provider sending more is
+ * broken, and we would rather say so than buffer it all. */
+#define MAX_BODY_SIZE (8 * 1024 * 1024)
+
+#define ATTRIBUTION_REFERER "https://github.com/strudeljam/strudel-jam"
+#define ATTRIBUTION_TITLE   "Strudel Jam"
+
+struct _SjLlmClient
+{
+  GObject      parent_instance;
+
+  SoupSession *session;
+  char        *base_url;
+  char        *api_key;
+  gboolean     send_attribution;
+};
+
+G_DEFINE_FINAL_TYPE (SjLlmClient, sj_llm_client, G_TYPE_OBJECT)
+G_DEFINE_QUARK (sj-llm-client-error-quark, sj_llm_client_error)
+
+enum {
+  CONTENT_DELTA,
+  REASONING_DELTA,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+typedef enum
+{
+  MODE_STREAM,     /* a 2xx event stream, fed to the parser */
+  MODE_COMPLETION, /* a 2xx JSON answer from a server that ignored "stream" */
+  MODE_MODELS,     /* the model list */
+  MODE_ERROR,      /* a non-2xx body, read for its message */
+} ReadMode;
+
+typedef struct
+{
+  SjLlmClient   *self;  /* unowned: the task holds a reference */
+  SoupMessage   *msg;
+  GInputStream  *stream;
+  ReadMode       mode;
+  GByteArray    *body;  /* everything but an event stream */
+  SjLlmResponse *response;
+  guint          retry_after;
+} Request;
+
+static void
+request_free (Request *req)
+{
+  g_clear_object (&req->msg);
+  g_clear_object (&req->stream);
+  g_byte_array_unref (req->body);
+  sj_llm_response_free (req->response);
+  g_free (req);
+}
+
+static void
+on_delta (SjLlmDeltaKind  kind,
+          const char     *text,
+          gpointer        user_data)
+{
+  Request *req = user_data;
+
+  g_signal_emit (req->self, signals[kind == SJ_LLM_DELTA_CONTENT ? CONTENT_DELTA : REASONING_DELTA], 0, text);
+}
+
+static Request *
+request_new (SjLlmClient *self,
+             SoupMessage *msg,
+             ReadMode     mode)
+{
+  Request *req = g_new0 (Request, 1);
+
+  req->self = self;
+  req->msg = msg;
+  req->mode = mode;
+  req->body = g_byte_array_new ();
+  req->response = sj_llm_response_new (on_delta, req);
+
+  return req;
+}
+
+static void
+return_network_error (GTask  *task,
+                      GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_task_return_error (task, g_error_copy (error));
+  else
+    g_task_return_new_error (task, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_NETWORK,
+                             "Connection to the provider failed: %s", error->message);
+}
+
+static void
+finish_reading (GTask *task)
+{
+  Request *req = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  switch (req->mode)
+    {
+    case MODE_ERROR:
+      g_task_return_error (task, sj_llm_error_from_status (soup_message_get_status (req->msg), req->body));
+      break;
+
+    case MODE_MODELS:
+      {
+        char **ids = sj_llm_parse_models (req->body, &error);
+
+        if (ids == NULL)
+          g_task_return_error (task, g_steal_pointer (&error));
+        else
+          g_task_return_pointer (task, ids, (GDestroyNotify) g_strfreev);
+      }
+      break;
+
+    case MODE_COMPLETION:
+      g_byte_array_append (req->body, (const guint8 *) "", 1);
+      sj_llm_response_feed_completion (req->response, (const char *) req->body->data);
+      G_GNUC_FALLTHROUGH;
+
+    case MODE_STREAM:
+    default:
+      sj_llm_response_end (req->response);
+      if (sj_llm_response_get_error (req->response) != NULL)
+        g_task_return_error (task, g_error_copy (sj_llm_response_get_error (req->response)));
+      else if (sj_llm_response_is_complete (req->response))
+        g_task_return_pointer (task, sj_llm_response_to_json (req->response),
+                               (GDestroyNotify) json_object_unref);
+      else
+        g_task_return_new_error (task, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_NETWORK,
+                                 "The connection closed before the answer was complete");
+      break;
+    }
+}
+
+static void read_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data);
+
+static void
+read_next (GTask *task)
+{
+  Request *req = g_task_get_task_data (task);
+
+  g_input_stream_read_bytes_async (req->stream, READ_SIZE, G_PRIORITY_DEFAULT,
+                                   g_task_get_cancellable (task), read_cb, task);
+}
+
+static void
+read_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Request *req = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  gsize len;
+  const char *data;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  if (bytes == NULL)
+    {
+      return_network_error (task, error);
+      return;
+    }
+
+  data = g_bytes_get_data (bytes, &len);
+  if (len == 0)
+    {
+      finish_reading (task);
+      return;
+    }
+
+  if (req->mode == MODE_STREAM)
+    {
+      /* Stop at the first error rather than read an answer we will not use. */
+      if (!sj_llm_response_feed (req->response, data, len))
+        {
+          g_task_return_error (task, g_error_copy (sj_llm_response_get_error (req->response)));
+          return;
+        }
+    }
+  else
+    {
+      if (req->body->len + len > MAX_BODY_SIZE)
+        {
+          g_task_return_new_error (task, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_PROTOCOL,
+                                   "The provider's answer is too large");
+          return;
+        }
+      g_byte_array_append (req->body, (const guint8 *) data, len);
+    }
+
+  read_next (g_steal_pointer (&task));
+}
+
+static void
+send_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Request *req = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  SoupMessageHeaders *headers = soup_message_get_response_headers (req->msg);
+  guint status;
+
+  req->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (req->stream == NULL)
+    {
+      return_network_error (task, error);
+      return;
+    }
+
+  status = soup_message_get_status (req->msg);
+  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      req->mode = MODE_ERROR;
+      if (status == 429)
+        req->retry_after = sj_llm_parse_retry_after (soup_message_headers_get_one (headers, "Retry-After"));
+    }
+  else if (req->mode == MODE_STREAM)
+    {
+      const char *type = soup_message_headers_get_content_type (headers, NULL);
+
+      /* A server that does not stream answers with plain JSON. */
+      if (g_strcmp0 (type, "application/json") == 0)
+        req->mode = MODE_COMPLETION;
+    }
+
+  read_next (g_steal_pointer (&task));
+}
+
+static SoupMessage *
+create_message (SjLlmClient *self,
+                const char  *method,
+                const char  *path)
+{
+  g_autofree char *url = g_strconcat (self->base_url, path, NULL);
+  SoupMessage *msg = soup_message_new (method, url);
+  SoupMessageHeaders *headers;
+
+  if (msg == NULL)
+    return NULL;
+
+  headers = soup_message_get_request_headers (msg);
+  if (self->api_key != NULL && *self->api_key)
+    {
+      g_autofree char *auth = g_strconcat ("Bearer ", self->api_key, NULL);
+
+      soup_message_headers_replace (headers, "Authorization", auth);
+    }
+
+  /* OpenRouter's app attribution, https://openrouter.ai/docs/app-attribution */
+  if (self->send_attribution)
+    {
+      soup_message_headers_replace (headers, "HTTP-Referer", ATTRIBUTION_REFERER);
+      soup_message_headers_replace (headers, "X-Title", ATTRIBUTION_TITLE);
+    }
+
+  return msg;
+}
+
+static void
+start_request (SjLlmClient         *self,
+               SoupMessage         *msg,
+               ReadMode             mode,
+               gpointer             source_tag,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  Request *req;
+
+  g_task_set_source_tag (task, source_tag);
+
+  if (msg == NULL)
+    {
+      g_task_return_new_error (task, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_PROTOCOL,
+                               "Invalid provider URL");
+      return;
+    }
+
+  req = request_new (self, msg, mode);
+  g_task_set_task_data (task, req, (GDestroyNotify) request_free);
+
+  soup_session_send_async (self->session, msg, G_PRIORITY_DEFAULT, cancellable,
+                           send_cb, g_object_ref (task));
+}
+
+static void
+sj_llm_client_finalize (GObject *object)
+{
+  SjLlmClient *self = (SjLlmClient *)object;
+
+  g_clear_object (&self->session);
+  g_clear_pointer (&self->base_url, g_free);
+  /* Not left behind in freed memory. */
+  if (self->api_key != NULL)
+    explicit_bzero (self->api_key, strlen (self->api_key));
+  g_clear_pointer (&self->api_key, g_free);
+
+  G_OBJECT_CLASS (sj_llm_client_parent_class)->finalize (object);
+}
+
+static void
+sj_llm_client_class_init (SjLlmClientClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sj_llm_client_finalize;
+
+  /**
+   * SjLlmClient::content-delta:
+   * @text: the piece of the answer just received
+   */
+  signals[CONTENT_DELTA] =
+    g_signal_new ("content-delta", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * SjLlmClient::reasoning-delta:
+   * @text: the piece of the model's reasoning just received
+   */
+  signals[REASONING_DELTA] =
+    g_signal_new ("reasoning-delta", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+sj_llm_client_init (SjLlmClient *self)
+{
+  /* No idle timeout: a reasoning model may think for minutes before the
+   * first token, and the caller has a GCancellable for giving up. */
+  self->session = soup_session_new_with_options ("user-agent", "StrudelJam/" PACKAGE_VERSION,
+                                                 "timeout", 0,
+                                                 NULL);
+}
+
+/**
+ * sj_llm_client_new:
+ * @base_url: (nullable): the API root, such as "http://localhost:11434/v1";
+ *   %NULL for OpenRouter
+ * @api_key: (nullable): the key, or %NULL for a local server without one
+ *
+ * Returns: (transfer full): a new #SjLlmClient
+ */
+SjLlmClient *
+sj_llm_client_new (const char *base_url,
+                   const char *api_key)
+{
+  SjLlmClient *self = g_object_new (SJ_TYPE_LLM_CLIENT, NULL);
+  gsize len;
+
+  self->base_url = g_strdup (base_url != NULL && *base_url ? base_url : SJ_LLM_CLIENT_OPENROUTER_URL);
+  self->api_key = g_strdup (api_key);
+
+  /* "…/v1/" and "…/v1" are the same endpoint. */
+  len = strlen (self->base_url);
+  while (len > 0 && self->base_url[len - 1] == '/')
+    self->base_url[--len] = '\0';
+
+  /* OpenRouter asks apps to identify themselves. */
+  self->send_attribution = strstr (self->base_url, "://openrouter.ai") != NULL;
+
+  return self;
+}
+
+const char *
+sj_llm_client_get_base_url (SjLlmClient *self)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+
+  return self->base_url;
+}
+
+gboolean
+sj_llm_client_get_send_attribution (SjLlmClient *self)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+
+  return self->send_attribution;
+}
+
+/**
+ * sj_llm_client_set_send_attribution:
+ * @self: a #SjLlmClient
+ * @send_attribution: whether to send OpenRouter's HTTP-Referer and X-Title
+ *
+ * On by default for an openrouter.ai base URL, off for any other.
+ */
+void
+sj_llm_client_set_send_attribution (SjLlmClient *self,
+                                    gboolean     send_attribution)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+
+  self->send_attribution = !!send_attribution;
+}
+
+/**
+ * sj_llm_client_stream_async:
+ * @self: a #SjLlmClient
+ * @request_body: the chat completion request (model, messages, tools, …)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the answer is complete or failed
+ * @user_data: data for @callback
+ *
+ * Streams a chat completion. "stream" is forced on, and usage is asked for
+ * unless @request_body sets its own "stream_options". The text and the
+ * reasoning are emitted as #SjLlmClient::content-delta and
+ * #SjLlmClient::reasoning-delta while they arrive.
+ */
+void
+sj_llm_client_stream_async (SjLlmClient         *self,
+                            JsonObject          *request_body,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonObject) body = json_object_new ();
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+  g_autofree char *json = NULL;
+  SoupMessage *msg;
+  gsize len;
+
+  g_assert (SJ_IS_LLM_CLIENT (self));
+  g_assert (request_body != NULL);
+  g_assert (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  /* A copy of the top level, which is all we change: the request is the
+   * caller's to reuse for the next turn. */
+  json_object_iter_init (&iter, request_body);
+  while (json_object_iter_next (&iter, &name, &member))
+    json_object_set_member (body, name, json_node_copy (member));
+  json_node_set_object (node, body);
+
+  json_object_set_boolean_member (body, "stream", TRUE);
+  if (!json_object_has_member (body, "stream_options"))
+    {
+      JsonObject *options = json_object_new ();
+
+      json_object_set_boolean_member (options, "include_usage", TRUE);
+      json_object_set_object_member (body, "stream_options", options);
+    }
+
+  json = json_to_string (node, FALSE);
+  len = strlen (json);
+
+  msg = create_message (self, SOUP_METHOD_POST, "/chat/completions");
+  if (msg != NULL)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new_take (g_steal_pointer (&json), len);
+
+      soup_message_headers_replace (soup_message_get_request_headers (msg),
+                                    "Accept", "text/event-stream");
+      soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+    }
+
+  start_request (self, msg, MODE_STREAM, sj_llm_client_stream_async,
+                 cancellable, callback, user_data);
+}
+
+/**
+ * sj_llm_client_stream_finish:
+ *
+ * Returns: (transfer full): {content, reasoning, tool_calls: [{id, name,
+ *   arguments}], usage, finish_reason}, or %NULL with @error set
+ */
+JsonObject *
+sj_llm_client_stream_finish (SjLlmClient   *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+  g_assert (g_task_is_valid (result, self));
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * sj_llm_client_stream_get_partial:
+ * @result: the result given to the callback of sj_llm_client_stream_async()
+ *
+ * What arrived before the stream ended, in the same shape as the finished
+ * result. After a dropped connection it holds the text the user already
+ * saw, so it can be kept rather than lost.
+ *
+ * Returns: (transfer full) (nullable): the partial answer
+ */
+JsonObject *
+sj_llm_client_stream_get_partial (GAsyncResult *result)
+{
+  Request *req;
+
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
+
+  req = g_task_get_task_data (G_TASK (result));
+  return req != NULL ? sj_llm_response_to_json (req->response) : NULL;
+}
+
+/**
+ * sj_llm_client_result_get_retry_after:
+ * @result: the result of a request of this client
+ *
+ * Returns: the seconds a rate-limited request asked us to wait, or 0
+ */
+guint
+sj_llm_client_result_get_retry_after (GAsyncResult *result)
+{
+  Request *req;
+
+  g_return_val_if_fail (G_IS_TASK (result), 0);
+
+  req = g_task_get_task_data (G_TASK (result));
+  return req != NULL ? req->retry_after : 0;
+}
+
+void
+sj_llm_client_list_models_async (SjLlmClient         *self,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+  g_assert (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_request (self, create_message (self, SOUP_METHOD_GET, "/models"), MODE_MODELS,
+                 sj_llm_client_list_models_async, cancellable, callback, user_data);
+}
+
+/**
+ * sj_llm_client_list_models_finish:
+ *
+ * Returns: (transfer full): the model ids, in the provider's order
+ */
+char **
+sj_llm_client_list_models_finish (SjLlmClient   *self,
+                                  GAsyncResult  *result,
+                                  GError       **error)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+  g_assert (g_task_is_valid (result, self));
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

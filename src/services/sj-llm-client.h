@@ -1,0 +1,57 @@
+/* sj-llm-client.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define SJ_LLM_CLIENT_OPENROUTER_URL "https://openrouter.ai/api/v1"
+
+#define SJ_LLM_CLIENT_ERROR (sj_llm_client_error_quark ())
+
+typedef enum
+{
+  SJ_LLM_CLIENT_ERROR_UNAUTHORIZED,
+  SJ_LLM_CLIENT_ERROR_RATE_LIMITED,
+  SJ_LLM_CLIENT_ERROR_SERVER,
+  SJ_LLM_CLIENT_ERROR_NETWORK,
+  SJ_LLM_CLIENT_ERROR_PROTOCOL,
+  SJ_LLM_CLIENT_ERROR_REJECTED,  /* any other 4xx: bad request, unknown model, no credits */
+} SjLlmClientError;
+
+GQuark sj_llm_client_error_quark (void);
+
+#define SJ_TYPE_LLM_CLIENT (sj_llm_client_get_type ())
+
+G_DECLARE_FINAL_TYPE (SjLlmClient, sj_llm_client, SJ, LLM_CLIENT, GObject)
+
+SjLlmClient *sj_llm_client_new                    (const char           *base_url,
+                                                   const char           *api_key);
+const char  *sj_llm_client_get_base_url           (SjLlmClient          *self);
+gboolean     sj_llm_client_get_send_attribution   (SjLlmClient          *self);
+void         sj_llm_client_set_send_attribution   (SjLlmClient          *self,
+                                                   gboolean              send_attribution);
+void         sj_llm_client_stream_async           (SjLlmClient          *self,
+                                                   JsonObject           *request_body,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+JsonObject  *sj_llm_client_stream_finish          (SjLlmClient          *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+JsonObject  *sj_llm_client_stream_get_partial     (GAsyncResult         *result);
+guint        sj_llm_client_result_get_retry_after (GAsyncResult         *result);
+void         sj_llm_client_list_models_async      (SjLlmClient          *self,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+char       **sj_llm_client_list_models_finish     (SjLlmClient          *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+
+G_END_DECLS

@@ -1,0 +1,505 @@
+/* sj-llm-response.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * Assembles one chat completion from the chunks an OpenAI-compatible
+ * server streams: the text and the reasoning are passed on as they arrive
+ * (for the chat to show) and kept; tool calls come in fragments keyed by
+ * an index, their JSON arguments cut anywhere, and are only usable once
+ * joined, so they are delivered whole at the end. Anything unexpected in
+ * the stream becomes an error, never a crash: the server is not ours.
+ */
+
+#include "config.h"
+
+#include <libsoup/soup.h>
+
+#include "sj-llm-client.h"
+#include "sj-llm-response.h"
+#include "sj-sse-parser.h"
+
+/* The server chooses the indices; a bound keeps a bogus one from
+ * allocating a huge array. */
+#define MAX_TOOL_CALLS 128
+
+typedef struct
+{
+  char    *id;
+  char    *name;
+  GString *arguments;
+} ToolCall;
+
+struct _SjLlmResponse
+{
+  SjLlmDeltaFunc  func;
+  gpointer        user_data;
+  SjSseParser    *parser;
+  GString        *content;
+  GString        *reasoning;
+  GPtrArray      *tool_calls;
+  JsonObject     *usage;
+  char           *finish_reason;
+  GError         *error;  /* the first problem found in the stream */
+  gboolean        done;   /* [DONE] seen */
+};
+
+static void on_event (const char *data,
+                      gpointer    user_data);
+
+static void
+tool_call_free (ToolCall *call)
+{
+  g_free (call->id);
+  g_free (call->name);
+  g_string_free (call->arguments, TRUE);
+  g_free (call);
+}
+
+SjLlmResponse *
+sj_llm_response_new (SjLlmDeltaFunc func,
+                     gpointer       user_data)
+{
+  SjLlmResponse *self = g_new0 (SjLlmResponse, 1);
+
+  self->func = func;
+  self->user_data = user_data;
+  self->parser = sj_sse_parser_new (on_event, self);
+  self->content = g_string_new (NULL);
+  self->reasoning = g_string_new (NULL);
+  /* Not g_ptr_array_new_with_free_func: a hole left by a skipped index
+   * is NULL, and the free func must tolerate it. */
+  self->tool_calls = g_ptr_array_new ();
+
+  return self;
+}
+
+void
+sj_llm_response_free (SjLlmResponse *self)
+{
+  if (self == NULL)
+    return;
+
+  for (guint i = 0; i < self->tool_calls->len; i++)
+    if (g_ptr_array_index (self->tool_calls, i) != NULL)
+      tool_call_free (g_ptr_array_index (self->tool_calls, i));
+  g_ptr_array_unref (self->tool_calls);
+  sj_sse_parser_free (self->parser);
+  g_string_free (self->content, TRUE);
+  g_string_free (self->reasoning, TRUE);
+  g_clear_pointer (&self->usage, json_object_unref);
+  g_free (self->finish_reason);
+  g_clear_error (&self->error);
+  g_free (self);
+}
+
+static void
+fail (SjLlmResponse *self,
+      gint           code,
+      const char    *message)
+{
+  if (self->error == NULL)
+    self->error = g_error_new_literal (SJ_LLM_CLIENT_ERROR, code, message);
+}
+
+static const char *
+json_get_string (JsonObject *object,
+                 const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+      json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+
+  return NULL;
+}
+
+static JsonObject *
+json_get_object (JsonObject *object,
+                 const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static JsonArray *
+json_get_array (JsonObject *object,
+                       const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static void
+apply_tool_calls (SjLlmResponse *self,
+                  JsonArray     *calls)
+{
+  for (guint i = 0; i < json_array_get_length (calls); i++)
+    {
+      JsonNode *node = json_array_get_element (calls, i);
+      JsonObject *fragment;
+      JsonObject *function;
+      JsonNode *index_node;
+      gint64 index = i;
+      ToolCall *call;
+      const char *str;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      fragment = json_node_get_object (node);
+
+      /* A non-streamed answer has no "index": the position is the index. */
+      index_node = json_object_get_member (fragment, "index");
+      if (index_node != NULL && JSON_NODE_HOLDS_VALUE (index_node) &&
+          json_node_get_value_type (index_node) == G_TYPE_INT64)
+        index = json_node_get_int (index_node);
+
+      if (index < 0 || index >= MAX_TOOL_CALLS)
+        {
+          fail (self, SJ_LLM_CLIENT_ERROR_PROTOCOL, "The provider sent an invalid tool call index");
+          return;
+        }
+
+      if ((guint) index >= self->tool_calls->len)
+        g_ptr_array_set_size (self->tool_calls, index + 1);
+
+      call = g_ptr_array_index (self->tool_calls, index);
+      if (call == NULL)
+        {
+          call = g_new0 (ToolCall, 1);
+          call->arguments = g_string_new (NULL);
+          g_ptr_array_index (self->tool_calls, index) = call;
+        }
+
+      /* The id and the name come whole in the first fragment; some
+       * servers repeat them later, which must not duplicate them. */
+      if ((str = json_get_string (fragment, "id")) != NULL && *str && call->id == NULL)
+        call->id = g_strdup (str);
+
+      if ((function = json_get_object (fragment, "function")) == NULL)
+        continue;
+
+      if ((str = json_get_string (function, "name")) != NULL && *str && call->name == NULL)
+        call->name = g_strdup (str);
+      if ((str = json_get_string (function, "arguments")) != NULL)
+        g_string_append (call->arguments, str);
+    }
+}
+
+/* A streamed chunk and a whole non-streamed completion have the same
+ * shape, with "delta" in one and "message" in the other. */
+static void
+apply_completion (SjLlmResponse *self,
+                  JsonObject    *object)
+{
+  JsonObject *usage = json_get_object (object, "usage");
+  JsonArray *choices = json_get_array (object, "choices");
+  JsonNode *choice_node;
+  JsonObject *choice;
+  JsonObject *delta;
+  JsonArray *calls;
+  const char *str;
+
+  if (usage != NULL)
+    {
+      g_clear_pointer (&self->usage, json_object_unref);
+      self->usage = json_object_ref (usage);
+    }
+
+  /* We never ask for n > 1, so only the first choice matters. The usage
+   * chunk has an empty "choices". */
+  if (choices == NULL || json_array_get_length (choices) == 0)
+    return;
+
+  choice_node = json_array_get_element (choices, 0);
+  if (!JSON_NODE_HOLDS_OBJECT (choice_node))
+    return;
+  choice = json_node_get_object (choice_node);
+
+  if ((str = json_get_string (choice, "finish_reason")) != NULL)
+    {
+      g_free (self->finish_reason);
+      self->finish_reason = g_strdup (str);
+    }
+
+  if ((delta = json_get_object (choice, "delta")) == NULL &&
+      (delta = json_get_object (choice, "message")) == NULL)
+    return;
+
+  /* OpenRouter says "reasoning", DeepSeek, vLLM and llama.cpp say
+   * "reasoning_content". */
+  if (((str = json_get_string (delta, "reasoning")) != NULL ||
+       (str = json_get_string (delta, "reasoning_content")) != NULL) && *str)
+    {
+      g_string_append (self->reasoning, str);
+      if (self->func != NULL)
+        self->func (SJ_LLM_DELTA_REASONING, str, self->user_data);
+    }
+
+  if ((str = json_get_string (delta, "content")) != NULL && *str)
+    {
+      g_string_append (self->content, str);
+      if (self->func != NULL)
+        self->func (SJ_LLM_DELTA_CONTENT, str, self->user_data);
+    }
+
+  if ((calls = json_get_array (delta, "tool_calls")) != NULL)
+    apply_tool_calls (self, calls);
+}
+
+static void
+on_event (const char *data,
+          gpointer    user_data)
+{
+  SjLlmResponse *self = user_data;
+  g_autoptr(JsonParser) parser = NULL;
+  JsonNode *root;
+  JsonObject *error;
+
+  /* Nothing after [DONE] or a fatal error counts. */
+  if (self->done || self->error != NULL)
+    return;
+
+  if (g_strcmp0 (data, "[DONE]") == 0)
+    {
+      self->done = TRUE;
+      return;
+    }
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data, -1, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      fail (self, SJ_LLM_CLIENT_ERROR_PROTOCOL, "The provider sent a malformed chunk");
+      return;
+    }
+
+  /* OpenRouter reports a failure after the 200 as an error chunk. */
+  if ((error = json_get_object (json_node_get_object (root), "error")) != NULL)
+    {
+      const char *message = json_get_string (error, "message");
+
+      fail (self, SJ_LLM_CLIENT_ERROR_SERVER, message ? message : "The provider reported an error");
+      return;
+    }
+
+  apply_completion (self, json_node_get_object (root));
+}
+
+/**
+ * sj_llm_response_feed:
+ * @self: a #SjLlmResponse
+ * @data: bytes of the event stream, cut anywhere
+ * @len: their length
+ *
+ * Returns: %FALSE once the stream has failed (see sj_llm_response_get_error())
+ */
+gboolean
+sj_llm_response_feed (SjLlmResponse *self,
+                      const char    *data,
+                      gsize          len)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->error == NULL && !sj_sse_parser_feed (self->parser, data, len, &error))
+    fail (self, SJ_LLM_CLIENT_ERROR_PROTOCOL, error->message);
+
+  return self->error == NULL;
+}
+
+/* For a server that ignored "stream" and answered with one JSON object. */
+void
+sj_llm_response_feed_completion (SjLlmResponse *self,
+                                 const char    *json)
+{
+  g_return_if_fail (self != NULL);
+
+  on_event (json, self);
+  if (self->error == NULL)
+    self->done = TRUE;
+}
+
+void
+sj_llm_response_end (SjLlmResponse *self)
+{
+  g_return_if_fail (self != NULL);
+
+  sj_sse_parser_finish (self->parser);
+}
+
+const GError *
+sj_llm_response_get_error (SjLlmResponse *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->error;
+}
+
+/* Some servers end with a finish_reason and no [DONE]; that is a whole
+ * answer. With neither, the connection was cut. */
+gboolean
+sj_llm_response_is_complete (SjLlmResponse *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->done || self->finish_reason != NULL;
+}
+
+/**
+ * sj_llm_response_to_json:
+ * @self: a #SjLlmResponse
+ *
+ * Returns: (transfer full): {content, reasoning, tool_calls: [{id, name,
+ *   arguments}], usage, finish_reason} as far as it has arrived
+ */
+JsonObject *
+sj_llm_response_to_json (SjLlmResponse *self)
+{
+  JsonObject *object = json_object_new ();
+  JsonArray *calls = json_array_new ();
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  json_object_set_string_member (object, "content", self->content->str);
+  json_object_set_string_member (object, "reasoning", self->reasoning->str);
+
+  for (guint i = 0; i < self->tool_calls->len; i++)
+    {
+      ToolCall *call = g_ptr_array_index (self->tool_calls, i);
+      JsonObject *item;
+
+      /* A hole in the indices is a server bug; there is nothing to call. */
+      if (call == NULL)
+        continue;
+
+      item = json_object_new ();
+      json_object_set_string_member (item, "id", call->id ? call->id : "");
+      json_object_set_string_member (item, "name", call->name ? call->name : "");
+      json_object_set_string_member (item, "arguments", call->arguments->str);
+      json_array_add_object_element (calls, item);
+    }
+  json_object_set_array_member (object, "tool_calls", calls);
+
+  if (self->usage != NULL)
+    json_object_set_object_member (object, "usage", json_object_ref (self->usage));
+  else
+    json_object_set_null_member (object, "usage");
+
+  if (self->finish_reason != NULL)
+    json_object_set_string_member (object, "finish_reason", self->finish_reason);
+  else
+    json_object_set_null_member (object, "finish_reason");
+
+  return object;
+}
+
+/* An HTTP failure, with the provider's own message when it gave one. */
+GError *
+sj_llm_error_from_status (guint       status,
+                          GByteArray *body)
+{
+  g_autofree char *message = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  gint code;
+
+  /* OpenAI, OpenRouter and Ollama all say {"error": {"message": …}};
+   * some servers send {"error": "…"}. */
+  if (body->len > 0 &&
+      json_parser_load_from_data (parser, (const char *) body->data, body->len, NULL) &&
+      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+      JsonObject *error = json_get_object (root, "error");
+      const char *str = error ? json_get_string (error, "message") : json_get_string (root, "error");
+
+      if (str != NULL && *str)
+        message = g_strdup (str);
+    }
+
+  if (message == NULL)
+    message = g_strdup_printf ("HTTP %u %s", status, soup_status_get_phrase (status));
+
+  if (status == 401 || status == 403)
+    code = SJ_LLM_CLIENT_ERROR_UNAUTHORIZED;
+  else if (status == 429)
+    code = SJ_LLM_CLIENT_ERROR_RATE_LIMITED;
+  else if (status >= 500)
+    code = SJ_LLM_CLIENT_ERROR_SERVER;
+  else if (status >= 400)
+    code = SJ_LLM_CLIENT_ERROR_REJECTED;
+  else
+    code = SJ_LLM_CLIENT_ERROR_PROTOCOL;
+
+  return g_error_new_literal (SJ_LLM_CLIENT_ERROR, code, message);
+}
+
+/* GET /models: {"data": [{"id": …}, …]}, or a bare array. */
+char **
+sj_llm_parse_models (GByteArray  *body,
+                     GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GStrvBuilder) ids = g_strv_builder_new ();
+  JsonNode *root;
+  JsonArray *data = NULL;
+
+  if (json_parser_load_from_data (parser, (const char *) body->data, body->len, NULL) &&
+      (root = json_parser_get_root (parser)) != NULL)
+    {
+      if (JSON_NODE_HOLDS_OBJECT (root))
+        data = json_get_array (json_node_get_object (root), "data");
+      else if (JSON_NODE_HOLDS_ARRAY (root))
+        data = json_node_get_array (root);
+    }
+
+  if (data == NULL)
+    {
+      g_set_error_literal (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_PROTOCOL,
+                           "The provider sent a malformed model list");
+      return NULL;
+    }
+
+  for (guint i = 0; i < json_array_get_length (data); i++)
+    {
+      JsonNode *node = json_array_get_element (data, i);
+      const char *id;
+
+      if (JSON_NODE_HOLDS_OBJECT (node) &&
+          (id = json_get_string (json_node_get_object (node), "id")) != NULL)
+        g_strv_builder_add (ids, id);
+    }
+
+  return g_strv_builder_end (ids);
+}
+
+/* Retry-After is seconds or an HTTP date; 0 when absent or unusable. */
+guint
+sj_llm_parse_retry_after (const char *value)
+{
+  g_autofree char *trimmed = NULL;
+  guint64 seconds;
+
+  if (value == NULL)
+    return 0;
+
+  trimmed = g_strstrip (g_strdup (value));
+  if (g_ascii_string_to_unsigned (trimmed, 10, 0, G_MAXUINT, &seconds, NULL))
+    return seconds;
+
+  /* The other form is an HTTP date. */
+  {
+    g_autoptr(GDateTime) when = soup_date_time_new_from_http_string (value);
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+    GTimeSpan span;
+
+    if (when == NULL)
+      return 0;
+    span = g_date_time_difference (when, now);
+    return span > 0 ? (guint) ((span + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC) : 0;
+  }
+}
