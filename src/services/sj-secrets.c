@@ -1,0 +1,358 @@
+/* sj-secrets.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The LLM API key, kept in the user's keyring through libsecret and
+ * nowhere else: never in GSettings, the history database or a log line.
+ * Items are found by our own schema with the provider and its base URL as
+ * attributes, so keys for two providers (or two endpoints of one) never
+ * overwrite each other.
+ *
+ * Inside Flatpak libsecret notices the sandbox and goes through the Secret
+ * portal on its own (the key then lives in a file encrypted with a secret
+ * the portal hands out), so there is no Flatpak-specific code here.
+ *
+ * libsecret's errors say what went wrong in D-Bus terms; the ones the user
+ * can act on (no keyring at all, a locked keyring) become SJ_SECRETS_ERROR
+ * codes with a message that says what to do.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <libsecret/secret.h>
+
+#include "sj-secrets.h"
+
+G_DEFINE_QUARK (sj-secrets-error-quark, sj_secrets_error)
+
+static const SecretSchema *
+sj_secrets_get_schema (void)
+{
+  static const SecretSchema schema = {
+    SJ_SECRETS_SCHEMA_NAME,
+    /* Match on the schema name too, so an item some other application
+     * happens to store with the same attribute names is never returned as
+     * our key. */
+    SECRET_SCHEMA_NONE,
+    {
+      { "provider", SECRET_SCHEMA_ATTRIBUTE_STRING },
+      { "base-url", SECRET_SCHEMA_ATTRIBUTE_STRING },
+      { NULL, 0 },
+    },
+    0, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+  };
+
+  return &schema;
+}
+
+static gboolean
+is_no_keyring_error (const GError *error)
+{
+  if (error->domain == G_DBUS_ERROR)
+    {
+      switch (error->code)
+        {
+        /* Nothing owns org.freedesktop.secrets and nothing can be
+         * activated to own it. */
+        case G_DBUS_ERROR_SERVICE_UNKNOWN:
+        case G_DBUS_ERROR_NAME_HAS_NO_OWNER:
+        case G_DBUS_ERROR_SPAWN_EXEC_FAILED:
+        case G_DBUS_ERROR_SPAWN_FORK_FAILED:
+        case G_DBUS_ERROR_SPAWN_CHILD_EXITED:
+        case G_DBUS_ERROR_SPAWN_CHILD_SIGNALED:
+        case G_DBUS_ERROR_SPAWN_FAILED:
+        case G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND:
+        case G_DBUS_ERROR_SPAWN_SERVICE_INVALID:
+        case G_DBUS_ERROR_SPAWN_FILE_INVALID:
+        case G_DBUS_ERROR_SPAWN_NO_MEMORY:
+        /* No session bus at all, or it went away. */
+        case G_DBUS_ERROR_NO_SERVER:
+        case G_DBUS_ERROR_DISCONNECTED:
+        /* Something owns the name but does not speak the Secret Service
+         * API. */
+        case G_DBUS_ERROR_UNKNOWN_METHOD:
+        case G_DBUS_ERROR_UNKNOWN_OBJECT:
+        case G_DBUS_ERROR_UNKNOWN_INTERFACE:
+          return TRUE;
+        default:
+          return FALSE;
+        }
+    }
+
+  /* The session bus could not be reached: GIO reports that as a plain
+   * G_IO_ERROR (no address to connect to, socket gone, autolaunch
+   * impossible without a display). */
+  if (error->domain == G_IO_ERROR)
+    return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ||
+           g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
+           g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CLOSED) ||
+           g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE);
+
+  return FALSE;
+}
+
+/* Takes @error and returns the error to hand to the caller.  The original
+ * message only goes to the debug log: it names D-Bus objects, never the
+ * key, which is not part of any call that can fail this way. */
+static GError *
+sj_secrets_map_error (GError *error)
+{
+  GError *mapped;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return error;
+
+  g_debug ("Keyring error: %s (%s, %d)",
+           error->message, g_quark_to_string (error->domain), error->code);
+
+  if (is_no_keyring_error (error))
+    mapped = g_error_new_literal (SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING,
+                                  _("No keyring is available to keep the API key. "
+                                    "Install and start GNOME Keyring or another "
+                                    "Secret Service provider, then try again."));
+  else if (g_error_matches (error, SECRET_ERROR, SECRET_ERROR_IS_LOCKED))
+    mapped = g_error_new_literal (SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_LOCKED,
+                                  _("The keyring is locked. Unlock it "
+                                    "(for example in Passwords and Keys), then try again."));
+  else
+    mapped = g_error_new (SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_FAILED,
+                          _("The keyring could not be used: %s"), error->message);
+
+  g_error_free (error);
+  return mapped;
+}
+
+/* libsecret hands the key over in non-pageable memory.  It goes into an
+ * HTTP header through libsoup right after, so keeping it there would buy
+ * little; but every copy we make is still wiped before it is freed. */
+static void
+sj_secrets_wipe_free (gpointer data)
+{
+  char *key = data;
+
+  if (key != NULL)
+    {
+      secret_password_wipe (key);
+      g_free (key);
+    }
+}
+
+static void
+store_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!secret_password_store_finish (result, &error))
+    g_task_return_error (task, sj_secrets_map_error (error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Stores @key for @provider at @base_url, replacing any key stored there
+ * before.  It goes to the default collection (the login keyring), which is
+ * unlocked with the session on a normal desktop. */
+void
+sj_secrets_store_api_key_async (const char          *provider,
+                                const char          *base_url,
+                                const char          *key,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *label = NULL;
+
+  g_return_if_fail (provider != NULL);
+  g_return_if_fail (base_url != NULL);
+  g_return_if_fail (key != NULL && *key != '\0');
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_secrets_store_api_key_async);
+
+  /* Translators: the name of the keyring item, as shown in Passwords and
+   * Keys; %s is the LLM provider, e.g. "OpenRouter". */
+  label = g_strdup_printf (_("Strudel Jam API key (%s)"), provider);
+
+  secret_password_store (sj_secrets_get_schema (), SECRET_COLLECTION_DEFAULT,
+                         label, key, cancellable, store_cb, g_steal_pointer (&task),
+                         "provider", provider,
+                         "base-url", base_url,
+                         NULL);
+}
+
+gboolean
+sj_secrets_store_api_key_finish (GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sj_secrets_store_api_key_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+lookup_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  char *secure_key;
+
+  secure_key = secret_password_lookup_finish (result, &error);
+
+  if (error != NULL)
+    {
+      g_task_return_error (task, sj_secrets_map_error (error));
+      return;
+    }
+
+  /* NULL without an error: nothing is stored for this provider. */
+  g_task_return_pointer (task, g_strdup (secure_key), sj_secrets_wipe_free);
+  secret_password_free (secure_key);
+}
+
+static void
+sj_secrets_lookup (const char          *provider,
+                   const char          *base_url,
+                   GCancellable        *cancellable,
+                   gpointer             source_tag,
+                   GAsyncReadyCallback  callback,
+                   gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, source_tag);
+
+  secret_password_lookup (sj_secrets_get_schema (), cancellable,
+                          lookup_cb, g_steal_pointer (&task),
+                          "provider", provider,
+                          "base-url", base_url,
+                          NULL);
+}
+
+void
+sj_secrets_lookup_api_key_async (const char          *provider,
+                                 const char          *base_url,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_return_if_fail (provider != NULL);
+  g_return_if_fail (base_url != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  sj_secrets_lookup (provider, base_url, cancellable,
+                     sj_secrets_lookup_api_key_async, callback, user_data);
+}
+
+/* Returns the key, or NULL with no error set when none is stored.  Free it
+ * with g_free(). */
+char *
+sj_secrets_lookup_api_key_finish (GAsyncResult  *result,
+                                  GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sj_secrets_lookup_api_key_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+sj_secrets_has_api_key_async (const char          *provider,
+                              const char          *base_url,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_return_if_fail (provider != NULL);
+  g_return_if_fail (base_url != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  sj_secrets_lookup (provider, base_url, cancellable,
+                     sj_secrets_has_api_key_async, callback, user_data);
+}
+
+/* Sets @has_key and returns TRUE when the keyring could be asked; the key
+ * itself is wiped here and never reaches the caller. */
+gboolean
+sj_secrets_has_api_key_finish (GAsyncResult  *result,
+                               gboolean      *has_key,
+                               GError       **error)
+{
+  char *key;
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sj_secrets_has_api_key_async, FALSE);
+  g_return_val_if_fail (has_key != NULL, FALSE);
+
+  key = g_task_propagate_pointer (G_TASK (result), &local_error);
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+
+  *has_key = key != NULL;
+  sj_secrets_wipe_free (key);
+  return TRUE;
+}
+
+static void
+clear_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  /* FALSE without an error only means there was nothing to clear, which
+   * is what the caller wanted anyway. */
+  secret_password_clear_finish (result, &error);
+
+  if (error != NULL)
+    g_task_return_error (task, sj_secrets_map_error (error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+sj_secrets_clear_api_key_async (const char          *provider,
+                                const char          *base_url,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (provider != NULL);
+  g_return_if_fail (base_url != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_secrets_clear_api_key_async);
+
+  secret_password_clear (sj_secrets_get_schema (), cancellable,
+                         clear_cb, g_steal_pointer (&task),
+                         "provider", provider,
+                         "base-url", base_url,
+                         NULL);
+}
+
+gboolean
+sj_secrets_clear_api_key_finish (GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sj_secrets_clear_api_key_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
