@@ -78,31 +78,6 @@ read_code (const char  *path,
   return g_string_free (g_steal_pointer (&code), FALSE);
 }
 
-/* As the knowledge options do: a file named on the command line must be
- * readable; otherwise the page's cached snapshot, or on a machine where the
- * page never ran, the sounds it registers offline. */
-static SjSoundsIndex *
-load_sounds (const char  *path,
-             GError     **error)
-{
-  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
-  g_autoptr(GFile) file = path != NULL ? g_file_new_for_commandline_arg (path)
-                                       : sj_sounds_index_get_cache_file ();
-  g_autoptr(GError) local_error = NULL;
-
-  if (!sj_sounds_index_load_file (sounds, file, &local_error))
-    {
-      if (path != NULL || !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return NULL;
-        }
-      sj_sounds_index_load_bundled (sounds);
-    }
-
-  return g_steal_pointer (&sounds);
-}
-
 /**
  * sj_dry_run_cli_run:
  * @sounds_path: --sounds, or %NULL
@@ -141,7 +116,7 @@ sj_dry_run_cli_run (const SjDryRunCliOptions *options,
 
       return usage_error (message);
     }
-  if ((sounds = load_sounds (sounds_path, &error)) == NULL)
+  if ((sounds = sj_sounds_index_new_for_lookup (sounds_path, &error)) == NULL)
     {
       g_autofree char *message = g_strdup_printf (_("Cannot read the sounds %s: %s"),
                                                   sounds_path != NULL ? sounds_path : "cache", error->message);

@@ -45,31 +45,6 @@ print_json (JsonNode *node)
   g_print ("%s\n", text);
 }
 
-static SjSoundsIndex *
-load_sounds (const char  *path,
-             GError     **error)
-{
-  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
-  g_autoptr(GFile) file = path != NULL ? g_file_new_for_commandline_arg (path)
-                                       : sj_sounds_index_get_cache_file ();
-  g_autoptr(GError) local_error = NULL;
-
-  if (!sj_sounds_index_load_file (sounds, file, &local_error))
-    {
-      /* No cache yet (the page never ran here) is no error: the sounds the
-       * page registers offline are known from the build.  A file the user
-       * named must be readable. */
-      if (path != NULL || !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return NULL;
-        }
-      sj_sounds_index_load_bundled (sounds);
-    }
-
-  return g_steal_pointer (&sounds);
-}
-
 /**
  * sj_knowledge_cli_run:
  *
@@ -105,7 +80,7 @@ sj_knowledge_cli_run (const SjKnowledgeCliOptions *options)
       return SJ_CLI_EXIT_OK;
     }
 
-  if ((sounds = load_sounds (options->sounds, &error)) == NULL)
+  if ((sounds = sj_sounds_index_new_for_lookup (options->sounds, &error)) == NULL)
     {
       g_printerr ("strudel-jam: %s\n", error->message);
       return options->sounds != NULL ? SJ_CLI_EXIT_USAGE : SJ_CLI_EXIT_ERROR;

@@ -393,6 +393,39 @@ sj_sounds_index_load_bundled (SjSoundsIndex *self)
 }
 
 /**
+ * sj_sounds_index_new_for_lookup:
+ * @path: (nullable): a snapshot file named by the user
+ *
+ * The sounds a lookup outside the window uses (the command line): the
+ * file the user named, which must be readable; else the page's cached
+ * snapshot; else, where the page never ran, the sounds it registers
+ * offline.
+ *
+ * Returns: (transfer full) (nullable): the index, or %NULL with @error set
+ */
+SjSoundsIndex *
+sj_sounds_index_new_for_lookup (const char  *path,
+                                GError     **error)
+{
+  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
+  g_autoptr(GFile) file = path != NULL ? g_file_new_for_commandline_arg (path)
+                                       : sj_sounds_index_get_cache_file ();
+  g_autoptr(GError) local_error = NULL;
+
+  if (!sj_sounds_index_load_file (sounds, file, &local_error))
+    {
+      if (path != NULL || !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+      sj_sounds_index_load_bundled (sounds);
+    }
+
+  return g_steal_pointer (&sounds);
+}
+
+/**
  * sj_sounds_index_get_cache_file:
  *
  * Returns: (transfer full): where the last snapshot is kept between runs.

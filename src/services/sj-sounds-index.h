@@ -61,6 +61,8 @@ gboolean           sj_sounds_index_save_file         (SjSoundsIndex   *self,
                                                       GFile           *file,
                                                       GError         **error);
 void               sj_sounds_index_load_bundled      (SjSoundsIndex   *self);
+SjSoundsIndex     *sj_sounds_index_new_for_lookup    (const char      *path,
+                                                      GError         **error);
 GFile             *sj_sounds_index_get_cache_file    (void);
 gboolean           sj_sounds_index_get_loaded        (SjSoundsIndex   *self);
 guint              sj_sounds_index_get_n_sounds      (SjSoundsIndex   *self);
