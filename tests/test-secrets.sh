@@ -11,6 +11,9 @@
 #   test-secrets.sh none TEST-BINARY     with nothing that could provide
 #                                        org.freedesktop.secrets
 #
+# TEST-BINARY may be any command: test-settings-page runs as
+# "xvfb-run -a … test-settings-page", which needs a display as well.
+#
 # The bus gets no service directories at all, so nothing (the system's
 # gnome-keyring included) is ever activated behind the test's back.
 # Afterwards the API key must appear nowhere in what the test printed nor,

@@ -29,6 +29,7 @@ struct _SjChangeApplier
   SjKnowledge  *knowledge;
   SjTimeline   *timeline;
   SjSwapPolicy  defaults;
+  gint64        last_dry_run_us;
 };
 
 G_DEFINE_FINAL_TYPE (SjChangeApplier, sj_change_applier, G_TYPE_OBJECT)
@@ -42,6 +43,7 @@ typedef struct
   char            *code;
   char            *hash;
   JsonObject      *report;
+  gint64           dry_run_started;
 } ApplyData;
 
 static void
@@ -332,10 +334,10 @@ dry_run_cb (GObject      *object,
   SjChangeApplier *self = g_task_get_source_object (task);
   ApplyData *apply = g_task_get_task_data (task);
   g_autoptr(JsonObject) raw = NULL;
-  GCancellable *cancellable;
   GError *error = NULL;
 
   raw = sj_dry_run_run_finish (SJ_DRY_RUN (object), result, &error);
+  self->last_dry_run_us = g_get_monotonic_time () - apply->dry_run_started;
   if (raw == NULL)
     {
       propagate_or_reject (g_steal_pointer (&task), error, "runtime", "DRY_RUN_UNAVAILABLE");
@@ -351,9 +353,12 @@ dry_run_cb (GObject      *object,
       return;
     }
 
-  cancellable = g_task_get_cancellable (task);
+  /* From here on the change is committed: once the page has been asked to
+   * swap, stopping the agent must not leave a swap the caller believes
+   * was canceled, so the result is reported whatever the cancellable says. */
+  g_task_set_check_cancellable (task, FALSE);
   sj_live_target_schedule_swap_async (self->target, apply->code, &apply->request->policy,
-                                      cancellable, swap_cb, g_steal_pointer (&task));
+                                      NULL, swap_cb, g_steal_pointer (&task));
 }
 
 static void
@@ -417,6 +422,7 @@ fetch_code_cb (GObject      *object,
   /* Arguments are evaluated in any order: take the cancellable before the
    * task is handed over. */
   cancellable = g_task_get_cancellable (task);
+  apply->dry_run_started = g_get_monotonic_time ();
   sj_dry_run_run_async (self->dry_run, apply->code, cycles, SJ_CHANGE_DRY_RUN_TIMEOUT_MS,
                         cancellable, dry_run_cb, g_steal_pointer (&task));
 }
@@ -615,4 +621,38 @@ sj_change_applier_read_code_finish (SjChangeApplier  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * sj_change_applier_get_last_dry_run_time:
+ *
+ * The agent's benchmark separates its own overhead from the dry-run's.
+ *
+ * Returns: how long the last dry-run took, in microseconds, 0 before any
+ */
+gint64
+sj_change_applier_get_last_dry_run_time (SjChangeApplier *self)
+{
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+
+  return self->last_dry_run_us;
+}
+
+/* Returns: (transfer none): the music this pipeline changes */
+SjLiveTarget *
+sj_change_applier_get_target (SjChangeApplier *self)
+{
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+
+  return self->target;
+}
+
+/* The default swap policy, as the settings set it. */
+void
+sj_change_applier_get_defaults (SjChangeApplier *self,
+                                SjSwapPolicy    *policy)
+{
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+
+  *policy = self->defaults;
 }

@@ -51,5 +51,9 @@ void             sj_change_applier_read_code_async (SjChangeApplier     *self,
 JsonObject      *sj_change_applier_read_code_finish (SjChangeApplier    *self,
                                                     GAsyncResult        *result,
                                                     GError             **error);
+gint64           sj_change_applier_get_last_dry_run_time (SjChangeApplier *self);
+SjLiveTarget    *sj_change_applier_get_target      (SjChangeApplier     *self);
+void             sj_change_applier_get_defaults    (SjChangeApplier     *self,
+                                                    SjSwapPolicy        *policy);
 
 G_END_DECLS

@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <math.h>
 
 #include "sj-history-store-private.h"
@@ -66,11 +68,61 @@ compiled_redactions (void)
   return regexes;
 }
 
+/* Secrets known by value (the key from the keyring): masked wherever they
+ * appear, whatever their shape; local servers accept any string as a key. */
+static GMutex secrets_lock;
+static GPtrArray *secrets;
+
+#define MIN_SECRET_LENGTH 6
+
+/**
+ * sj_history_redact_add_secret:
+ * @secret: (nullable): a value that must never be written anywhere
+ *
+ * From now on sj_history_redact() masks @secret. Too short a value (under
+ * six characters) would mask ordinary words and is ignored.
+ */
+void
+sj_history_redact_add_secret (const char *secret)
+{
+  if (secret == NULL || strlen (secret) < MIN_SECRET_LENGTH)
+    return;
+
+  g_mutex_lock (&secrets_lock);
+  if (secrets == NULL)
+    secrets = g_ptr_array_new_with_free_func (g_free);
+  if (!g_ptr_array_find_with_equal_func (secrets, secret, g_str_equal, NULL))
+    g_ptr_array_add (secrets, g_strdup (secret));
+  g_mutex_unlock (&secrets_lock);
+}
+
+static char *
+redact_known (char *text)
+{
+  g_mutex_lock (&secrets_lock);
+  for (guint i = 0; secrets != NULL && i < secrets->len; i++)
+    {
+      const char *secret = g_ptr_array_index (secrets, i);
+
+      if (strstr (text, secret) != NULL)
+        {
+          g_auto(GStrv) parts = g_strsplit (text, secret, -1);
+
+          g_free (text);
+          text = g_strjoinv (REDACTED, parts);
+        }
+    }
+  g_mutex_unlock (&secrets_lock);
+
+  return text;
+}
+
 /**
  * sj_history_redact:
  * @text: (nullable): UTF-8 text
  *
- * Masks API keys, tokens and credentials in @text.
+ * Masks API keys, tokens and credentials in @text, and every secret
+ * registered with sj_history_redact_add_secret().
  *
  * Returns: (transfer full) (nullable): the text with its secrets masked
  */
@@ -84,7 +136,7 @@ sj_history_redact (const char *text)
     return NULL;
 
   regexes = compiled_redactions ();
-  result = g_strdup (text);
+  result = redact_known (g_strdup (text));
 
   for (guint i = 0; i < G_N_ELEMENTS (redactions); i++)
     {

@@ -325,3 +325,36 @@ sj_history_message_free (SjHistoryMessage *message)
   g_free (message->model);
   g_free (message);
 }
+
+/**
+ * sj_history_store_delete_messages_from:
+ * @message_id: the first message to delete
+ *
+ * Deletes a message and every later one of its session, with their tool
+ * calls, for Regenerate and for editing the last message. Code snapshots
+ * stay: the music did change, whatever happens to the words.
+ */
+gboolean
+sj_history_store_delete_messages_from (SjHistoryStore  *self,
+                                       gint64           session_id,
+                                       gint64           message_id,
+                                       GError         **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
+
+  /* Buffered text of these messages goes first, so a later flush does not
+   * write into rows that are gone. */
+  if (!sj_history_store_flush (self, error))
+    return FALSE;
+
+  stmt = sj_history_store_prepare (self, "DELETE FROM messages WHERE session_id = ? AND id >= ?", error);
+  if (stmt == NULL)
+    return FALSE;
+
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  sqlite3_bind_int64 (stmt, 2, message_id);
+
+  return sj_history_store_step_done (self, stmt, error);
+}

@@ -116,6 +116,7 @@ G_DECLARE_FINAL_TYPE (SjHistoryStore, sj_history_store, SJ, HISTORY_STORE, GObje
 GQuark          sj_history_store_error_quark      (void);
 
 char           *sj_history_redact                 (const char              *text);
+void            sj_history_redact_add_secret      (const char              *secret);
 
 char           *sj_history_store_default_path     (void);
 SjHistoryStore *sj_history_store_new              (const char              *path,
@@ -154,6 +155,10 @@ gboolean        sj_history_store_flush            (SjHistoryStore          *self
 gboolean        sj_history_store_finish_message   (SjHistoryStore          *self,
                                                    gint64                   message_id,
                                                    SjHistoryMessageStatus   status,
+                                                   GError                 **error);
+gboolean        sj_history_store_delete_messages_from (SjHistoryStore      *self,
+                                                   gint64                   session_id,
+                                                   gint64                   message_id,
                                                    GError                 **error);
 GPtrArray      *sj_history_store_list_messages    (SjHistoryStore          *self,
                                                    gint64                   session_id,

@@ -14,6 +14,25 @@
 #define RESOURCE_DIR "/io/github/strudeljam/StrudelJam/knowledge/"
 
 /**
+ * sj_knowledge_data_register:
+ *
+ * Registers the services' resources (the knowledge, and the agent's
+ * prompt and tool definitions) once, for whichever service needs them
+ * first.
+ */
+void
+sj_knowledge_data_register (void)
+{
+  static gsize registered = 0;
+
+  if (g_once_init_enter (&registered))
+    {
+      sj_knowledge_register_resource ();
+      g_once_init_leave (&registered, 1);
+    }
+}
+
+/**
  * sj_knowledge_data_lookup:
  * @name: a file name, such as "doc.json" or "effects.md"
  *
@@ -23,14 +42,9 @@ GBytes *
 sj_knowledge_data_lookup (const char  *name,
                           GError     **error)
 {
-  static gsize registered = 0;
   g_autofree char *path = g_strconcat (RESOURCE_DIR, name, NULL);
 
-  if (g_once_init_enter (&registered))
-    {
-      sj_knowledge_register_resource ();
-      g_once_init_leave (&registered, 1);
-    }
+  sj_knowledge_data_register ();
 
   return g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
 }

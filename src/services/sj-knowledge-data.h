@@ -9,6 +9,7 @@
 
 G_BEGIN_DECLS
 
+void    sj_knowledge_data_register (void);
 GBytes *sj_knowledge_data_lookup (const char  *name,
                                   GError     **error);
 

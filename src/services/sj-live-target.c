@@ -60,3 +60,24 @@ sj_live_target_schedule_swap_finish (SjLiveTarget  *self,
 
   return SJ_LIVE_TARGET_GET_IFACE (self)->schedule_swap_finish (self, result, error);
 }
+
+/**
+ * sj_live_target_get_transport:
+ *
+ * Fills @transport from what the target last knew, without waiting: a
+ * target that cannot say reports the music as stopped at 0.5 cps.
+ */
+void
+sj_live_target_get_transport (SjLiveTarget *self,
+                              SjTransport  *transport)
+{
+  SjLiveTargetInterface *iface;
+
+  g_return_if_fail (SJ_IS_LIVE_TARGET (self));
+  g_return_if_fail (transport != NULL);
+
+  *transport = (SjTransport) { FALSE, 0.5, 0 };
+  iface = SJ_LIVE_TARGET_GET_IFACE (self);
+  if (iface->get_transport != NULL)
+    iface->get_transport (self, transport);
+}

@@ -16,6 +16,15 @@ G_BEGIN_DECLS
 
 G_DECLARE_INTERFACE (SjLiveTarget, sj_live_target, SJ, LIVE_TARGET, GObject)
 
+/* The transport as last reported: what the agent tells the model about
+ * the music on every turn. */
+typedef struct
+{
+  gboolean playing;
+  double   cps;
+  double   cycle;
+} SjTransport;
+
 /* What the apply pipeline needs from the playing music: its code, and a
  * way to swap in new code on a boundary.  SjRepl implements it over the
  * Strudel page; the services stay free of WebKit. */
@@ -39,6 +48,8 @@ struct _SjLiveTargetInterface
   JsonObject *(*schedule_swap_finish) (SjLiveTarget        *self,
                                        GAsyncResult        *result,
                                        GError             **error);
+  void        (*get_transport)        (SjLiveTarget        *self,
+                                       SjTransport         *transport);
 };
 
 void        sj_live_target_fetch_code_async     (SjLiveTarget        *self,
@@ -57,5 +68,7 @@ void        sj_live_target_schedule_swap_async  (SjLiveTarget        *self,
 JsonObject *sj_live_target_schedule_swap_finish (SjLiveTarget        *self,
                                                  GAsyncResult        *result,
                                                  GError             **error);
+void        sj_live_target_get_transport        (SjLiveTarget        *self,
+                                                 SjTransport         *transport);
 
 G_END_DECLS

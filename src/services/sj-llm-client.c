@@ -22,6 +22,7 @@
 
 #include <libsoup/soup.h>
 
+#include "sj-history-store.h"
 #include "sj-llm-client.h"
 #include "sj-llm-response.h"
 
@@ -386,6 +387,9 @@ sj_llm_client_new (const char *base_url,
 
   self->base_url = g_strdup (base_url != NULL && *base_url ? base_url : SJ_LLM_CLIENT_OPENROUTER_URL);
   self->api_key = g_strdup (api_key);
+  /* The key is masked wherever the app writes text: the history, the
+   * tool logs, exports, and the log. */
+  sj_history_redact_add_secret (api_key);
 
   /* "…/v1/" and "…/v1" are the same endpoint. */
   len = strlen (self->base_url);

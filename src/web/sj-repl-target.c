@@ -156,10 +156,29 @@ sj_repl_target_schedule_swap_finish (SjLiveTarget  *target,
 }
 
 static void
+sj_repl_target_get_transport (SjLiveTarget *target,
+                              SjTransport  *transport)
+{
+  SjReplTarget *self = SJ_REPL_TARGET (target);
+  const SjReplState *state;
+
+  if (self->repl == NULL)
+    return;
+
+  /* The page reports its state several times a second: recent enough to
+   * tell the model where the music is, and no round trip is needed. */
+  state = sj_repl_get_state (self->repl);
+  transport->playing = state->playing;
+  transport->cps = state->cps;
+  transport->cycle = state->cycle;
+}
+
+static void
 live_target_iface_init (SjLiveTargetInterface *iface)
 {
   iface->fetch_code_async = sj_repl_target_fetch_code_async;
   iface->fetch_code_finish = sj_repl_target_fetch_code_finish;
   iface->schedule_swap_async = sj_repl_target_schedule_swap_async;
   iface->schedule_swap_finish = sj_repl_target_schedule_swap_finish;
+  iface->get_transport = sj_repl_target_get_transport;
 }

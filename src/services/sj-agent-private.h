@@ -1,0 +1,103 @@
+/* sj-agent-private.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "sj-agent.h"
+#include "sj-agent-context.h"
+
+G_BEGIN_DECLS
+
+enum {
+  SIGNAL_MESSAGE_ADDED,
+  SIGNAL_TEXT_DELTA,
+  SIGNAL_TOOL_FINISHED,
+  SIGNAL_MESSAGE_FINISHED,
+  SIGNAL_RETRYING,
+  SIGNAL_REQUEST_SENT,
+  N_AGENT_SIGNALS
+};
+
+extern guint sj_agent_signals[N_AGENT_SIGNALS];
+
+/* One user message and everything the agent does about it. */
+typedef struct
+{
+  SjAgent      *agent;
+  SjAgentContext *context;       /* the conversation this turn belongs to */
+  SjAgentContext *orphan;        /* the same, once the session was switched away */
+  GTask        *task;
+  GCancellable *cancellable;
+  gulong        chained_id;      /* the caller's cancellable, chained to ours */
+  GCancellable *caller_cancellable;
+
+  gint64        session_id;
+  gint64        message_id;      /* the assistant message of this turn */
+  char         *text;            /* the user's words */
+  gint64        user_message_id;
+  gboolean      reuse_user;      /* regenerate: the user message is already stored */
+
+  guint         rounds;
+  guint         attempt;         /* retries of the current round */
+  guint         retry_id;
+  guint         retry_cancel_id; /* a stop while waiting to retry */
+  guint         rejections;
+  guint         tool_calls;
+  gboolean      applied;
+  gboolean      limit_reached;
+  gboolean      budget_reached;
+  gboolean      force_final;
+  gboolean      sent_reasoning;
+  gboolean      received;        /* this round streamed something */
+  gboolean      has_content;     /* the message has text from an earlier round */
+
+  JsonArray    *calls;           /* the round's tool calls, run in order */
+  guint         next_call;
+  gint64        last_byte_time;  /* monotonic, when the round's answer ended */
+  gint64        round_dry_run_us;
+} SjAgentTurn;
+
+struct _SjAgent
+{
+  GObject         parent_instance;
+
+  SjAgentTools   *tools;
+  SjHistoryStore *store;
+  SjLlmClient    *client;
+  gboolean        openrouter;
+  GError         *config_error;
+  gulong          content_id;
+  gulong          reasoning_id;
+
+  char           *model;
+  char           *reasoning_mode;
+  double          temperature;
+  GHashTable     *no_reasoning;  /* models known to refuse a reasoning effort */
+  guint           max_repairs;
+  guint           tool_budget;
+  guint           token_budget;
+  guint           max_retries;
+  guint           retry_base_ms;
+  guint           retry_max_ms;
+
+  SjAgentContext *context;
+  char           *known_hash;    /* the code the model has seen in full */
+  gint64          session_id;
+  guint           timeline_length;
+
+  SjAgentTurn    *turn;
+};
+
+void     sj_agent_turn_begin  (SjAgent      *self,
+                               SjAgentTurn  *turn);
+void     sj_agent_turn_end    (SjAgent      *self,
+                               SjHistoryMessageStatus status,
+                               GError       *error);
+void     sj_agent_turn_free   (SjAgentTurn  *turn);
+void     sj_agent_add_system_message (SjAgent    *self,
+                                      gint64      session_id,
+                                      const char *text);
+
+G_END_DECLS

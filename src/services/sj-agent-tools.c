@@ -1,0 +1,446 @@
+/* sj-agent-tools.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The four tools the model may call, behind one dispatcher. Whatever the
+ * model sends (unknown names, arguments that are not JSON, wrong types,
+ * megabytes of text), the answer is a structured result it can read and
+ * act on; nothing it sends can crash the app or skip the apply pipeline's
+ * checks. Calls always finish with an outcome, never with an error: a
+ * canceled call is an outcome too, so the transcript stays consistent.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sj-agent-tools.h"
+#include "sj-knowledge-data.h"
+
+#define TOOLS_RESOURCE "/io/github/strudeljam/StrudelJam/agent/tools.json"
+
+struct _SjAgentTools
+{
+  GObject          parent_instance;
+
+  SjChangeApplier *applier;
+  SjKnowledge     *knowledge;
+  SjKnowledgeBase *knowledge_base;
+};
+
+G_DEFINE_FINAL_TYPE (SjAgentTools, sj_agent_tools, G_TYPE_OBJECT)
+
+void
+sj_tool_outcome_free (SjToolOutcome *outcome)
+{
+  if (outcome == NULL)
+    return;
+
+  g_free (outcome->name);
+  g_free (outcome->call_id);
+  g_free (outcome->arguments);
+  g_clear_pointer (&outcome->result, json_object_unref);
+  g_free (outcome->known_hash);
+  g_free (outcome);
+}
+
+static SjToolOutcome *
+outcome_new (const char *name,
+             const char *call_id,
+             const char *arguments)
+{
+  SjToolOutcome *outcome = g_new0 (SjToolOutcome, 1);
+
+  outcome->name = g_strdup (name ? name : "");
+  outcome->call_id = g_strdup (call_id ? call_id : "");
+  outcome->arguments = g_strdup (arguments ? arguments : "");
+  outcome->apply_cycle = NAN;
+  outcome->started = g_get_real_time ();
+  outcome->status = SJ_HISTORY_TOOL_SUCCEEDED;
+
+  return outcome;
+}
+
+/**
+ * sj_tool_outcome_new_refused:
+ * @code: a machine-readable reason, e.g. "TOOL_BUDGET_EXHAUSTED"
+ * @message: what the model should do about it
+ *
+ * A call the agent did not run at all: over a budget, unknown, or with
+ * arguments that could not be read.
+ */
+SjToolOutcome *
+sj_tool_outcome_new_refused (const char *name,
+                             const char *call_id,
+                             const char *arguments,
+                             const char *code,
+                             const char *message)
+{
+  SjToolOutcome *outcome = outcome_new (name, call_id, arguments);
+  JsonObject *error = json_object_new ();
+
+  outcome->status = SJ_HISTORY_TOOL_FAILED;
+  outcome->result = json_object_new ();
+  json_object_set_string_member (outcome->result, "status", "error");
+  json_object_set_string_member (error, "code", code);
+  json_object_set_string_member (error, "message", message);
+  json_object_set_string_member (error, "tool", outcome->name);
+  json_object_set_object_member (outcome->result, "error", error);
+
+  return outcome;
+}
+
+/**
+ * sj_tool_outcome_new_canceled:
+ *
+ * The musician stopped the agent before the call finished: the model is
+ * told so (every tool call needs a result before the conversation can go
+ * on), and the tool log shows it as canceled.
+ */
+SjToolOutcome *
+sj_tool_outcome_new_canceled (const char *name,
+                              const char *call_id,
+                              const char *arguments)
+{
+  SjToolOutcome *outcome = outcome_new (name, call_id, arguments);
+
+  outcome->status = SJ_HISTORY_TOOL_CANCELED;
+  outcome->result = json_object_new ();
+  json_object_set_string_member (outcome->result, "status", "canceled");
+  json_object_set_string_member (outcome->result, "message",
+                                 "The musician stopped the agent before this call finished; nothing was changed by it.");
+
+  return outcome;
+}
+
+static void
+sj_agent_tools_dispose (GObject *object)
+{
+  SjAgentTools *self = (SjAgentTools *)object;
+
+  g_clear_object (&self->applier);
+  g_clear_object (&self->knowledge);
+  g_clear_object (&self->knowledge_base);
+
+  G_OBJECT_CLASS (sj_agent_tools_parent_class)->dispose (object);
+}
+
+static void
+sj_agent_tools_class_init (SjAgentToolsClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = sj_agent_tools_dispose;
+}
+
+static void
+sj_agent_tools_init (SjAgentTools *self)
+{
+}
+
+SjAgentTools *
+sj_agent_tools_new (SjChangeApplier *applier,
+                    SjKnowledge     *knowledge,
+                    SjKnowledgeBase *knowledge_base)
+{
+  SjAgentTools *self;
+
+  g_return_val_if_fail (SJ_IS_CHANGE_APPLIER (applier), NULL);
+  g_return_val_if_fail (SJ_IS_KNOWLEDGE (knowledge), NULL);
+  g_return_val_if_fail (SJ_IS_KNOWLEDGE_BASE (knowledge_base), NULL);
+
+  self = g_object_new (SJ_TYPE_AGENT_TOOLS, NULL);
+  self->applier = g_object_ref (applier);
+  self->knowledge = g_object_ref (knowledge);
+  self->knowledge_base = g_object_ref (knowledge_base);
+
+  return self;
+}
+
+SjChangeApplier *
+sj_agent_tools_get_applier (SjAgentTools *self)
+{
+  g_assert (SJ_IS_AGENT_TOOLS (self));
+
+  return self->applier;
+}
+
+/**
+ * sj_agent_tools_get_definitions:
+ *
+ * The tools' JSON schemas as the chat completions API takes them, from
+ * the resource written for this app (data/agent/tools.json).
+ *
+ * Returns: (transfer full): the "tools" array of a request
+ */
+JsonArray *
+sj_agent_tools_get_definitions (void)
+{
+  static gsize initialized;
+  static JsonNode *definitions;
+
+  if (g_once_init_enter (&initialized))
+    {
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      gsize len;
+      const char *data;
+
+      sj_knowledge_data_register ();
+      bytes = g_resources_lookup_data (TOOLS_RESOURCE, 0, NULL);
+      g_assert (bytes != NULL);
+      data = g_bytes_get_data (bytes, &len);
+      if (!json_parser_load_from_data (parser, data, len, NULL))
+        g_error ("The bundled tool definitions are not valid JSON");
+
+      definitions = json_node_copy (json_parser_get_root (parser));
+      g_once_init_leave (&initialized, 1);
+    }
+
+  return json_array_ref (json_node_get_array (definitions));
+}
+
+static void
+finish_outcome (GTask         *task,
+                SjToolOutcome *outcome)
+{
+  outcome->duration_us = g_get_real_time () - outcome->started;
+  g_task_return_pointer (task, outcome, (GDestroyNotify) sj_tool_outcome_free);
+}
+
+static void
+apply_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SjToolOutcome *outcome = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  JsonObject *answer;
+  const char *status;
+
+  outcome->dry_run_us = sj_change_applier_get_last_dry_run_time (SJ_CHANGE_APPLIER (object));
+
+  answer = sj_change_applier_apply_finish (SJ_CHANGE_APPLIER (object), result, &error);
+  if (answer == NULL)
+    {
+      SjToolOutcome *canceled = sj_tool_outcome_new_canceled (outcome->name, outcome->call_id, outcome->arguments);
+
+      canceled->started = outcome->started;
+      sj_tool_outcome_free (outcome);
+      finish_outcome (task, canceled);
+      return;
+    }
+
+  outcome->result = answer;
+  status = json_object_get_string_member_with_default (answer, "status", "");
+  if (g_str_equal (status, "scheduled") || g_str_equal (status, "applied"))
+    {
+      JsonObject *apply_at = json_object_get_object_member (answer, "applyAt");
+
+      outcome->status = SJ_HISTORY_TOOL_SUCCEEDED;
+      outcome->apply_cycle = apply_at ? json_object_get_double_member_with_default (apply_at, "cycle", NAN) : NAN;
+      outcome->known_hash = g_strdup (json_object_get_string_member_with_default (answer, "newHash", NULL));
+    }
+  else
+    {
+      outcome->status = SJ_HISTORY_TOOL_FAILED;
+      outcome->apply_rejected = TRUE;
+      /* A stale hash comes back with the latest code: the model knows it now. */
+      if (json_object_has_member (answer, "latestCode"))
+        outcome->known_hash = g_strdup (json_object_get_string_member_with_default (answer, "latestHash", NULL));
+    }
+
+  finish_outcome (task, outcome);
+}
+
+static void
+read_code_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SjToolOutcome *outcome = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  JsonObject *answer;
+
+  answer = sj_change_applier_read_code_finish (SJ_CHANGE_APPLIER (object), result, &error);
+  if (answer == NULL)
+    {
+      SjToolOutcome *other;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        other = sj_tool_outcome_new_canceled (outcome->name, outcome->call_id, outcome->arguments);
+      else
+        other = sj_tool_outcome_new_refused (outcome->name, outcome->call_id, outcome->arguments,
+                                             "PAGE_UNAVAILABLE", error->message);
+      other->started = outcome->started;
+      sj_tool_outcome_free (outcome);
+      finish_outcome (task, other);
+      return;
+    }
+
+  outcome->result = answer;
+  outcome->status = json_object_has_member (answer, "error") ? SJ_HISTORY_TOOL_FAILED : SJ_HISTORY_TOOL_SUCCEEDED;
+  if (json_object_has_member (answer, "code"))
+    outcome->known_hash = g_strdup (json_object_get_string_member_with_default (answer, "hash", NULL));
+
+  finish_outcome (task, outcome);
+}
+
+/* The knowledge tools answer at once (well under a millisecond); they
+ * only fail by saying so in their result. */
+static void
+run_knowledge (SjAgentTools  *self,
+               SjToolOutcome *outcome,
+               JsonNode      *arguments)
+{
+  g_autoptr(JsonNode) answer = NULL;
+  JsonObject *object;
+
+  if (g_str_equal (outcome->name, "strudel_knowledge"))
+    {
+      JsonObject *input = json_node_get_object (arguments);
+
+      /* The tool's parameter is "query", as in its contract's signature;
+       * the object form of the contract names it "q". */
+      if (!json_object_has_member (input, "q") && json_object_has_member (input, "query"))
+        json_object_set_member (input, "q", json_node_copy (json_object_get_member (input, "query")));
+      json_object_remove_member (input, "query");
+      answer = sj_knowledge_query_json (self->knowledge, arguments);
+    }
+  else
+    answer = sj_knowledge_base_search_json (self->knowledge_base, json_node_get_object (arguments));
+
+  object = json_node_get_object (answer);
+  outcome->result = json_object_ref (object);
+  if (json_object_has_member (object, "error") ||
+      (json_object_has_member (object, "ok") && !json_object_get_boolean_member (object, "ok")))
+    outcome->status = SJ_HISTORY_TOOL_FAILED;
+}
+
+static JsonNode *
+parse_arguments (const char  *arguments,
+                 char       **out_message)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  const char *text = arguments;
+
+  /* Models send "" for a call without arguments. */
+  while (text != NULL && g_ascii_isspace (*text))
+    text++;
+  if (text == NULL || *text == '\0')
+    text = "{}";
+
+  if (strlen (text) > SJ_AGENT_TOOLS_MAX_ARGUMENTS)
+    {
+      *out_message = g_strdup_printf ("The arguments are %zu bytes, more than the %d allowed.",
+                                      strlen (text), SJ_AGENT_TOOLS_MAX_ARGUMENTS);
+      return NULL;
+    }
+
+  if (!json_parser_load_from_data (parser, text, -1, &error))
+    {
+      *out_message = g_strdup_printf ("The arguments are not valid JSON (%s). Send one JSON object that matches the tool's parameters.",
+                                      error->message);
+      return NULL;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      *out_message = g_strdup ("The arguments must be one JSON object that matches the tool's parameters.");
+      return NULL;
+    }
+
+  return json_parser_steal_root (parser);
+}
+
+/**
+ * sj_agent_tools_call_async:
+ * @name: the tool the model named
+ * @call_id: the model's id for the call, echoed in the outcome
+ * @arguments: the arguments exactly as streamed (a JSON text, maybe broken)
+ *
+ * Runs one tool call. The result is always an #SjToolOutcome.
+ */
+void
+sj_agent_tools_call_async (SjAgentTools        *self,
+                           const char          *name,
+                           const char          *call_id,
+                           const char          *arguments,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(JsonNode) parsed = NULL;
+  g_autofree char *problem = NULL;
+  SjToolOutcome *outcome;
+
+  g_assert (SJ_IS_AGENT_TOOLS (self));
+  g_assert (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_agent_tools_call_async);
+  /* The outcome says "canceled" itself; the task must not turn it into an error. */
+  g_task_set_check_cancellable (task, FALSE);
+
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      finish_outcome (task, sj_tool_outcome_new_canceled (name, call_id, arguments));
+      return;
+    }
+
+  if (g_strcmp0 (name, "read_code") != 0 && g_strcmp0 (name, "apply_strudel_change") != 0 &&
+      g_strcmp0 (name, "strudel_knowledge") != 0 && g_strcmp0 (name, "search_knowledge") != 0)
+    {
+      g_autofree char *message = g_strdup_printf ("There is no tool “%s”. The tools are read_code, apply_strudel_change, strudel_knowledge and search_knowledge.",
+                                                  name ? name : "");
+
+      finish_outcome (task, sj_tool_outcome_new_refused (name, call_id, arguments, "UNKNOWN_TOOL", message));
+      return;
+    }
+
+  parsed = parse_arguments (arguments, &problem);
+  if (parsed == NULL)
+    {
+      finish_outcome (task, sj_tool_outcome_new_refused (name, call_id, arguments, "INVALID_ARGUMENTS", problem));
+      return;
+    }
+
+  outcome = outcome_new (name, call_id, arguments);
+
+  if (g_str_equal (name, "apply_strudel_change"))
+    {
+      /* No destroy notify: the callback always hands the outcome on. */
+      g_task_set_task_data (task, outcome, NULL);
+      sj_change_applier_apply_async (self->applier, parsed, "agent", cancellable,
+                                     apply_cb, g_steal_pointer (&task));
+    }
+  else if (g_str_equal (name, "read_code"))
+    {
+      g_task_set_task_data (task, outcome, NULL);
+      sj_change_applier_read_code_async (self->applier, parsed, cancellable,
+                                         read_code_cb, g_steal_pointer (&task));
+    }
+  else
+    {
+      run_knowledge (self, outcome, parsed);
+      finish_outcome (task, outcome);
+    }
+}
+
+/**
+ * sj_agent_tools_call_finish:
+ *
+ * Returns: (transfer full): the outcome, never %NULL
+ */
+SjToolOutcome *
+sj_agent_tools_call_finish (SjAgentTools *self,
+                            GAsyncResult *result)
+{
+  g_assert (SJ_IS_AGENT_TOOLS (self));
+  g_assert (g_task_is_valid (result, self));
+
+  return g_task_propagate_pointer (G_TASK (result), NULL);
+}

@@ -1,0 +1,899 @@
+/* sj-agent.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The jam agent: a musician's message in, a safe change (or an honest
+ * answer) out. This file holds the agent's settings, its sessions, what
+ * it keeps in the history store, and the start and end of a turn; the
+ * loop of model requests and tool calls in between is sj-agent-turn.c.
+ *
+ * Everything the musician sees is in the store as it happens (their
+ * message at once, the answer streamed in, every finished tool call, the
+ * code the agent changed), so the chat can be drawn from it and nothing is
+ * lost when the app is closed or crashes mid-answer.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sj-agent-private.h"
+#include "sj-knowledge-data.h"
+
+#define SYSTEM_PROMPT_RESOURCE "/io/github/strudeljam/StrudelJam/agent/system-prompt.md"
+#define TITLE_LENGTH 48
+
+G_DEFINE_FINAL_TYPE (SjAgent, sj_agent, G_TYPE_OBJECT)
+G_DEFINE_QUARK (sj-agent-error-quark, sj_agent_error)
+
+guint sj_agent_signals[N_AGENT_SIGNALS];
+
+static char *
+load_system_prompt (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  sj_knowledge_data_register ();
+  bytes = g_resources_lookup_data (SYSTEM_PROMPT_RESOURCE, 0, NULL);
+  g_assert (bytes != NULL);
+  return g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+}
+
+static void
+on_delta (SjAgent          *self,
+          SjAgentDeltaKind  kind,
+          const char       *text)
+{
+  SjAgentTurn *turn = self->turn;
+
+  if (turn == NULL || text == NULL || *text == '\0')
+    return;
+
+  /* Text of a later round (after tool calls) continues the same message,
+   * as a new paragraph. */
+  if (kind == SJ_AGENT_DELTA_CONTENT && !turn->received && turn->has_content)
+    {
+      sj_history_store_append_text (self->store, turn->message_id, "\n\n", NULL);
+      g_signal_emit (self, sj_agent_signals[SIGNAL_TEXT_DELTA], 0, turn->message_id, kind, "\n\n");
+    }
+  if (kind == SJ_AGENT_DELTA_CONTENT)
+    turn->has_content = TRUE;
+  turn->received = TRUE;
+
+  sj_history_store_append_text (self->store, turn->message_id,
+                                kind == SJ_AGENT_DELTA_CONTENT ? text : NULL,
+                                kind == SJ_AGENT_DELTA_REASONING ? text : NULL);
+  g_signal_emit (self, sj_agent_signals[SIGNAL_TEXT_DELTA], 0, turn->message_id, kind, text);
+}
+
+static void
+content_delta_cb (SjLlmClient *client,
+                  const char  *text,
+                  SjAgent     *self)
+{
+  on_delta (self, SJ_AGENT_DELTA_CONTENT, text);
+}
+
+static void
+reasoning_delta_cb (SjLlmClient *client,
+                    const char  *text,
+                    SjAgent     *self)
+{
+  on_delta (self, SJ_AGENT_DELTA_REASONING, text);
+}
+
+static gboolean
+ensure_session (SjAgent     *self,
+                const char  *first_message,
+                GError     **error)
+{
+  g_autofree char *title = NULL;
+
+  if (self->session_id != 0)
+    return TRUE;
+
+  /* The first words of the first message name the session, on one line. */
+  title = g_utf8_substring (first_message, 0, MIN (g_utf8_strlen (first_message, -1), TITLE_LENGTH));
+  g_strdelimit (title, "\r\n\t", ' ');
+  self->session_id = sj_history_store_create_session (self->store, g_strstrip (title), error);
+
+  return self->session_id != 0;
+}
+
+/* Every snapshot the apply pipeline adds to the undo timeline goes to the
+ * store too: the session's code history survives the app. */
+static void
+timeline_changed_cb (SjTimeline *timeline,
+                     SjAgent    *self)
+{
+  guint n = sj_timeline_get_n_items (timeline);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = self->timeline_length; i < n; i++)
+    {
+      const SjSnapshot *snapshot = sj_timeline_get (timeline, i);
+      gboolean by_agent = g_strcmp0 (snapshot->source, "agent") == 0;
+
+      if (self->session_id == 0)
+        break;
+      if (sj_history_store_record_snapshot (self->store, self->session_id, snapshot->code, snapshot->cycle,
+                                            by_agent ? SJ_HISTORY_SOURCE_AGENT : SJ_HISTORY_SOURCE_USER,
+                                            by_agent && self->turn ? self->turn->message_id : 0, &error) == 0)
+        {
+          g_warning ("Could not record a code snapshot: %s", error->message);
+          g_clear_error (&error);
+        }
+    }
+  self->timeline_length = n;
+}
+
+static void
+sj_agent_dispose (GObject *object)
+{
+  SjAgent *self = (SjAgent *)object;
+
+  if (self->turn != NULL)
+    g_cancellable_cancel (self->turn->cancellable);
+  if (self->tools != NULL)
+    g_signal_handlers_disconnect_by_data (sj_change_applier_get_timeline (sj_agent_tools_get_applier (self->tools)), self);
+  if (self->client != NULL)
+    g_clear_signal_handler (&self->content_id, self->client);
+  if (self->client != NULL)
+    g_clear_signal_handler (&self->reasoning_id, self->client);
+  g_clear_object (&self->client);
+  g_clear_object (&self->tools);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (sj_agent_parent_class)->dispose (object);
+}
+
+static void
+sj_agent_finalize (GObject *object)
+{
+  SjAgent *self = (SjAgent *)object;
+
+  g_clear_error (&self->config_error);
+  g_free (self->model);
+  g_free (self->reasoning_mode);
+  g_hash_table_unref (self->no_reasoning);
+  g_clear_pointer (&self->context, sj_agent_context_free);
+  g_free (self->known_hash);
+
+  G_OBJECT_CLASS (sj_agent_parent_class)->finalize (object);
+}
+
+static void
+sj_agent_class_init (SjAgentClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = sj_agent_dispose;
+  object_class->finalize = sj_agent_finalize;
+
+  /**
+   * SjAgent::message-added:
+   * @message_id: the message in the store
+   * @role: its #SjHistoryRole
+   */
+  sj_agent_signals[SIGNAL_MESSAGE_ADDED] =
+    g_signal_new ("message-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT);
+  /**
+   * SjAgent::text-delta:
+   * @kind: an #SjAgentDeltaKind
+   *
+   * Text or reasoning of an assistant message as it streams.
+   */
+  sj_agent_signals[SIGNAL_TEXT_DELTA] =
+    g_signal_new ("text-delta", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT, G_TYPE_STRING);
+  /**
+   * SjAgent::tool-finished:
+   * @message_id: the assistant message
+   * @tool_call_id: the call in the store, in a terminal state
+   */
+  sj_agent_signals[SIGNAL_TOOL_FINISHED] =
+    g_signal_new ("tool-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
+  /**
+   * SjAgent::message-finished:
+   * @status: the #SjHistoryMessageStatus it ended with
+   */
+  sj_agent_signals[SIGNAL_MESSAGE_FINISHED] =
+    g_signal_new ("message-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT);
+  /**
+   * SjAgent::retrying:
+   * @attempt: the retry about to be made, from 1
+   * @delay_ms: how long until it is made
+   * @reason: why, for the status line
+   */
+  sj_agent_signals[SIGNAL_RETRYING] =
+    g_signal_new ("retrying", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING);
+  /**
+   * SjAgent::request-sent:
+   * @round: the round of the turn, from 1
+   * @overhead_us: for a round after tool calls, the agent's own time from
+   *   the last byte of the model's answer to this request, without the
+   *   dry-run; 0 for the first round
+   *
+   * For the benchmark and the status line.
+   */
+  sj_agent_signals[SIGNAL_REQUEST_SENT] =
+    g_signal_new ("request-sent", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_INT64);
+}
+
+static void
+sj_agent_init (SjAgent *self)
+{
+  g_autofree char *prompt = load_system_prompt ();
+
+  self->context = sj_agent_context_new (prompt);
+  self->no_reasoning = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->reasoning_mode = g_strdup ("balanced");
+  self->temperature = 0.7;
+  self->max_repairs = 4;
+  self->tool_budget = 12;
+  self->token_budget = SJ_AGENT_CONTEXT_DEFAULT_BUDGET;
+  self->max_retries = SJ_AGENT_DEFAULT_MAX_RETRIES;
+  self->retry_base_ms = SJ_AGENT_DEFAULT_RETRY_BASE_MS;
+  self->retry_max_ms = SJ_AGENT_DEFAULT_RETRY_MAX_MS;
+  self->config_error = g_error_new_literal (SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOT_CONFIGURED,
+                                            _("No language model is set up. Choose a provider and model in the agent’s settings."));
+}
+
+SjAgent *
+sj_agent_new (SjAgentTools   *tools,
+              SjHistoryStore *store)
+{
+  SjAgent *self;
+  SjTimeline *timeline;
+
+  g_return_val_if_fail (SJ_IS_AGENT_TOOLS (tools), NULL);
+  g_return_val_if_fail (SJ_IS_HISTORY_STORE (store), NULL);
+
+  self = g_object_new (SJ_TYPE_AGENT, NULL);
+  self->tools = g_object_ref (tools);
+  self->store = g_object_ref (store);
+
+  timeline = sj_change_applier_get_timeline (sj_agent_tools_get_applier (tools));
+  self->timeline_length = sj_timeline_get_n_items (timeline);
+  g_signal_connect (timeline, "changed", G_CALLBACK (timeline_changed_cb), self);
+
+  return self;
+}
+
+SjAgentTools *
+sj_agent_get_tools (SjAgent *self)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  return self->tools;
+}
+
+SjHistoryStore *
+sj_agent_get_store (SjAgent *self)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  return self->store;
+}
+
+/**
+ * sj_agent_set_client:
+ * @client: (nullable): the provider's client, %NULL when there is none
+ * @openrouter: whether it is OpenRouter, whose reasoning parameter differs
+ *
+ * Takes effect from the next turn.
+ */
+void
+sj_agent_set_client (SjAgent     *self,
+                     SjLlmClient *client,
+                     gboolean     openrouter)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  if (self->client != NULL)
+    {
+      g_clear_signal_handler (&self->content_id, self->client);
+      g_clear_signal_handler (&self->reasoning_id, self->client);
+    }
+  g_set_object (&self->client, client);
+  self->openrouter = openrouter;
+  if (client != NULL)
+    {
+      self->content_id = g_signal_connect (client, "content-delta", G_CALLBACK (content_delta_cb), self);
+      self->reasoning_id = g_signal_connect (client, "reasoning-delta", G_CALLBACK (reasoning_delta_cb), self);
+      g_clear_error (&self->config_error);
+    }
+}
+
+/**
+ * sj_agent_set_config_error:
+ *
+ * Why there is no client (no API key, no keyring, …): the next message
+ * the musician sends is kept, and answered with this explanation and the
+ * way forward instead of a silent failure.
+ */
+void
+sj_agent_set_config_error (SjAgent      *self,
+                           const GError *error)
+{
+  g_assert (SJ_IS_AGENT (self));
+  g_assert (error != NULL);
+
+  sj_agent_set_client (self, NULL, FALSE);
+  g_clear_error (&self->config_error);
+  self->config_error = g_error_copy (error);
+}
+
+/**
+ * sj_agent_set_model:
+ * @reasoning_mode: "fast", "balanced" or "deep"
+ */
+void
+sj_agent_set_model (SjAgent    *self,
+                    const char *model,
+                    const char *reasoning_mode,
+                    double      temperature)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  g_free (self->model);
+  self->model = g_strdup (model);
+  g_free (self->reasoning_mode);
+  self->reasoning_mode = g_strdup (reasoning_mode ? reasoning_mode : "balanced");
+  self->temperature = CLAMP (temperature, 0.0, 2.0);
+}
+
+/**
+ * sj_agent_set_reasoning_supported:
+ *
+ * What the provider's model list says about a model; a model that does
+ * not take a reasoning effort gets none. Without this the effort is sent,
+ * and left out from then on if the provider refuses it.
+ */
+void
+sj_agent_set_reasoning_supported (SjAgent    *self,
+                                  const char *model,
+                                  gboolean    supported)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  if (supported)
+    g_hash_table_remove (self->no_reasoning, model);
+  else
+    g_hash_table_add (self->no_reasoning, g_strdup (model));
+}
+
+void
+sj_agent_set_limits (SjAgent *self,
+                     guint    max_repair_attempts,
+                     guint    tool_budget)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  self->max_repairs = max_repair_attempts;
+  self->tool_budget = MAX (tool_budget, 1);
+}
+
+void
+sj_agent_set_token_budget (SjAgent *self,
+                           guint    tokens)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  self->token_budget = MAX (tokens, 1000);
+}
+
+/**
+ * sj_agent_set_retry_policy:
+ *
+ * Transient failures (rate limits, server errors, a connection lost
+ * before anything arrived) are retried @max_retries times, waiting
+ * @base_delay_ms doubled each time, or what the provider asked, up to
+ * @max_delay_ms.
+ */
+void
+sj_agent_set_retry_policy (SjAgent *self,
+                           guint    max_retries,
+                           guint    base_delay_ms,
+                           guint    max_delay_ms)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  self->max_retries = max_retries;
+  self->retry_base_ms = base_delay_ms;
+  self->retry_max_ms = MAX (max_delay_ms, base_delay_ms);
+}
+
+gint64
+sj_agent_get_session (SjAgent *self)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  return self->session_id;
+}
+
+gboolean
+sj_agent_is_busy (SjAgent *self)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  return self->turn != NULL;
+}
+
+static void
+reset_conversation (SjAgent *self)
+{
+  g_autofree char *prompt = load_system_prompt ();
+
+  /* A stopped turn still finishing writes into its own conversation, not
+   * into the new one. */
+  if (self->turn != NULL && self->turn->context == self->context)
+    self->turn->orphan = g_steal_pointer (&self->context);
+  g_clear_pointer (&self->context, sj_agent_context_free);
+  self->context = sj_agent_context_new (prompt);
+  g_clear_pointer (&self->known_hash, g_free);
+}
+
+/**
+ * sj_agent_new_session:
+ *
+ * The next message starts a new session. A turn under way is stopped.
+ */
+void
+sj_agent_new_session (SjAgent *self)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  sj_agent_stop (self);
+  reset_conversation (self);
+  self->session_id = 0;
+}
+
+/**
+ * sj_agent_load_session:
+ *
+ * Continues a stored session: the model gets its messages back (the
+ * words, not the old tool calls, which were about code that has moved
+ * on), and sees the current code again on the next turn.
+ */
+gboolean
+sj_agent_load_session (SjAgent  *self,
+                       gint64    session_id,
+                       GError  **error)
+{
+  g_autoptr(GPtrArray) messages = NULL;
+
+  g_assert (SJ_IS_AGENT (self));
+
+  messages = sj_history_store_list_messages (self->store, session_id, error);
+  if (messages == NULL)
+    return FALSE;
+
+  sj_agent_stop (self);
+  reset_conversation (self);
+  self->session_id = session_id;
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      SjHistoryMessage *message = g_ptr_array_index (messages, i);
+
+      if (message->role == SJ_HISTORY_ROLE_USER)
+        sj_agent_context_add_user (self->context, message->content, NULL, NULL, NULL);
+      else if (message->role == SJ_HISTORY_ROLE_ASSISTANT)
+        sj_agent_context_add_assistant (self->context, message->content, NULL);
+    }
+
+  return TRUE;
+}
+
+/* Returns: the last user message of the session, 0 when there is none */
+gint64
+sj_agent_get_last_user_message (SjAgent *self)
+{
+  g_autoptr(GPtrArray) messages = NULL;
+
+  g_assert (SJ_IS_AGENT (self));
+
+  if (self->session_id == 0)
+    return 0;
+  messages = sj_history_store_list_messages (self->store, self->session_id, NULL);
+  for (guint i = messages ? messages->len : 0; i > 0; i--)
+    {
+      SjHistoryMessage *message = g_ptr_array_index (messages, i - 1);
+
+      if (message->role == SJ_HISTORY_ROLE_USER)
+        return message->id;
+    }
+
+  return 0;
+}
+
+/**
+ * sj_agent_add_system_message:
+ *
+ * A line of the app's own in the transcript: errors, and what happened
+ * when the model could not finish.
+ */
+void
+sj_agent_add_system_message (SjAgent    *self,
+                             gint64      session_id,
+                             const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 id;
+
+  id = sj_history_store_append_message (self->store, session_id, SJ_HISTORY_ROLE_SYSTEM,
+                                        text, NULL, SJ_HISTORY_MESSAGE_COMPLETE, &error);
+  if (id == 0)
+    g_warning ("Could not store a message: %s", error->message);
+  else
+    g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_ADDED], 0, id, SJ_HISTORY_ROLE_SYSTEM);
+}
+
+void
+sj_agent_turn_free (SjAgentTurn *turn)
+{
+  if (turn == NULL)
+    return;
+
+  if (turn->caller_cancellable != NULL)
+    g_cancellable_disconnect (turn->caller_cancellable, turn->chained_id);
+  g_clear_object (&turn->caller_cancellable);
+  g_clear_object (&turn->cancellable);
+  g_clear_handle_id (&turn->retry_id, g_source_remove);
+  g_clear_handle_id (&turn->retry_cancel_id, g_source_remove);
+  g_clear_pointer (&turn->calls, json_array_unref);
+  g_clear_pointer (&turn->orphan, sj_agent_context_free);
+  g_free (turn->text);
+  g_free (turn);
+}
+
+/**
+ * sj_agent_turn_end:
+ * @error: (transfer full) (nullable): why the turn failed
+ *
+ * Closes the turn's message with @status and completes the caller's task.
+ */
+void
+sj_agent_turn_end (SjAgent                *self,
+                   SjHistoryMessageStatus  status,
+                   GError                 *error)
+{
+  SjAgentTurn *turn = self->turn;
+  g_autoptr(GError) store_error = NULL;
+  g_autoptr(GTask) task = NULL;
+
+  g_assert (turn != NULL);
+
+  self->turn = NULL;
+  task = g_steal_pointer (&turn->task);
+
+  if (turn->message_id != 0 &&
+      !sj_history_store_finish_message (self->store, turn->message_id, status, &store_error))
+    g_warning ("Could not finish the message: %s", store_error->message);
+
+  /* The app says what happened when the model could not land a change, so
+   * the transcript never reads as a success that was not. */
+  if (turn->limit_reached && !turn->applied)
+    {
+      g_autofree char *text = g_strdup_printf (_("Nothing was applied: the change was rejected %u times, the repair limit. The music is unchanged."),
+                                               turn->rejections);
+      sj_agent_add_system_message (self, turn->session_id, text);
+    }
+  else if (turn->budget_reached && !turn->applied)
+    sj_agent_add_system_message (self, turn->session_id, _("Nothing was applied: the agent used its whole tool budget for this message. The music is unchanged."));
+
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    sj_agent_add_system_message (self, turn->session_id, error->message);
+
+  if (turn->message_id != 0)
+    g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_FINISHED], 0, turn->message_id, status);
+
+  sj_agent_turn_free (turn);
+
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+read_code_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  SjAgent *self = user_data;
+  SjAgentTurn *turn = self->turn;
+  g_autoptr(JsonObject) code = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *envelope_text = NULL;
+  const char *hash = NULL;
+  const char *text = NULL;
+  SjAgentEnvelope envelope = { 0 };
+  SjTransport transport;
+  SjSwapPolicy policy;
+
+  code = sj_change_applier_read_code_finish (SJ_CHANGE_APPLIER (object), result, &error);
+  g_object_unref (self);
+
+  if (turn == NULL || turn != self->turn)
+    return;
+  if (g_cancellable_is_cancelled (turn->cancellable))
+    {
+      sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_STOPPED, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "Stopped"));
+      return;
+    }
+
+  /* Without the page (it is restarting) the model still gets the
+   * message; it can read the code once the page is back. */
+  if (code != NULL)
+    {
+      hash = json_object_get_string_member (code, "hash");
+      text = json_object_get_string_member (code, "code");
+    }
+
+  sj_live_target_get_transport (sj_change_applier_get_target (sj_agent_tools_get_applier (self->tools)), &transport);
+  sj_change_applier_get_defaults (sj_agent_tools_get_applier (self->tools), &policy);
+  envelope.code_hash = hash;
+  envelope.playing = transport.playing;
+  envelope.cps = transport.cps;
+  envelope.cycle = transport.cycle;
+  envelope.quantize = sj_quantize_to_string (policy.quantize);
+  envelope.bars = policy.bars;
+  envelope.repairs_left = self->max_repairs;
+  envelope.tool_calls_left = self->tool_budget;
+  envelope_text = sj_agent_context_format_envelope (&envelope);
+
+  /* The full code only when the model has not seen this version. */
+  if (hash != NULL && g_strcmp0 (hash, self->known_hash) == 0)
+    text = NULL;
+  sj_agent_context_add_user (turn->context, turn->text, envelope_text, text, hash);
+  if (hash != NULL && turn->context == self->context)
+    {
+      g_free (self->known_hash);
+      self->known_hash = g_strdup (hash);
+    }
+
+  sj_agent_turn_begin (self, turn);
+}
+
+static void
+chained_cancel_cb (GCancellable *caller,
+                   GCancellable *ours)
+{
+  g_cancellable_cancel (ours);
+}
+
+static void
+start_turn (SjAgent             *self,
+            const char          *text,
+            gint64               reuse_user_message,
+            GCancellable        *cancellable,
+            GAsyncReadyCallback  callback,
+            gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(GError) error = NULL;
+  SjAgentTurn *turn;
+
+  g_task_set_source_tag (task, sj_agent_send_async);
+  /* Stopped turns report G_IO_ERROR_CANCELLED themselves, after the
+   * transcript is consistent. */
+  g_task_set_check_cancellable (task, FALSE);
+
+  if (self->turn != NULL)
+    {
+      g_task_return_new_error (task, SJ_AGENT_ERROR, SJ_AGENT_ERROR_BUSY,
+                               _("The agent is still answering. Stop it first."));
+      return;
+    }
+
+  if (!ensure_session (self, text, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  turn = g_new0 (SjAgentTurn, 1);
+  turn->agent = self;
+  turn->context = self->context;
+  turn->session_id = self->session_id;
+  turn->task = g_steal_pointer (&task);
+  turn->cancellable = g_cancellable_new ();
+  turn->text = g_strdup (text);
+  if (cancellable != NULL)
+    {
+      turn->caller_cancellable = g_object_ref (cancellable);
+      turn->chained_id = g_cancellable_connect (cancellable, G_CALLBACK (chained_cancel_cb),
+                                                g_object_ref (turn->cancellable), g_object_unref);
+    }
+  self->turn = turn;
+
+  /* The musician's words are kept whatever happens next. */
+  if (reuse_user_message != 0)
+    turn->user_message_id = reuse_user_message;
+  else
+    {
+      turn->user_message_id = sj_history_store_append_message (self->store, turn->session_id, SJ_HISTORY_ROLE_USER,
+                                                               text, NULL, SJ_HISTORY_MESSAGE_COMPLETE, &error);
+      if (turn->user_message_id == 0)
+        {
+          sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_steal_pointer (&error));
+          return;
+        }
+      g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_ADDED], 0, turn->user_message_id, SJ_HISTORY_ROLE_USER);
+    }
+
+  if (self->client == NULL)
+    {
+      sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_error_copy (self->config_error));
+      return;
+    }
+
+  turn->message_id = sj_history_store_append_message (self->store, turn->session_id, SJ_HISTORY_ROLE_ASSISTANT,
+                                                      "", self->model, SJ_HISTORY_MESSAGE_STREAMING, &error);
+  if (turn->message_id == 0)
+    {
+      sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_steal_pointer (&error));
+      return;
+    }
+  g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_ADDED], 0, turn->message_id, SJ_HISTORY_ROLE_ASSISTANT);
+
+  sj_change_applier_read_code_async (sj_agent_tools_get_applier (self->tools), NULL, turn->cancellable,
+                                     read_code_cb, g_object_ref (self));
+}
+
+/**
+ * sj_agent_send_async:
+ *
+ * Sends the musician's message and runs the agent until it answers, is
+ * stopped, or fails. The transcript is in the store and in the signals
+ * while it happens.
+ */
+void
+sj_agent_send_async (SjAgent             *self,
+                     const char          *text,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  g_assert (SJ_IS_AGENT (self));
+  g_assert (text != NULL);
+  g_assert (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_turn (self, text, 0, cancellable, callback, user_data);
+}
+
+/* Forgets the answer to (and with @drop_user, also) the last user message,
+ * in the store and in the model's context. */
+static gint64
+rewind (SjAgent   *self,
+        gboolean   drop_user,
+        char     **out_text,
+        GError   **error)
+{
+  gint64 user_message = sj_agent_get_last_user_message (self);
+  g_autofree char *text = NULL;
+
+  if (self->turn != NULL)
+    {
+      g_set_error_literal (error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_BUSY, _("The agent is still answering. Stop it first."));
+      return 0;
+    }
+  if (user_message == 0)
+    {
+      g_set_error_literal (error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOTHING_TO_REDO, _("There is no message to answer again."));
+      return 0;
+    }
+
+  if (!sj_history_store_delete_messages_from (self->store, self->session_id,
+                                              drop_user ? user_message : user_message + 1, error))
+    return 0;
+
+  /* The old user message goes from the context too: it is added again
+   * with a fresh runtime envelope, as the code may have changed since. */
+  text = sj_agent_context_rewind_to_last_user (self->context, TRUE);
+  g_clear_pointer (&self->known_hash, g_free);
+  *out_text = g_steal_pointer (&text);
+
+  return user_message;
+}
+
+/**
+ * sj_agent_regenerate_async:
+ *
+ * Answers the last user message again, replacing the last answer. Changes
+ * that answer applied stay: the music moved on, and the new answer sees
+ * the code as it is now.
+ */
+void
+sj_agent_regenerate_async (SjAgent             *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gint64 user_message;
+
+  g_assert (SJ_IS_AGENT (self));
+
+  user_message = rewind (self, FALSE, &text, &error);
+  if (user_message == 0)
+    {
+      g_task_report_error (self, callback, user_data, sj_agent_send_async, g_steal_pointer (&error));
+      return;
+    }
+
+  start_turn (self, text ? text : "", user_message, cancellable, callback, user_data);
+}
+
+/**
+ * sj_agent_resend_async:
+ * @text: the edited message
+ *
+ * Replaces the last user message (and its answer) with @text, and sends it.
+ */
+void
+sj_agent_resend_async (SjAgent             *self,
+                       const char          *text,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *old_text = NULL;
+
+  g_assert (SJ_IS_AGENT (self));
+  g_assert (text != NULL);
+
+  if (rewind (self, TRUE, &old_text, &error) == 0)
+    {
+      g_task_report_error (self, callback, user_data, sj_agent_send_async, g_steal_pointer (&error));
+      return;
+    }
+
+  start_turn (self, text, 0, cancellable, callback, user_data);
+}
+
+/**
+ * sj_agent_send_finish:
+ *
+ * Returns: %TRUE when the agent answered; %FALSE with G_IO_ERROR_CANCELLED
+ *   when it was stopped, or another error, which is also in the transcript
+ */
+gboolean
+sj_agent_send_finish (SjAgent       *self,
+                      GAsyncResult  *result,
+                      GError       **error)
+{
+  g_assert (SJ_IS_AGENT (self));
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * sj_agent_stop:
+ *
+ * Stops the turn under way, at any point: the text so far is kept, tool
+ * calls not finished are recorded as canceled, and a change already handed
+ * to the page still lands (it is in the tool log as such).
+ */
+void
+sj_agent_stop (SjAgent *self)
+{
+  g_assert (SJ_IS_AGENT (self));
+
+  if (self->turn == NULL)
+    return;
+
+  /* Whatever is under way (a request, a tool call, a wait before a
+   * retry) notices and ends the turn consistently. */
+  g_cancellable_cancel (self->turn->cancellable);
+}

@@ -1,0 +1,25 @@
+/* sj-composer.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define SJ_TYPE_COMPOSER (sj_composer_get_type ())
+
+G_DECLARE_FINAL_TYPE (SjComposer, sj_composer, SJ, COMPOSER, GtkWidget)
+
+GtkWidget *sj_composer_new           (void);
+char      *sj_composer_get_text      (SjComposer *self);
+void       sj_composer_set_text      (SjComposer *self,
+                                      const char *text);
+void       sj_composer_focus         (SjComposer *self);
+gboolean   sj_composer_get_streaming (SjComposer *self);
+void       sj_composer_set_streaming (SjComposer *self,
+                                      gboolean    streaming);
+
+G_END_DECLS

@@ -1,0 +1,91 @@
+/* sj-settings-page-private.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * What the parts of SjSettingsPage (sj-settings-page.c: the settings and
+ * the API key; sj-settings-page-models.c: the model menu) share.
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "sj-settings-page.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  MODELS_STALE,     /* not asked for at the current base URL yet */
+  MODELS_FETCHING,
+  MODELS_FETCHED,
+  MODELS_FAILED,
+} ModelsState;
+
+struct _SjSettingsPage
+{
+  GtkWidget             parent_instance;
+
+  GSettings            *settings;
+  GCancellable         *cancellable;         /* the page's lifetime: store, clear */
+  GCancellable         *status_cancellable;  /* the key status check under way */
+  GCancellable         *models_cancellable;  /* the model fetch under way */
+  gboolean              key_stored;
+  gboolean              key_busy;
+
+  GtkStringList        *models;
+  GtkFilterListModel   *filtered_models;
+  ModelsState           models_state;
+  char                 *models_base_url;
+
+  /* Template widgets */
+  AdwComboRow          *provider_row;
+  AdwEntryRow          *base_url_row;
+  AdwEntryRow          *model_row;
+  GtkMenuButton        *models_button;
+  GtkPopover           *models_popover;
+  GtkSearchEntry       *models_search;
+  GtkStack             *models_stack;
+  GtkListBox           *models_list;
+  GtkLabel             *models_error_label;
+  AdwActionRow         *models_error_row;
+  AdwComboRow          *reasoning_row;
+  GtkSpinButton        *temperature_spin;
+  AdwActionRow         *key_status_row;
+  GtkButton            *key_clear_button;
+  AdwEntryRow          *key_entry_row;
+  GtkButton            *key_set_button;
+  AdwComboRow          *quantize_row;
+  AdwActionRow         *bars_row;
+  GtkSpinButton        *bars_spin;
+  GtkSpinButton        *bar_cycles_spin;
+  GtkSpinButton        *repair_spin;
+  GtkSpinButton        *tool_budget_spin;
+};
+
+static inline gboolean
+is_cancelled (const GError *error)
+{
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+/* Replaces *@cancellable with a new one, cancelling the operation the old
+ * one was for: only the latest status check or fetch may report. */
+static inline GCancellable *
+restart_cancellable (GCancellable **cancellable)
+{
+  if (*cancellable != NULL)
+    g_cancellable_cancel (*cancellable);
+  g_clear_object (cancellable);
+  *cancellable = g_cancellable_new ();
+  return *cancellable;
+}
+
+gboolean _sj_settings_page_get_endpoint      (SjSettingsPage  *self,
+                                             char           **provider,
+                                             char           **base_url);
+void     _sj_settings_page_invalidate_models (SjSettingsPage  *self);
+void     _sj_settings_page_models_class_init (GtkWidgetClass  *widget_class);
+void     _sj_settings_page_models_init       (SjSettingsPage  *self);
+
+G_END_DECLS

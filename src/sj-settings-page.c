@@ -1,0 +1,429 @@
+/* sj-settings-page.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The agent's Settings page of the side panel: the provider and model, the
+ * API key in the keyring, when changes land, and the agent's limits.
+ *
+ * Every control is bound to GSettings, so a change applies at once and a
+ * change made elsewhere (another window, dconf) shows here at once too.
+ * The one exception is the API key, which never goes near GSettings: it is
+ * kept in the keyring through SjSecrets, under the provider and the base
+ * URL in use (OpenRouter's own URL for OpenRouter), and never shown back.
+ *
+ * The model row's menu of the provider's models is in
+ * sj-settings-page-models.c.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sj-llm-client.h"
+#include "sj-secrets.h"
+#include "sj-settings-page-private.h"
+
+/* The choices of the string keys, in the order of their combo rows. */
+static const char * const provider_choices[] = { "openrouter", "custom", NULL };
+static const char * const reasoning_choices[] = { "fast", "balanced", "deep", NULL };
+static const char * const quantize_choices[] = { "next_cycle", "next_bar", "bars", NULL };
+
+G_DEFINE_FINAL_TYPE (SjSettingsPage, sj_settings_page, GTK_TYPE_WIDGET)
+
+/* Bindings ---------------------------------------------------------------- */
+
+static gboolean
+choice_to_position_cb (GValue   *value,
+                       GVariant *variant,
+                       gpointer  user_data)
+{
+  const char * const *choices = user_data;
+  const char *choice = g_variant_get_string (variant, NULL);
+
+  for (guint i = 0; choices[i] != NULL; i++)
+    {
+      if (g_str_equal (choices[i], choice))
+        {
+          g_value_set_uint (value, i);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static GVariant *
+position_to_choice_cb (const GValue       *value,
+                       const GVariantType *expected_type,
+                       gpointer            user_data)
+{
+  const char * const *choices = user_data;
+  guint position = g_value_get_uint (value);
+
+  /* No selection (GTK_INVALID_LIST_POSITION) leaves the setting alone. */
+  if (position >= g_strv_length ((char **)choices))
+    return NULL;
+
+  return g_variant_new_string (choices[position]);
+}
+
+/* For the rows that only make sense for one choice of a key. */
+static gboolean
+choice_is_cb (GValue   *value,
+              GVariant *variant,
+              gpointer  user_data)
+{
+  g_value_set_boolean (value, g_str_equal (g_variant_get_string (variant, NULL), user_data));
+  return TRUE;
+}
+
+static void
+bind_choices (SjSettingsPage     *self,
+              const char         *key,
+              AdwComboRow        *row,
+              const char * const *choices)
+{
+  g_settings_bind_with_mapping (self->settings, key, row, "selected", G_SETTINGS_BIND_DEFAULT,
+                                choice_to_position_cb, position_to_choice_cb, (gpointer)choices, NULL);
+}
+
+static void
+bind_only_for (SjSettingsPage *self,
+               const char     *key,
+               const char     *choice,
+               gpointer        widget,
+               const char     *property)
+{
+  g_settings_bind_with_mapping (self->settings, key, widget, property, G_SETTINGS_BIND_GET,
+                                choice_is_cb, NULL, (gpointer)choice, NULL);
+}
+
+static void
+bind_settings (SjSettingsPage *self)
+{
+  bind_choices (self, "provider", self->provider_row, provider_choices);
+  /* Not bound to the key's writability: the provider decides. */
+  g_settings_bind (self->settings, "base-url", self->base_url_row, "text",
+                   G_SETTINGS_BIND_DEFAULT | G_SETTINGS_BIND_NO_SENSITIVITY);
+  bind_only_for (self, "provider", "custom", self->base_url_row, "sensitive");
+  bind_only_for (self, "provider", "custom", self->base_url_row, "visible");
+  g_settings_bind (self->settings, "model", self->model_row, "text", G_SETTINGS_BIND_DEFAULT);
+  bind_choices (self, "reasoning-mode", self->reasoning_row, reasoning_choices);
+  g_settings_bind (self->settings, "temperature", self->temperature_spin, "value", G_SETTINGS_BIND_DEFAULT);
+
+  bind_choices (self, "quantize", self->quantize_row, quantize_choices);
+  g_settings_bind (self->settings, "quantize-bars", self->bars_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  bind_only_for (self, "quantize", "bars", self->bars_row, "sensitive");
+  g_settings_bind (self->settings, "bar-cycles", self->bar_cycles_spin, "value", G_SETTINGS_BIND_DEFAULT);
+
+  g_settings_bind (self->settings, "max-repair-attempts", self->repair_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "tool-budget", self->tool_budget_spin, "value", G_SETTINGS_BIND_DEFAULT);
+}
+
+/* The provider and base URL the key is kept under and the models are asked
+ * of. Returns FALSE while a custom endpoint has no URL yet. */
+gboolean
+_sj_settings_page_get_endpoint (SjSettingsPage  *self,
+                                char           **provider,
+                                char           **base_url)
+{
+  *provider = g_settings_get_string (self->settings, "provider");
+
+  if (g_str_equal (*provider, "custom"))
+    *base_url = g_strstrip (g_settings_get_string (self->settings, "base-url"));
+  else
+    *base_url = g_strdup (SJ_LLM_CLIENT_OPENROUTER_URL);
+
+  return **base_url != '\0';
+}
+
+/* API key ----------------------------------------------------------------- */
+
+static void
+update_key_buttons (SjSettingsPage *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->key_entry_row));
+
+  gtk_button_set_label (self->key_set_button, self->key_stored ? _("Replace") : _("Set"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->key_set_button), !self->key_busy && *text != '\0');
+  gtk_widget_set_sensitive (GTK_WIDGET (self->key_clear_button), !self->key_busy && self->key_stored);
+}
+
+static void
+show_key_state (SjSettingsPage *self,
+                gboolean        stored)
+{
+  self->key_stored = stored;
+  adw_action_row_set_subtitle (self->key_status_row, stored ? _("Stored in the keyring") : _("No key stored"));
+  update_key_buttons (self);
+}
+
+/* What the keyring said, after @what went wrong, where the key's status
+ * is shown. */
+static void
+show_key_error (SjSettingsPage *self,
+                const char     *what,
+                const GError   *error)
+{
+  g_autofree char *text = NULL;
+
+  if (g_error_matches (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING))
+    text = g_strdup_printf (_("No keyring available: %s"), error->message);
+  else
+    /* TRANSLATORS: what went wrong with the API key, then the keyring's
+     * error, e.g. "The key could not be stored: The keyring is locked." */
+    text = g_strdup_printf (_("%s: %s"), what, error->message);
+
+  self->key_stored = FALSE;
+  adw_action_row_set_subtitle (self->key_status_row, text);
+  update_key_buttons (self);
+}
+
+static void
+has_api_key_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  SjSettingsPage *self = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean has_key = FALSE;
+
+  /* Cancelled when the page went away or a newer check replaced this one:
+   * @self may be gone, so it is not touched. */
+  if (!sj_secrets_has_api_key_finish (result, &has_key, &error))
+    {
+      if (!is_cancelled (error))
+        show_key_error (SJ_SETTINGS_PAGE (self), _("The keyring could not be read"), error);
+      return;
+    }
+
+  show_key_state (self, has_key);
+}
+
+static void
+update_key_status (SjSettingsPage *self)
+{
+  g_autofree char *provider = NULL;
+  g_autofree char *base_url = NULL;
+  GCancellable *cancellable = restart_cancellable (&self->status_cancellable);
+
+  if (!_sj_settings_page_get_endpoint (self, &provider, &base_url))
+    {
+      self->key_stored = FALSE;
+      adw_action_row_set_subtitle (self->key_status_row, _("Enter the base URL of the endpoint first"));
+      update_key_buttons (self);
+      return;
+    }
+
+  adw_action_row_set_subtitle (self->key_status_row, _("Checking the keyring…"));
+  sj_secrets_has_api_key_async (provider, base_url, cancellable, has_api_key_cb, self);
+}
+
+static void
+store_api_key_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  SjSettingsPage *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!sj_secrets_store_api_key_finish (result, &error) && is_cancelled (error))
+    return;
+
+  self->key_busy = FALSE;
+  if (error != NULL)
+    {
+      /* The key stays in the entry, so trying again needs no retyping. */
+      show_key_error (self, _("The key could not be stored"), error);
+      return;
+    }
+
+  /* Stored: nothing on screen holds the key any longer. */
+  gtk_editable_set_text (GTK_EDITABLE (self->key_entry_row), "");
+  update_key_status (self);
+}
+
+static void
+key_set_clicked_cb (SjSettingsPage *self)
+{
+  g_autofree char *provider = NULL;
+  g_autofree char *base_url = NULL;
+  const char *key;
+
+  g_assert (SJ_IS_SETTINGS_PAGE (self));
+
+  key = gtk_editable_get_text (GTK_EDITABLE (self->key_entry_row));
+  if (self->key_busy || *key == '\0' || !_sj_settings_page_get_endpoint (self, &provider, &base_url))
+    return;
+
+  self->key_busy = TRUE;
+  update_key_buttons (self);
+  sj_secrets_store_api_key_async (provider, base_url, key, self->cancellable, store_api_key_cb, self);
+}
+
+static void
+clear_api_key_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  SjSettingsPage *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!sj_secrets_clear_api_key_finish (result, &error) && is_cancelled (error))
+    return;
+
+  self->key_busy = FALSE;
+  if (error != NULL)
+    show_key_error (self, _("The key could not be cleared"), error);
+  else
+    update_key_status (self);
+}
+
+static void
+key_clear_clicked_cb (SjSettingsPage *self)
+{
+  g_autofree char *provider = NULL;
+  g_autofree char *base_url = NULL;
+
+  g_assert (SJ_IS_SETTINGS_PAGE (self));
+
+  if (self->key_busy || !_sj_settings_page_get_endpoint (self, &provider, &base_url))
+    return;
+
+  self->key_busy = TRUE;
+  update_key_buttons (self);
+  sj_secrets_clear_api_key_async (provider, base_url, self->cancellable, clear_api_key_cb, self);
+}
+
+static void
+key_entry_changed_cb (SjSettingsPage *self)
+{
+  g_assert (SJ_IS_SETTINGS_PAGE (self));
+
+  update_key_buttons (self);
+}
+
+static void
+endpoint_changed_cb (SjSettingsPage *self,
+                     const char     *key,
+                     GSettings      *settings)
+{
+  g_assert (SJ_IS_SETTINGS_PAGE (self));
+
+  update_key_status (self);
+  _sj_settings_page_invalidate_models (self);
+
+  /* An open menu shows the new endpoint's models straight away. */
+  if (gtk_widget_get_visible (GTK_WIDGET (self->models_popover)))
+    sj_settings_page_refresh_models (self);
+}
+
+/* GObject ----------------------------------------------------------------- */
+
+static void
+sj_settings_page_dispose (GObject *object)
+{
+  SjSettingsPage *self = (SjSettingsPage *)object;
+  GtkWidget *child;
+
+  /* The callbacks hold no reference: once cancelled they return without
+   * touching the page. */
+  g_cancellable_cancel (self->cancellable);
+  if (self->status_cancellable != NULL)
+    g_cancellable_cancel (self->status_cancellable);
+  if (self->models_cancellable != NULL)
+    g_cancellable_cancel (self->models_cancellable);
+
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_SETTINGS_PAGE);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->status_cancellable);
+  g_clear_object (&self->models_cancellable);
+  g_clear_object (&self->filtered_models);
+  g_clear_object (&self->models);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->models_base_url, g_free);
+
+  G_OBJECT_CLASS (sj_settings_page_parent_class)->dispose (object);
+}
+
+static void
+sj_settings_page_class_init (SjSettingsPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sj_settings_page_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-settings-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, provider_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, base_url_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, model_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, reasoning_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, temperature_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, key_status_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, key_clear_button);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, key_entry_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, key_set_button);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, quantize_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, bars_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, bars_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, bar_cycles_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, repair_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, tool_budget_spin);
+  gtk_widget_class_bind_template_callback (widget_class, key_clear_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, key_entry_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, key_set_clicked_cb);
+  _sj_settings_page_models_class_init (widget_class);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "sjsettingspage");
+}
+
+static void
+sj_settings_page_init (SjSettingsPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+  _sj_settings_page_models_init (self);
+}
+
+/**
+ * sj_settings_page_new:
+ * @settings: settings of the io.github.strudeljam.StrudelJam schema
+ *
+ * Returns: (transfer full): a page whose controls follow @settings
+ */
+GtkWidget *
+sj_settings_page_new (GSettings *settings)
+{
+  SjSettingsPage *self;
+
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
+  self = g_object_new (SJ_TYPE_SETTINGS_PAGE, NULL);
+  self->settings = g_object_ref (settings);
+  bind_settings (self);
+
+  g_signal_connect_object (settings, "changed::provider", G_CALLBACK (endpoint_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (settings, "changed::base-url", G_CALLBACK (endpoint_changed_cb), self, G_CONNECT_SWAPPED);
+  update_key_status (self);
+
+  return GTK_WIDGET (self);
+}
+
+/* Puts the keyboard in the API key entry: the fix for a missing or refused
+ * key, offered by the problem banner. */
+void
+sj_settings_page_focus_api_key (SjSettingsPage *self)
+{
+  g_assert (SJ_IS_SETTINGS_PAGE (self));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->key_entry_row));
+}

@@ -1,0 +1,173 @@
+/* sj-test-target.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The music, in memory: stands in for the Strudel page where a test of
+ * the services has no display (the page itself is tested under Xvfb). It
+ * swaps code at once, at the next whole cycle, playing at 1 cps from
+ * cycle 12. It can also hold a fetch until it is canceled, to stop the
+ * agent in the middle of a tool call.
+ */
+
+#include "config.h"
+
+#include "sj-test-target.h"
+
+struct _SjTestTarget
+{
+  GObject  parent_instance;
+
+  char    *code;
+  guint    n_swaps;
+  guint    n_fetches;
+  guint    hold_after;
+};
+
+static void live_target_iface_init (SjLiveTargetInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SjTestTarget, sj_test_target, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SJ_TYPE_LIVE_TARGET, live_target_iface_init))
+
+static void
+held_cancelled_cb (GCancellable *cancellable,
+                   GTask        *task)
+{
+  /* Returned from an idle: GCancellable forbids re-entry here. */
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Canceled");
+}
+
+static void
+fetch_code_async (SjLiveTarget        *target,
+                  GCancellable        *cancellable,
+                  GAsyncReadyCallback  callback,
+                  gpointer             user_data)
+{
+  SjTestTarget *self = SJ_TEST_TARGET (target);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  self->n_fetches++;
+  if (self->hold_after > 0 && self->n_fetches > self->hold_after && cancellable != NULL)
+    {
+      g_autoptr(GSource) source = g_cancellable_source_new (cancellable);
+
+      g_source_set_callback (source, G_SOURCE_FUNC (held_cancelled_cb), g_object_ref (task), g_object_unref);
+      g_source_attach (source, NULL);
+      return;
+    }
+
+  g_task_return_pointer (task, g_strdup (self->code), g_free);
+}
+
+static char *
+fetch_code_finish (SjLiveTarget  *target,
+                   GAsyncResult  *result,
+                   GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+schedule_swap_async (SjLiveTarget        *target,
+                     const char          *code,
+                     const SjSwapPolicy  *policy,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  SjTestTarget *self = SJ_TEST_TARGET (target);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  JsonObject *answer = json_object_new ();
+
+  g_free (self->code);
+  self->code = g_strdup (code);
+  self->n_swaps++;
+
+  json_object_set_string_member (answer, "status", "scheduled");
+  json_object_set_double_member (answer, "applyAtCycle", 13);
+  json_object_set_double_member (answer, "inSeconds", 0.5);
+  g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
+}
+
+static JsonObject *
+schedule_swap_finish (SjLiveTarget  *target,
+                      GAsyncResult  *result,
+                      GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+get_transport (SjLiveTarget *target,
+               SjTransport  *transport)
+{
+  transport->playing = TRUE;
+  transport->cps = 1;
+  transport->cycle = 12.5;
+}
+
+static void
+live_target_iface_init (SjLiveTargetInterface *iface)
+{
+  iface->fetch_code_async = fetch_code_async;
+  iface->fetch_code_finish = fetch_code_finish;
+  iface->schedule_swap_async = schedule_swap_async;
+  iface->schedule_swap_finish = schedule_swap_finish;
+  iface->get_transport = get_transport;
+}
+
+static void
+sj_test_target_finalize (GObject *object)
+{
+  g_free (SJ_TEST_TARGET (object)->code);
+  G_OBJECT_CLASS (sj_test_target_parent_class)->finalize (object);
+}
+
+static void
+sj_test_target_class_init (SjTestTargetClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sj_test_target_finalize;
+}
+
+static void
+sj_test_target_init (SjTestTarget *self)
+{
+}
+
+SjTestTarget *
+sj_test_target_new (const char *code)
+{
+  SjTestTarget *self = g_object_new (SJ_TYPE_TEST_TARGET, NULL);
+
+  self->code = g_strdup (code);
+  return self;
+}
+
+const char *
+sj_test_target_get_code (SjTestTarget *self)
+{
+  return self->code;
+}
+
+/* The musician typing in the editor. */
+void
+sj_test_target_set_code (SjTestTarget *self,
+                         const char   *code)
+{
+  g_free (self->code);
+  self->code = g_strdup (code);
+}
+
+guint
+sj_test_target_get_n_swaps (SjTestTarget *self)
+{
+  return self->n_swaps;
+}
+
+/* Fetches after the first @after ones wait until they are canceled. */
+void
+sj_test_target_hold_fetches (SjTestTarget *self,
+                             guint         after)
+{
+  self->n_fetches = 0;
+  self->hold_after = after;
+}

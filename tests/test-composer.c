@@ -1,0 +1,816 @@
+/* test-composer.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The chat panel's composer and autoscroll in a real window under Xvfb.
+ * Keys are real X key events, typed with xdotool into the focused window,
+ * so they go through GDK, the event controllers and the input method just
+ * as a user's would; the input method is GTK's own (GtkIMContextSimple),
+ * whose Ctrl+Shift+U code point entry is a real composition with preedit.
+ */
+
+#include "config.h"
+
+#include <gdk/x11/gdkx.h>
+
+#include "sj-autoscroll.h"
+#include "sj-composer.h"
+#include "sj-resources.h"
+
+#define WAIT_TIMEOUT_S 20
+
+typedef gboolean (*Condition) (gpointer data);
+
+static gboolean
+deadline_cb (gpointer data)
+{
+  *(gboolean *)data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the main context until @done holds, failing after a while. */
+static void
+spin_until (Condition   done,
+            gpointer    data,
+            const char *what)
+{
+  gboolean timed_out = FALSE;
+  guint deadline = g_timeout_add_seconds (WAIT_TIMEOUT_S, deadline_cb, &timed_out);
+
+  while (!done (data))
+    {
+      if (timed_out)
+        g_error ("Timed out waiting for %s", what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (deadline);
+}
+
+/* The window -------------------------------------------------------------- */
+
+typedef struct
+{
+  GtkWindow *window;
+  guint      barriers;   /* F12 presses seen */
+  guint64    frames;     /* frames drawn */
+} Fixture;
+
+/* F12 is the barrier: X delivers keys in order, so once the window has
+ * seen the F12 typed after some keys, it has handled those keys too. */
+static gboolean
+barrier_key_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                Fixture               *fixture)
+{
+  if (keyval != GDK_KEY_F12)
+    return FALSE;
+
+  fixture->barriers++;
+  return TRUE;
+}
+
+/* Keeps the frame clock running, to wait for layouts to settle. */
+static gboolean
+tick_cb (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       data)
+{
+  Fixture *fixture = data;
+
+  fixture->frames++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+window_is_active (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return gtk_window_is_active (fixture->window);
+}
+
+static void
+run_xdotool (const char * const *args)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) argv = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_strv_builder_add (builder, "xdotool");
+  g_strv_builder_addv (builder, (const char **)args);
+  argv = g_strv_builder_end (builder);
+
+  g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("xdotool %s failed: %s", args[0], err);
+}
+
+static void
+fixture_open (Fixture   *fixture,
+              GtkWidget *child)
+{
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  g_autofree char *xid = NULL;
+
+  fixture->barriers = 0;
+  fixture->frames = 0;
+  fixture->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (fixture->window, 400, 600);
+  gtk_window_set_child (fixture->window, child);
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (barrier_key_cb), fixture);
+  gtk_widget_add_controller (GTK_WIDGET (fixture->window), keys);
+  gtk_widget_add_tick_callback (GTK_WIDGET (fixture->window), tick_cb, fixture, NULL);
+
+  gtk_window_present (fixture->window);
+
+  /* There is no window manager under Xvfb: give the window the X input
+   * focus ourselves. */
+  xid = g_strdup_printf ("%lu", (gulong)gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (fixture->window))));
+  run_xdotool ((const char *[]) { "windowfocus", "--sync", xid, NULL });
+  spin_until (window_is_active, fixture, "the window to become active");
+}
+
+static void
+fixture_close (Fixture *fixture)
+{
+  gtk_window_destroy (fixture->window);
+  fixture->window = NULL;
+}
+
+typedef struct
+{
+  Fixture *fixture;
+  guint    count;
+} Barrier;
+
+static gboolean
+barrier_passed (gpointer data)
+{
+  Barrier *barrier = data;
+
+  return barrier->fixture->barriers > barrier->count;
+}
+
+/* Types @keys (xdotool key names) into the focused widget, and returns
+ * once the window has handled them all. */
+static void
+press_keys (Fixture            *fixture,
+            const char * const *keys)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) args = NULL;
+  Barrier barrier = { fixture, fixture->barriers };
+
+  g_strv_builder_add_many (builder, "key", "--delay", "20", NULL);
+  g_strv_builder_addv (builder, (const char **)keys);
+  g_strv_builder_add (builder, "F12");
+  args = g_strv_builder_end (builder);
+
+  run_xdotool ((const char * const *)args);
+  spin_until (barrier_passed, &barrier, "the keys to arrive");
+}
+
+#define PRESS(fixture, ...) press_keys ((fixture), (const char *[]) { __VA_ARGS__, NULL })
+
+typedef struct
+{
+  Fixture *fixture;
+  guint64  until;
+} Frames;
+
+static gboolean
+frames_passed (gpointer data)
+{
+  Frames *frames = data;
+
+  return frames->fixture->frames >= frames->until;
+}
+
+/* Lets the window draw @n more frames: layouts done on idle have run. */
+static void
+wait_frames (Fixture *fixture,
+             guint    n)
+{
+  Frames frames = { fixture, fixture->frames + n };
+
+  spin_until (frames_passed, &frames, "frames to be drawn");
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *root,
+                 GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = find_descendant (child, type)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static void
+clicked_cb (GtkButton *button,
+            gboolean  *clicked)
+{
+  *clicked = TRUE;
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(gboolean *)data;
+}
+
+/* Activates @button as Enter or Space would: clicked after a short
+ * pressed state. */
+static void
+click (GtkWidget *button)
+{
+  gboolean clicked = FALSE;
+  gulong handler = g_signal_connect (button, "clicked", G_CALLBACK (clicked_cb), &clicked);
+
+  g_assert_true (gtk_widget_activate (button));
+  spin_until (flag_is_set, &clicked, "a button to be clicked");
+  g_signal_handler_disconnect (button, handler);
+}
+
+/* The composer ------------------------------------------------------------ */
+
+typedef struct
+{
+  Fixture      fixture;
+  SjComposer  *composer;
+  GtkTextView *text_view;
+  GtkButton   *button;
+  GPtrArray   *sent;
+  guint        stops;
+} ComposerFixture;
+
+static void
+send_cb (SjComposer      *composer,
+         const char      *text,
+         ComposerFixture *cf)
+{
+  g_ptr_array_add (cf->sent, g_strdup (text));
+}
+
+static void
+stop_cb (SjComposer      *composer,
+         ComposerFixture *cf)
+{
+  cf->stops++;
+}
+
+static void
+composer_open (ComposerFixture *cf)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *spacer = gtk_label_new ("conversation");
+
+  cf->composer = SJ_COMPOSER (sj_composer_new ());
+  cf->text_view = GTK_TEXT_VIEW (find_descendant (GTK_WIDGET (cf->composer), GTK_TYPE_TEXT_VIEW));
+  cf->button = GTK_BUTTON (find_descendant (GTK_WIDGET (cf->composer), GTK_TYPE_BUTTON));
+  g_assert_nonnull (cf->text_view);
+  g_assert_nonnull (cf->button);
+  cf->sent = g_ptr_array_new_with_free_func (g_free);
+  cf->stops = 0;
+  g_signal_connect (cf->composer, "send", G_CALLBACK (send_cb), cf);
+  g_signal_connect (cf->composer, "stop", G_CALLBACK (stop_cb), cf);
+
+  gtk_widget_set_vexpand (spacer, TRUE);
+  gtk_box_append (GTK_BOX (box), spacer);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (cf->composer));
+  fixture_open (&cf->fixture, box);
+
+  sj_composer_focus (cf->composer);
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (cf->text_view)));
+}
+
+static void
+composer_close (ComposerFixture *cf)
+{
+  fixture_close (&cf->fixture);
+  g_clear_pointer (&cf->sent, g_ptr_array_unref);
+}
+
+static void
+assert_text (ComposerFixture *cf,
+             const char      *expected)
+{
+  g_autofree char *text = sj_composer_get_text (cf->composer);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+assert_sent (ComposerFixture *cf,
+             guint            n,
+             const char      *last)
+{
+  g_assert_cmpuint (cf->sent->len, ==, n);
+  if (last != NULL)
+    g_assert_cmpstr (g_ptr_array_index (cf->sent, n - 1), ==, last);
+}
+
+static void
+test_composer_enter (void)
+{
+  ComposerFixture cf = { 0 };
+
+  composer_open (&cf);
+
+  /* Nothing to send: the button says so. */
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (cf.button)));
+
+  /* Typed text, then Enter: sent, and the composer is empty again. */
+  PRESS (&cf.fixture, "h", "i");
+  assert_text (&cf, "hi");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (cf.button)));
+  PRESS (&cf.fixture, "Return");
+  assert_sent (&cf, 1, "hi");
+  assert_text (&cf, "");
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (cf.button)));
+
+  /* Shift+Enter starts a new line and sends nothing. */
+  sj_composer_set_text (cf.composer, "line one");
+  PRESS (&cf.fixture, "shift+Return");
+  assert_text (&cf, "line one\n");
+  assert_sent (&cf, 1, NULL);
+  PRESS (&cf.fixture, "t", "w", "o", "Return");
+  assert_sent (&cf, 2, "line one\ntwo");
+  assert_text (&cf, "");
+
+  /* Ctrl+Enter sends too. */
+  sj_composer_set_text (cf.composer, "with ctrl");
+  PRESS (&cf.fixture, "ctrl+Return");
+  assert_sent (&cf, 2 + 1, "with ctrl");
+  assert_text (&cf, "");
+
+  /* Only whitespace, or nothing: not sent, and left as it is. */
+  sj_composer_set_text (cf.composer, "  \n\t ");
+  PRESS (&cf.fixture, "Return");
+  PRESS (&cf.fixture, "ctrl+Return");
+  assert_sent (&cf, 3, NULL);
+  assert_text (&cf, "  \n\t ");
+  sj_composer_set_text (cf.composer, "");
+  PRESS (&cf.fixture, "Return");
+  assert_sent (&cf, 3, NULL);
+  assert_text (&cf, "");
+
+  /* The button sends as Enter does; the message goes without its
+   * surrounding whitespace. */
+  sj_composer_set_text (cf.composer, "  clicked\n");
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (cf.text_view)));
+  click (GTK_WIDGET (cf.button));
+  assert_sent (&cf, 4, "clicked");
+  assert_text (&cf, "");
+
+  composer_close (&cf);
+}
+
+/* A text view preedit-changed as an input method emits it. */
+static void
+emit_preedit (ComposerFixture *cf,
+              const char      *preedit)
+{
+  g_signal_emit_by_name (cf->text_view, "preedit-changed", preedit);
+}
+
+static void
+preedit_cb (GtkTextView *text_view,
+            const char  *preedit,
+            char       **last)
+{
+  g_free (*last);
+  *last = g_strdup (preedit);
+}
+
+static void
+test_composer_input_method (void)
+{
+  ComposerFixture cf = { 0 };
+  g_autofree char *preedit = NULL;
+
+  composer_open (&cf);
+
+  /* An input method composing (as it announces with preedit-changed):
+   * Enter is the input method's, not a send. GtkIMContextSimple, which
+   * has no composition of its own here, lets the key on to the text view:
+   * a newline. */
+  sj_composer_set_text (cf.composer, "kana");
+  emit_preedit (&cf, "か");
+  PRESS (&cf.fixture, "Return");
+  assert_sent (&cf, 0, NULL);
+  assert_text (&cf, "kana\n");
+  PRESS (&cf.fixture, "ctrl+Return");
+  assert_sent (&cf, 0, NULL);
+
+  /* The composition over, Enter sends again. */
+  emit_preedit (&cf, "");
+  PRESS (&cf.fixture, "Return");
+  assert_sent (&cf, 1, "kana");
+
+  /* A real composition: Ctrl+Shift+U starts a code point, shown as
+   * preedit; Enter commits it, sending nothing; the next Enter sends. */
+  g_signal_connect (cf.text_view, "preedit-changed", G_CALLBACK (preedit_cb), &preedit);
+  PRESS (&cf.fixture, "ctrl+shift+u", "e", "9");
+  g_assert_nonnull (preedit);
+  g_assert_cmpstr (preedit, !=, "");
+  assert_text (&cf, "");
+  PRESS (&cf.fixture, "Return");
+  g_assert_cmpstr (preedit, ==, "");
+  assert_text (&cf, "é");
+  assert_sent (&cf, 1, NULL);
+  PRESS (&cf.fixture, "Return");
+  assert_sent (&cf, 2, "é");
+  assert_text (&cf, "");
+
+  composer_close (&cf);
+}
+
+static void
+test_composer_streaming (void)
+{
+  ComposerFixture cf = { 0 };
+  g_autofree char *text = NULL;
+
+  composer_open (&cf);
+
+  g_assert_cmpstr (gtk_button_get_icon_name (cf.button), ==, "go-up-symbolic");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (cf.button)), ==, "Send");
+  gtk_test_accessible_assert_property (cf.button, GTK_ACCESSIBLE_PROPERTY_LABEL, "Send");
+  gtk_test_accessible_assert_property (cf.text_view, GTK_ACCESSIBLE_PROPERTY_LABEL, "Message to the agent");
+  gtk_test_accessible_assert_property (cf.text_view, GTK_ACCESSIBLE_PROPERTY_PLACEHOLDER, "Ask the agent…");
+
+  /* Not streaming, Escape is someone else's business. */
+  PRESS (&cf.fixture, "Escape");
+  g_assert_cmpuint (cf.stops, ==, 0);
+
+  g_object_set (cf.composer, "streaming", TRUE, NULL);
+  g_assert_true (sj_composer_get_streaming (cf.composer));
+  g_assert_cmpstr (gtk_button_get_icon_name (cf.button), ==, "media-playback-stop-symbolic");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (cf.button)), ==, "Stop");
+  gtk_test_accessible_assert_property (cf.button, GTK_ACCESSIBLE_PROPERTY_LABEL, "Stop");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (cf.button)));
+
+  /* While the answer streams, Enter keeps the next message. */
+  PRESS (&cf.fixture, "n", "e", "x", "t", "Return");
+  assert_sent (&cf, 0, NULL);
+  assert_text (&cf, "next");
+
+  /* Escape and the button stop the answer. */
+  PRESS (&cf.fixture, "Escape");
+  g_assert_cmpuint (cf.stops, ==, 1);
+  click (GTK_WIDGET (cf.button));
+  g_assert_cmpuint (cf.stops, ==, 2);
+  assert_sent (&cf, 0, NULL);
+  assert_text (&cf, "next");
+
+  /* Answer over: the button sends the message kept. */
+  sj_composer_set_streaming (cf.composer, FALSE);
+  g_assert_cmpstr (gtk_button_get_icon_name (cf.button), ==, "go-up-symbolic");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (cf.button)), ==, "Send");
+  gtk_test_accessible_assert_property (cf.button, GTK_ACCESSIBLE_PROPERTY_LABEL, "Send");
+  click (GTK_WIDGET (cf.button));
+  assert_sent (&cf, 1, "next");
+  g_assert_cmpuint (cf.stops, ==, 2);
+
+  /* Editing the last message again: the text, the cursor at its end. */
+  gtk_widget_grab_focus (GTK_WIDGET (cf.button));
+  sj_composer_set_text (cf.composer, "next");
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (cf.text_view)));
+  PRESS (&cf.fixture, "exclam");
+  text = sj_composer_get_text (cf.composer);
+  g_assert_cmpstr (text, ==, "next!");
+
+  composer_close (&cf);
+}
+
+/* Sets @text, and returns the height the composer settles at once the
+ * text view has laid it out. */
+static int
+settled_height (ComposerFixture   *cf,
+                GtkScrolledWindow *scroller,
+                const char        *text)
+{
+  sj_composer_set_text (cf->composer, text);
+  /* The text view lays out its lines on idle: let it finish. */
+  wait_frames (&cf->fixture, 10);
+  return gtk_widget_get_height (GTK_WIDGET (scroller));
+}
+
+static void
+test_composer_grows (void)
+{
+  ComposerFixture cf = { 0 };
+  GtkScrolledWindow *scroller;
+  GtkAdjustment *adjustment;
+  g_autoptr(GString) many = g_string_new ("1");
+  int empty, three, six, eight, all, line;
+
+  composer_open (&cf);
+  scroller = GTK_SCROLLED_WINDOW (find_descendant (GTK_WIDGET (cf.composer), GTK_TYPE_SCROLLED_WINDOW));
+  adjustment = gtk_scrolled_window_get_vadjustment (scroller);
+
+  /* (A line or two fit in the scrolled window's minimum height, which
+   * its scrollbar sets: growth is measured from three lines on.) */
+  wait_frames (&cf.fixture, 5);
+  empty = gtk_widget_get_height (GTK_WIDGET (scroller));
+  three = settled_height (&cf, scroller, "1\n2\n3");
+  six = settled_height (&cf, scroller, "1\n2\n3\n4\n5\n6");
+  eight = settled_height (&cf, scroller, "1\n2\n3\n4\n5\n6\n7\n8");
+  for (int i = 2; i <= 30; i++)
+    g_string_append_printf (many, "\n%d", i);
+  all = settled_height (&cf, scroller, many->str);
+  g_test_message ("heights: empty %d, 3 lines %d, 6 lines %d, 8 lines %d, 30 lines %d", empty, three, six, eight, all);
+
+  /* It grows a line at a time up to eight lines… */
+  line = (six - three) / 3;
+  g_assert_cmpint (line, >, 8);
+  g_assert_cmpint (empty, <=, three);
+  g_assert_cmpint (eight - six, >=, 2 * line - 1);
+  g_assert_cmpint (eight - six, <=, 2 * line + 1);
+
+  /* …and then scrolls. */
+  g_assert_cmpint (all, <=, eight + line / 2);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, gtk_adjustment_get_page_size (adjustment) + 10 * line);
+
+  /* Sent, it shrinks back. */
+  PRESS (&cf.fixture, "Return");
+  assert_sent (&cf, 1, many->str);
+  wait_frames (&cf.fixture, 10);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (scroller)), <, three);
+
+  composer_close (&cf);
+}
+
+/* The autoscroll ---------------------------------------------------------- */
+
+typedef struct
+{
+  Fixture            fixture;
+  GtkStringList     *rows;
+  GtkScrolledWindow *scroller;
+  GtkAdjustment     *adjustment;
+  GtkWidget         *jump;
+  SjAutoscroll      *autoscroll;
+} ScrollFixture;
+
+static void
+setup_row_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_row_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             gpointer                  user_data)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+
+  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (item)), gtk_string_object_get_string (string));
+}
+
+static double
+distance_to_bottom (ScrollFixture *sf)
+{
+  GtkAdjustment *adjustment = sf->adjustment;
+
+  return gtk_adjustment_get_upper (adjustment) -
+         (gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment));
+}
+
+/* Rows of uneven heights, so GtkListView's estimates are off until it
+ * has measured them. */
+static void
+append_rows (ScrollFixture *sf,
+             guint          n)
+{
+  guint first = g_list_model_get_n_items (G_LIST_MODEL (sf->rows));
+
+  for (guint i = first; i < first + n; i++)
+    {
+      g_autoptr(GString) row = g_string_new (NULL);
+
+      g_string_append_printf (row, "Message %u", i);
+      for (guint line = 0; line < i % 4; line++)
+        g_string_append (row, "\nand one more line");
+      gtk_string_list_append (sf->rows, row->str);
+    }
+}
+
+typedef struct
+{
+  ScrollFixture *sf;
+  double         upper;
+} Grown;
+
+static gboolean
+grown (gpointer data)
+{
+  Grown *g = data;
+
+  return gtk_adjustment_get_upper (g->sf->adjustment) > g->upper;
+}
+
+static gboolean
+at_bottom (gpointer data)
+{
+  ScrollFixture *sf = data;
+
+  return sj_autoscroll_get_pinned (sf->autoscroll) && distance_to_bottom (sf) <= 48;
+}
+
+/* Waits until the view is at the bottom and stays there while the list
+ * view measures its rows. */
+static void
+assert_settles_at_bottom (ScrollFixture *sf)
+{
+  for (guint frame = 0; frame < 10; frame++)
+    {
+      spin_until (at_bottom, sf, "the view to be at the bottom");
+      wait_frames (&sf->fixture, 1);
+    }
+  g_assert_true (at_bottom (sf));
+  g_assert_false (gtk_widget_get_visible (sf->jump));
+}
+
+static gboolean
+unpinned (gpointer data)
+{
+  ScrollFixture *sf = data;
+
+  return !sj_autoscroll_get_pinned (sf->autoscroll);
+}
+
+static void
+count_cb (GObject    *object,
+          GParamSpec *pspec,
+          guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_autoscroll (void)
+{
+  ScrollFixture sf = { 0 };
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  GtkWidget *list_view;
+  Grown g = { &sf, 0 };
+  double value;
+  guint notified = 0;
+
+  sf.rows = gtk_string_list_new (NULL);
+  append_rows (&sf, 3);
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), NULL);
+  list_view = gtk_list_view_new (GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (g_object_ref (sf.rows)))),
+                                 g_object_ref (factory));
+  sf.scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
+  gtk_scrolled_window_set_child (sf.scroller, list_view);
+  gtk_widget_set_size_request (GTK_WIDGET (sf.scroller), 300, 200);
+  sf.jump = gtk_button_new_with_label ("Jump");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (sf.scroller));
+  gtk_box_append (GTK_BOX (box), sf.jump);
+
+  sf.autoscroll = sj_autoscroll_new (sf.scroller, sf.jump);
+  sf.adjustment = gtk_scrolled_window_get_vadjustment (sf.scroller);
+  g_signal_connect (sf.autoscroll, "notify::pinned", G_CALLBACK (count_cb), &notified);
+  g_assert_true (sj_autoscroll_get_pinned (sf.autoscroll));
+  g_assert_false (gtk_widget_get_visible (sf.jump));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (sf.jump), ==, "Jump to latest");
+  gtk_test_accessible_assert_property (sf.jump, GTK_ACCESSIBLE_PROPERTY_LABEL, "Jump to latest");
+
+  fixture_open (&sf.fixture, box);
+  wait_frames (&sf.fixture, 3);
+  g_assert_true (sj_autoscroll_get_pinned (sf.autoscroll));
+
+  /* Rows added while at the bottom: the view follows them, for a batch
+   * and for rows streamed in one at a time. */
+  g.upper = gtk_adjustment_get_upper (sf.adjustment);
+  append_rows (&sf, 60);
+  spin_until (grown, &g, "the list to grow");
+  assert_settles_at_bottom (&sf);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (sf.adjustment), >, 4 * gtk_adjustment_get_page_size (sf.adjustment));
+  for (guint i = 0; i < 10; i++)
+    {
+      append_rows (&sf, 1);
+      wait_frames (&sf.fixture, 1);
+    }
+  assert_settles_at_bottom (&sf);
+  g_assert_cmpuint (notified, ==, 0);
+
+  /* The user scrolls up: rows added keep the position, and the jump
+   * button shows. */
+  gtk_adjustment_set_value (sf.adjustment, gtk_adjustment_get_value (sf.adjustment) / 2);
+  g_assert_false (sj_autoscroll_get_pinned (sf.autoscroll));
+  g_assert_true (gtk_widget_get_visible (sf.jump));
+  g_assert_cmpuint (notified, ==, 1);
+  wait_frames (&sf.fixture, 5);
+  value = gtk_adjustment_get_value (sf.adjustment);
+  g.upper = gtk_adjustment_get_upper (sf.adjustment);
+  append_rows (&sf, 40);
+  spin_until (grown, &g, "the list to grow");
+  wait_frames (&sf.fixture, 10);
+  g_assert_cmpfloat (gtk_adjustment_get_value (sf.adjustment), ==, value);
+  g_assert_false (sj_autoscroll_get_pinned (sf.autoscroll));
+  g_assert_true (gtk_widget_get_visible (sf.jump));
+
+  /* Jump: back at the bottom, following again. */
+  click (sf.jump);
+  g_assert_true (sj_autoscroll_get_pinned (sf.autoscroll));
+  g_assert_false (gtk_widget_get_visible (sf.jump));
+  assert_settles_at_bottom (&sf);
+  append_rows (&sf, 20);
+  assert_settles_at_bottom (&sf);
+
+  /* A small step up leaves the bottom too (a touchpad's), and scrolling
+   * back down near the bottom pins again. */
+  gtk_adjustment_set_value (sf.adjustment, gtk_adjustment_get_value (sf.adjustment) - 5);
+  g_assert_false (sj_autoscroll_get_pinned (sf.autoscroll));
+  g_assert_true (gtk_widget_get_visible (sf.jump));
+  gtk_adjustment_set_value (sf.adjustment, gtk_adjustment_get_value (sf.adjustment) - 300);
+  g_assert_false (sj_autoscroll_get_pinned (sf.autoscroll));
+  gtk_adjustment_set_value (sf.adjustment, gtk_adjustment_get_upper (sf.adjustment) -
+                                           gtk_adjustment_get_page_size (sf.adjustment) - 20);
+  g_assert_true (sj_autoscroll_get_pinned (sf.autoscroll));
+  g_assert_false (gtk_widget_get_visible (sf.jump));
+  append_rows (&sf, 5);
+  assert_settles_at_bottom (&sf);
+
+  /* The list view scrolling itself to a row, as when the keyboard focus
+   * moves up, is the user's doing: not undone. */
+  g_assert_true (gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", 0));
+  spin_until (unpinned, &sf, "the view to leave the bottom");
+  wait_frames (&sf.fixture, 10);
+  g_assert_cmpfloat (gtk_adjustment_get_value (sf.adjustment), <, gtk_adjustment_get_page_size (sf.adjustment));
+  g_assert_false (sj_autoscroll_get_pinned (sf.autoscroll));
+  g_assert_true (gtk_widget_get_visible (sf.jump));
+  click (sf.jump);
+  assert_settles_at_bottom (&sf);
+
+  /* A conversation cleared while scrolled up has nothing to jump to. */
+  gtk_adjustment_set_value (sf.adjustment, 0);
+  g_assert_false (sj_autoscroll_get_pinned (sf.autoscroll));
+  gtk_string_list_splice (sf.rows, 0, g_list_model_get_n_items (G_LIST_MODEL (sf.rows)), NULL);
+  spin_until (at_bottom, &sf, "the cleared view to pin");
+  g_assert_false (gtk_widget_get_visible (sf.jump));
+
+  fixture_close (&sf.fixture);
+  g_clear_object (&sf.autoscroll);
+  g_clear_object (&sf.rows);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *xdotool = NULL;
+
+  /* Real X key events through GTK's own input method, whatever the
+   * session around the test has. */
+  g_setenv ("GDK_BACKEND", "x11", TRUE);
+  g_setenv ("GTK_IM_MODULE", "gtk-im-context-simple", TRUE);
+  g_setenv ("LANGUAGE", "C", TRUE);
+  /* GTK's test accessibility backend, whose properties can be checked
+   * (and no accessibility bus to look for). */
+  g_setenv ("GTK_A11Y", "test", TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  sj_register_resource ();
+
+  xdotool = g_find_program_in_path ("xdotool");
+  if (xdotool == NULL)
+    g_error ("xdotool is needed to type real keys (apt-get install xdotool)");
+
+  g_test_add_func ("/composer/enter", test_composer_enter);
+  g_test_add_func ("/composer/input-method", test_composer_input_method);
+  g_test_add_func ("/composer/streaming", test_composer_streaming);
+  g_test_add_func ("/composer/grows", test_composer_grows);
+  g_test_add_func ("/autoscroll/follow", test_autoscroll);
+
+  return g_test_run ();
+}

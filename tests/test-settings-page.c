@@ -1,0 +1,612 @@
+/* test-settings-page.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The agent's Settings page and the problem banner, as real widgets under
+ * Xvfb. tests/test-secrets.sh runs this on a private session bus with a
+ * gnome-keyring-daemon of its own (SJ_TEST_KEYRING=running), so the key
+ * the page stores goes to a throwaway keyring; run without the script, the
+ * page tests skip rather than touch the keyring of whoever runs them. A
+ * SoupServer on the loopback interface plays the provider's /models.
+ *
+ * Every wait spins the main loop until what is waited for holds.
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <adwaita.h>
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
+#include <libsoup/soup.h>
+
+#include "sj-llm-client.h"
+#include "sj-problem-banner.h"
+#include "sj-resources.h"
+#include "sj-secrets.h"
+#include "sj-settings-page.h"
+
+#define SCHEMA_ID "io.github.strudeljam.StrudelJam"
+#define MODELS_BODY "{\"object\":\"list\",\"data\":[{\"id\":\"m1\"},{\"id\":\"m2\"},{\"id\":\"other/m3\"}]}"
+#define WAIT_LIMIT_SECONDS 20
+
+#define CHILD(page, name) gtk_widget_get_template_child (GTK_WIDGET (page), SJ_TYPE_SETTINGS_PAGE, name)
+#define WAIT_UNTIL(condition) G_STMT_START { \
+    guint wait_timeout_id_ = g_timeout_add_seconds (WAIT_LIMIT_SECONDS, wait_timed_out_cb, (gpointer) #condition); \
+    while (!(condition)) \
+      g_main_context_iteration (NULL, TRUE); \
+    g_source_remove (wait_timeout_id_); \
+  } G_STMT_END
+
+static struct
+{
+  SoupServer *server;
+  char       *base_url;
+  guint       status;
+  guint       n_requests;
+  char       *path;
+  char       *authorization;
+} provider;
+
+static const char *api_key;
+
+static gboolean
+wait_timed_out_cb (gpointer user_data)
+{
+  g_error ("Waited %d s in vain for: %s", WAIT_LIMIT_SECONDS, (const char *)user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+server_cb (SoupServer        *server,
+           SoupServerMessage *msg,
+           const char        *path,
+           GHashTable        *query,
+           gpointer           user_data)
+{
+  const char *authorization = soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                                            "Authorization");
+
+  provider.n_requests++;
+  g_free (provider.path);
+  provider.path = g_strdup (path);
+  g_free (provider.authorization);
+  provider.authorization = g_strdup (authorization);
+
+  soup_server_message_set_status (msg, provider.status, NULL);
+  if (provider.status == SOUP_STATUS_OK)
+    soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC,
+                                      MODELS_BODY, strlen (MODELS_BODY));
+  else
+    soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC,
+                                      "{\"error\":{\"message\":\"down\"}}", 27);
+}
+
+static void
+start_provider (void)
+{
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  provider.status = SOUP_STATUS_OK;
+  provider.server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (provider.server, NULL, server_cb, NULL, NULL);
+  soup_server_listen_local (provider.server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (provider.server);
+  provider.base_url = g_strdup_printf ("http://127.0.0.1:%d/v1", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+}
+
+/* A loopback URL nothing listens on: a port that was free a moment ago. */
+static char *
+unreachable_url (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  guint16 port;
+
+  g_assert_nonnull (socket);
+  g_assert_true (g_socket_bind (socket, any, FALSE, NULL));
+  bound = g_socket_get_local_address (socket, NULL);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_socket_close (socket, NULL);
+
+  return g_strdup_printf ("http://127.0.0.1:%u/v1", port);
+}
+
+static GSettings *
+new_settings (void)
+{
+  g_autoptr(GSettingsBackend) backend = g_memory_settings_backend_new ();
+
+  return g_settings_new_with_backend (SCHEMA_ID, backend);
+}
+
+static gboolean
+have_keyring (void)
+{
+  if (g_strcmp0 (g_getenv ("SJ_TEST_KEYRING"), "running") == 0)
+    return TRUE;
+
+  g_test_skip ("run by test-secrets.sh with a keyring of its own");
+  return FALSE;
+}
+
+static SjSettingsPage *
+show_page (GSettings  *settings,
+           GtkWindow **window)
+{
+  GtkWidget *page = sj_settings_page_new (settings);
+
+  *window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (*window, 400, 700);
+  gtk_window_set_child (*window, page);
+  gtk_window_present (*window);
+  return SJ_SETTINGS_PAGE (page);
+}
+
+static gboolean
+subtitle_is (gpointer    row,
+             const char *text)
+{
+  return g_strcmp0 (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), text) == 0;
+}
+
+static gboolean
+string_is (GSettings  *settings,
+           const char *key,
+           const char *value)
+{
+  g_autofree char *current = g_settings_get_string (settings, key);
+
+  return g_strcmp0 (current, value) == 0;
+}
+
+static guint
+count_rows (GtkListBox *list)
+{
+  guint n = 0;
+
+  while (gtk_list_box_get_row_at_index (list, n) != NULL)
+    n++;
+  return n;
+}
+
+static void
+got_result_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static char *
+lookup_key (const char *provider_name,
+            const char *base_url)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  char *key;
+
+  sj_secrets_lookup_api_key_async (provider_name, base_url, NULL, got_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  key = sj_secrets_lookup_api_key_finish (result, &error);
+  g_assert_no_error (error);
+  return key;
+}
+
+/* Bindings ---------------------------------------------------------------- */
+
+static void
+test_bindings (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  GtkWindow *window;
+  SjSettingsPage *page;
+  AdwComboRow *provider_row, *reasoning_row, *quantize_row;
+  GtkWidget *base_url_row, *model_row, *bars_spin;
+  GtkSpinButton *temperature_spin;
+  static const struct {
+    const char *spin;
+    const char *key;
+  } spins[] = {
+    { "bars_spin", "quantize-bars" },
+    { "bar_cycles_spin", "bar-cycles" },
+    { "repair_spin", "max-repair-attempts" },
+    { "tool_budget_spin", "tool-budget" },
+  };
+
+  if (!have_keyring ())
+    return;
+
+  page = show_page (settings, &window);
+  provider_row = ADW_COMBO_ROW (CHILD (page, "provider_row"));
+  reasoning_row = ADW_COMBO_ROW (CHILD (page, "reasoning_row"));
+  quantize_row = ADW_COMBO_ROW (CHILD (page, "quantize_row"));
+  base_url_row = GTK_WIDGET (CHILD (page, "base_url_row"));
+  model_row = GTK_WIDGET (CHILD (page, "model_row"));
+  bars_spin = GTK_WIDGET (CHILD (page, "bars_spin"));
+  temperature_spin = GTK_SPIN_BUTTON (CHILD (page, "temperature_spin"));
+
+  /* The provider: OpenRouter needs no base URL, a custom endpoint does. */
+  g_assert_cmpuint (adw_combo_row_get_selected (provider_row), ==, 0);
+  g_assert_false (gtk_widget_get_sensitive (base_url_row));
+  g_settings_set_string (settings, "provider", "custom");
+  WAIT_UNTIL (adw_combo_row_get_selected (provider_row) == 1);
+  WAIT_UNTIL (gtk_widget_get_sensitive (base_url_row) && gtk_widget_get_visible (base_url_row));
+  adw_combo_row_set_selected (provider_row, 0);
+  WAIT_UNTIL (string_is (settings, "provider", "openrouter"));
+  WAIT_UNTIL (!gtk_widget_get_sensitive (base_url_row) && !gtk_widget_get_visible (base_url_row));
+  adw_combo_row_set_selected (provider_row, 1);
+  WAIT_UNTIL (string_is (settings, "provider", "custom"));
+  WAIT_UNTIL (gtk_widget_get_sensitive (base_url_row));
+
+  /* The base URL and the model, typed or set elsewhere. */
+  gtk_editable_set_text (GTK_EDITABLE (base_url_row), "http://127.0.0.1:8080/v1");
+  WAIT_UNTIL (string_is (settings, "base-url", "http://127.0.0.1:8080/v1"));
+  g_settings_set_string (settings, "base-url", "http://localhost:1234/v1");
+  WAIT_UNTIL (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (base_url_row)), "http://localhost:1234/v1") == 0);
+  gtk_editable_set_text (GTK_EDITABLE (model_row), "qwen3:8b");
+  WAIT_UNTIL (string_is (settings, "model", "qwen3:8b"));
+  g_settings_set_string (settings, "model", "openai/gpt-4o");
+  WAIT_UNTIL (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (model_row)), "openai/gpt-4o") == 0);
+
+  /* Reasoning and temperature. */
+  g_assert_cmpuint (adw_combo_row_get_selected (reasoning_row), ==, 1);
+  adw_combo_row_set_selected (reasoning_row, 2);
+  WAIT_UNTIL (string_is (settings, "reasoning-mode", "deep"));
+  g_settings_set_string (settings, "reasoning-mode", "fast");
+  WAIT_UNTIL (adw_combo_row_get_selected (reasoning_row) == 0);
+  g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (temperature_spin), 0.7, 1e-9);
+  gtk_spin_button_set_value (temperature_spin, 1.3);
+  WAIT_UNTIL (G_APPROX_VALUE (g_settings_get_double (settings, "temperature"), 1.3, 1e-9));
+  g_settings_set_double (settings, "temperature", 0.2);
+  WAIT_UNTIL (G_APPROX_VALUE (gtk_spin_button_get_value (temperature_spin), 0.2, 1e-9));
+
+  /* When changes land: the bars only count for "every N bars". */
+  g_assert_cmpuint (adw_combo_row_get_selected (quantize_row), ==, 0);
+  g_assert_false (gtk_widget_is_sensitive (bars_spin));
+  adw_combo_row_set_selected (quantize_row, 2);
+  WAIT_UNTIL (string_is (settings, "quantize", "bars"));
+  WAIT_UNTIL (gtk_widget_is_sensitive (bars_spin));
+  g_settings_set_string (settings, "quantize", "next_bar");
+  WAIT_UNTIL (adw_combo_row_get_selected (quantize_row) == 1);
+  WAIT_UNTIL (!gtk_widget_is_sensitive (bars_spin));
+  g_settings_set_string (settings, "quantize", "bars");
+  WAIT_UNTIL (gtk_widget_is_sensitive (bars_spin));
+
+  /* The numbers, both ways. */
+  for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
+    {
+      GtkSpinButton *spin = GTK_SPIN_BUTTON (CHILD (page, spins[i].spin));
+
+      g_assert_cmpuint ((guint) gtk_spin_button_get_value (spin), ==, g_settings_get_uint (settings, spins[i].key));
+      gtk_spin_button_set_value (spin, 7);
+      WAIT_UNTIL (g_settings_get_uint (settings, spins[i].key) == 7);
+      g_settings_set_uint (settings, spins[i].key, 3);
+      WAIT_UNTIL (gtk_spin_button_get_value (spin) == 3);
+    }
+
+  gtk_window_destroy (window);
+}
+
+/* API key ----------------------------------------------------------------- */
+
+static void
+test_api_key (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autofree char *stored = NULL;
+  GtkWindow *window;
+  SjSettingsPage *page;
+  GtkWidget *status_row, *entry_row, *set_button, *clear_button, *focus;
+
+  if (!have_keyring ())
+    return;
+
+  g_settings_set_string (settings, "provider", "custom");
+  g_settings_set_string (settings, "base-url", provider.base_url);
+  page = show_page (settings, &window);
+  status_row = GTK_WIDGET (CHILD (page, "key_status_row"));
+  entry_row = GTK_WIDGET (CHILD (page, "key_entry_row"));
+  set_button = GTK_WIDGET (CHILD (page, "key_set_button"));
+  clear_button = GTK_WIDGET (CHILD (page, "key_clear_button"));
+
+  WAIT_UNTIL (subtitle_is (status_row, "No key stored"));
+  g_assert_false (gtk_widget_get_sensitive (set_button));
+  g_assert_false (gtk_widget_get_sensitive (clear_button));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (set_button)), ==, "Set");
+
+  /* The banner's fix puts the keyboard in the entry. */
+  sj_settings_page_focus_api_key (page);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_true (focus == entry_row || gtk_widget_is_ancestor (focus, entry_row));
+
+  /* Set: into the keyring, out of the entry. */
+  gtk_editable_set_text (GTK_EDITABLE (entry_row), api_key);
+  WAIT_UNTIL (gtk_widget_get_sensitive (set_button));
+  g_signal_emit_by_name (set_button, "clicked");
+  WAIT_UNTIL (subtitle_is (status_row, "Stored in the keyring"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry_row)), ==, "");
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (set_button)), ==, "Replace");
+  g_assert_true (gtk_widget_get_sensitive (clear_button));
+  stored = lookup_key ("custom", provider.base_url);
+  /* Not g_assert_cmpstr: a failure would print the key. */
+  g_assert_true (g_strcmp0 (stored, api_key) == 0);
+
+  /* The models are asked for with the stored key. */
+  sj_settings_page_refresh_models (page);
+  WAIT_UNTIL (count_rows (GTK_LIST_BOX (CHILD (page, "models_list"))) == 3);
+  g_assert_nonnull (provider.authorization);
+  g_assert_true (g_str_has_prefix (provider.authorization, "Bearer ") &&
+                 g_strcmp0 (provider.authorization + strlen ("Bearer "), api_key) == 0);
+
+  /* Keys are kept per endpoint: OpenRouter has none. */
+  g_settings_set_string (settings, "provider", "openrouter");
+  WAIT_UNTIL (subtitle_is (status_row, "No key stored"));
+  g_settings_set_string (settings, "provider", "custom");
+  WAIT_UNTIL (subtitle_is (status_row, "Stored in the keyring"));
+
+  /* Clear. */
+  g_signal_emit_by_name (clear_button, "clicked");
+  WAIT_UNTIL (subtitle_is (status_row, "No key stored"));
+  g_clear_pointer (&stored, g_free);
+  stored = lookup_key ("custom", provider.base_url);
+  g_assert_null (stored);
+  g_assert_false (gtk_widget_get_sensitive (clear_button));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (set_button)), ==, "Set");
+
+  gtk_window_destroy (window);
+}
+
+/* Models ------------------------------------------------------------------ */
+
+static void
+test_models (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autofree char *unreachable = unreachable_url ();
+  g_autofree char *other_url = g_strconcat (provider.base_url, "/other", NULL);
+  GtkWindow *window;
+  SjSettingsPage *page;
+  GtkListBox *list;
+  GtkStack *stack;
+  GtkWidget *error_row, *popover;
+  guint n_requests;
+
+  if (!have_keyring ())
+    return;
+
+  g_settings_set_string (settings, "provider", "custom");
+  g_settings_set_string (settings, "base-url", provider.base_url);
+  page = show_page (settings, &window);
+  list = GTK_LIST_BOX (CHILD (page, "models_list"));
+  stack = GTK_STACK (CHILD (page, "models_stack"));
+  error_row = GTK_WIDGET (CHILD (page, "models_error_row"));
+  popover = GTK_WIDGET (CHILD (page, "models_popover"));
+  provider.status = SOUP_STATUS_OK;
+
+  /* Fetched from the loopback provider, in its order. */
+  sj_settings_page_refresh_models (page);
+  WAIT_UNTIL (count_rows (list) == 3);
+  g_assert_cmpstr (provider.path, ==, "/v1/models");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "models");
+  g_assert_false (gtk_widget_get_visible (error_row));
+
+  /* The menu searches them; choosing one sets the model. */
+  n_requests = provider.n_requests;
+  gtk_menu_button_popup (GTK_MENU_BUTTON (CHILD (page, "models_button")));
+  WAIT_UNTIL (gtk_widget_get_mapped (popover));
+  g_assert_cmpuint (provider.n_requests, ==, n_requests);
+  gtk_editable_set_text (GTK_EDITABLE (CHILD (page, "models_search")), "M3");
+  WAIT_UNTIL (count_rows (list) == 1);
+  g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 0));
+  WAIT_UNTIL (string_is (settings, "model", "other/m3"));
+  WAIT_UNTIL (!gtk_widget_get_visible (popover));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (CHILD (page, "model_row"))), ==, "other/m3");
+
+  /* Another endpoint: its models are fetched when the menu opens. */
+  g_settings_set_string (settings, "base-url", other_url);
+  WAIT_UNTIL (count_rows (list) == 0);
+  gtk_menu_button_popup (GTK_MENU_BUTTON (CHILD (page, "models_button")));
+  WAIT_UNTIL (count_rows (list) == 3);
+  g_assert_cmpstr (provider.path, ==, "/v1/other/models");
+  gtk_popover_popdown (GTK_POPOVER (popover));
+
+  /* A failing provider is reported in the page and in the menu. */
+  provider.status = SOUP_STATUS_INTERNAL_SERVER_ERROR;
+  sj_settings_page_refresh_models (page);
+  WAIT_UNTIL (gtk_widget_get_visible (error_row));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "error");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (error_row)), !=, "");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (CHILD (page, "models_error_label"))), ==,
+                   adw_action_row_get_subtitle (ADW_ACTION_ROW (error_row)));
+  g_assert_cmpuint (count_rows (list), ==, 0);
+
+  /* So is one that cannot be reached; a new endpoint clears the old error. */
+  provider.status = SOUP_STATUS_OK;
+  g_settings_set_string (settings, "base-url", unreachable);
+  WAIT_UNTIL (!gtk_widget_get_visible (error_row));
+  sj_settings_page_refresh_models (page);
+  WAIT_UNTIL (gtk_widget_get_visible (error_row));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "error");
+
+  /* And Refresh recovers once it answers again. */
+  g_settings_set_string (settings, "base-url", provider.base_url);
+  sj_settings_page_refresh_models (page);
+  WAIT_UNTIL (count_rows (list) == 3);
+  g_assert_false (gtk_widget_get_visible (error_row));
+
+  /* Gone mid-fetch: the page's callbacks must not run on a dead page. */
+  sj_settings_page_refresh_models (page);
+  gtk_window_destroy (window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* Problem banner ---------------------------------------------------------- */
+
+static void
+count_activation_cb (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  (*(guint *)user_data)++;
+}
+
+static void
+test_banner (void)
+{
+  static const struct {
+    SjProblem   problem;
+    const char *detail;
+    const char *text;
+    const char *button;
+    const char *action;
+  } cases[] = {
+    { SJ_PROBLEM_NO_API_KEY, NULL, "needs an API key", "Add Key", "win.show-agent-settings" },
+    { SJ_PROBLEM_NO_KEYRING, NULL, "Secret Service", "Use a Local Model", "win.show-agent-settings" },
+    { SJ_PROBLEM_UNAUTHORIZED, NULL, "did not accept the API key", "Replace Key", "win.show-agent-settings" },
+    { SJ_PROBLEM_OFFLINE, NULL, "cannot be reached", "Retry", "agent.retry" },
+    { SJ_PROBLEM_RATE_LIMITED, "Try again in 17 seconds.", "too many requests", "Retry", "agent.retry" },
+  };
+  g_autoptr(GSimpleActionGroup) win = g_simple_action_group_new ();
+  g_autoptr(GSimpleActionGroup) agent = g_simple_action_group_new ();
+  g_autoptr(GSimpleAction) settings_action = g_simple_action_new ("show-agent-settings", NULL);
+  g_autoptr(GSimpleAction) retry_action = g_simple_action_new ("retry", NULL);
+  guint n_settings = 0, n_retries = 0;
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  SjProblemBanner *banner = SJ_PROBLEM_BANNER (sj_problem_banner_new ());
+  GtkRevealer *revealer = GTK_REVEALER (gtk_widget_get_first_child (GTK_WIDGET (banner)));
+  GtkWidget *box = gtk_revealer_get_child (revealer);
+  GtkLabel *label = GTK_LABEL (gtk_widget_get_first_child (box));
+  GtkWidget *button = gtk_widget_get_last_child (box);
+
+  g_signal_connect (settings_action, "activate", G_CALLBACK (count_activation_cb), &n_settings);
+  g_signal_connect (retry_action, "activate", G_CALLBACK (count_activation_cb), &n_retries);
+  g_action_map_add_action (G_ACTION_MAP (win), G_ACTION (settings_action));
+  g_action_map_add_action (G_ACTION_MAP (agent), G_ACTION (retry_action));
+  gtk_widget_insert_action_group (GTK_WIDGET (window), "win", G_ACTION_GROUP (win));
+  gtk_widget_insert_action_group (GTK_WIDGET (window), "agent", G_ACTION_GROUP (agent));
+  gtk_window_set_child (window, GTK_WIDGET (banner));
+  gtk_window_present (window);
+
+  g_assert_true (gtk_widget_has_css_class (box, "sj-problem-banner"));
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
+  g_assert_cmpint (sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_NONE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *text;
+
+      sj_problem_banner_show (banner, cases[i].problem, cases[i].detail);
+      text = gtk_label_get_label (label);
+      g_assert_true (gtk_revealer_get_reveal_child (revealer));
+      g_assert_cmpint (sj_problem_banner_get_problem (banner), ==, cases[i].problem);
+      g_assert_nonnull (strstr (text, cases[i].text));
+      if (cases[i].detail != NULL)
+        g_assert_true (g_str_has_suffix (text, cases[i].detail));
+      g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, cases[i].button);
+      g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, cases[i].action);
+    }
+
+  /* The no-keyring text also offers the way without a key. */
+  sj_problem_banner_show (banner, SJ_PROBLEM_NO_KEYRING, NULL);
+  g_assert_nonnull (strstr (gtk_label_get_label (label), "needs no key"));
+
+  /* The buttons drive the window's actions. */
+  sj_problem_banner_show (banner, SJ_PROBLEM_NO_API_KEY, NULL);
+  WAIT_UNTIL (gtk_widget_get_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpuint (n_settings, ==, 1);
+  sj_problem_banner_show (banner, SJ_PROBLEM_OFFLINE, NULL);
+  WAIT_UNTIL (gtk_widget_get_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpuint (n_retries, ==, 1);
+
+  sj_problem_banner_hide (banner);
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
+  g_assert_cmpint (sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_NONE);
+  sj_problem_banner_show (banner, SJ_PROBLEM_UNAUTHORIZED, NULL);
+  sj_problem_banner_show (banner, SJ_PROBLEM_NONE, "ignored");
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
+
+  gtk_window_destroy (window);
+}
+
+static void
+test_problem_from_error (void)
+{
+  static const struct {
+    const char *domain;
+    gint        code;
+    SjProblem   problem;
+  } cases[] = {
+    { "llm", SJ_LLM_CLIENT_ERROR_UNAUTHORIZED, SJ_PROBLEM_UNAUTHORIZED },
+    { "llm", SJ_LLM_CLIENT_ERROR_RATE_LIMITED, SJ_PROBLEM_RATE_LIMITED },
+    { "llm", SJ_LLM_CLIENT_ERROR_NETWORK, SJ_PROBLEM_OFFLINE },
+    { "llm", SJ_LLM_CLIENT_ERROR_SERVER, SJ_PROBLEM_NONE },
+    { "llm", SJ_LLM_CLIENT_ERROR_PROTOCOL, SJ_PROBLEM_NONE },
+    { "llm", SJ_LLM_CLIENT_ERROR_REJECTED, SJ_PROBLEM_NONE },
+    { "secrets", SJ_SECRETS_ERROR_NO_KEYRING, SJ_PROBLEM_NO_KEYRING },
+    { "secrets", SJ_SECRETS_ERROR_LOCKED, SJ_PROBLEM_NONE },
+    { "secrets", SJ_SECRETS_ERROR_FAILED, SJ_PROBLEM_NONE },
+    { "io", G_IO_ERROR_CANCELLED, SJ_PROBLEM_NONE },
+    /* The same code numbers in another domain are not those problems. */
+    { "io", SJ_LLM_CLIENT_ERROR_UNAUTHORIZED, SJ_PROBLEM_NONE },
+  };
+
+  g_assert_cmpint (sj_problem_from_error (NULL), ==, SJ_PROBLEM_NONE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GQuark domain = g_str_equal (cases[i].domain, "llm") ? SJ_LLM_CLIENT_ERROR :
+                      g_str_equal (cases[i].domain, "secrets") ? SJ_SECRETS_ERROR : G_IO_ERROR;
+      g_autoptr(GError) error = g_error_new_literal (domain, cases[i].code, "test");
+
+      g_assert_cmpint (sj_problem_from_error (error), ==, cases[i].problem);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  /* The private session bus has no accessibility bus to offer. */
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  g_test_init (&argc, &argv, NULL);
+  /* stdout is the TAP stream: GTK's debug messages (the script sets
+   * G_MESSAGES_DEBUG=all) go with the other logs. */
+  g_log_writer_default_set_use_stderr (TRUE);
+  adw_init ();
+  sj_register_resource ();
+
+  api_key = g_getenv ("SJ_TEST_API_KEY");
+  if (api_key == NULL || *api_key == '\0')
+    api_key = "sk-test-settings-page";
+  start_provider ();
+
+  g_test_add_func ("/settings-page/bindings", test_bindings);
+  g_test_add_func ("/settings-page/api-key", test_api_key);
+  g_test_add_func ("/settings-page/models", test_models);
+  g_test_add_func ("/problem-banner/show", test_banner);
+  g_test_add_func ("/problem-banner/from-error", test_problem_from_error);
+
+  status = g_test_run ();
+
+  soup_server_disconnect (provider.server);
+  g_clear_object (&provider.server);
+  g_free (provider.base_url);
+  g_free (provider.path);
+  g_free (provider.authorization);
+  return status;
+}
