@@ -1,0 +1,181 @@
+/* test-agent-config.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * SjAgentConfig against a real Secret Service (tests/test-secrets.sh runs
+ * it with a gnome-keyring of its own, locked, or with no keyring at all):
+ * the agent works when it can, and otherwise says why and what to do.
+ */
+
+#include "config.h"
+
+#include "sj-agent-config.h"
+#include "sj-secrets.h"
+#include "sj-test-target.h"
+
+typedef struct
+{
+  GSettings     *settings;
+  SjAgent       *agent;
+  SjAgentConfig *config;
+  char          *dir;
+  guint          changes;
+} Fixture;
+
+static void
+changed_cb (SjAgentConfig *config,
+            Fixture       *fixture)
+{
+  fixture->changes++;
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(SjTestTarget) target = sj_test_target_new ("s(\"sine\")");
+  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
+  g_autoptr(SjKnowledge) knowledge = NULL;
+  g_autoptr(SjDryRun) dry_run = sj_dry_run_new ();
+  g_autoptr(SjTimeline) timeline = sj_timeline_new ();
+  g_autoptr(SjChangeApplier) applier = NULL;
+  g_autoptr(SjAgentTools) tools = NULL;
+  g_autoptr(SjHistoryStore) store = NULL;
+  g_autofree char *path = NULL;
+
+  fixture->dir = g_dir_make_tmp ("sj-agent-config-XXXXXX", NULL);
+  path = g_build_filename (fixture->dir, "history.db", NULL);
+  store = sj_history_store_new (path, NULL);
+  knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sounds);
+  applier = sj_change_applier_new (SJ_LIVE_TARGET (target), dry_run, knowledge, timeline);
+  tools = sj_agent_tools_new (applier, knowledge, sj_knowledge_base_get_bundled ());
+  fixture->agent = sj_agent_new (tools, store);
+  fixture->settings = g_settings_new ("io.github.strudeljam.StrudelJam");
+  g_settings_set_string (fixture->settings, "model", "some/model");
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_clear_object (&fixture->config);
+  g_clear_object (&fixture->agent);
+  g_settings_reset (fixture->settings, "provider");
+  g_settings_reset (fixture->settings, "model");
+  g_clear_object (&fixture->settings);
+  g_free (fixture->dir);
+}
+
+/* Creates the config (or reloads it) and waits for its lookup. */
+static const GError *
+settle (Fixture *fixture)
+{
+  guint before = fixture->changes;
+
+  if (fixture->config == NULL)
+    {
+      fixture->config = sj_agent_config_new (fixture->agent, fixture->settings);
+      g_signal_connect (fixture->config, "changed", G_CALLBACK (changed_cb), fixture);
+    }
+  else
+    sj_agent_config_reload (fixture->config);
+
+  while (fixture->changes == before)
+    g_main_context_iteration (NULL, TRUE);
+
+  return sj_agent_config_get_problem (fixture->config);
+}
+
+static void
+store_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (sj_secrets_store_api_key_finish (result, NULL));
+  *done = TRUE;
+}
+
+static void
+test_running (Fixture       *fixture,
+              gconstpointer  data)
+{
+  gboolean done = FALSE;
+  const GError *problem;
+
+  /* OpenRouter without a key: the way forward. */
+  problem = settle (fixture);
+  g_assert_error (problem, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOT_CONFIGURED);
+  g_assert_nonnull (strstr (problem->message, "No OpenRouter API key"));
+
+  sj_secrets_store_api_key_async ("openrouter", SJ_LLM_CLIENT_OPENROUTER_URL, "sk-or-v1-testtesttesttesttest", NULL, store_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (settle (fixture));
+
+  /* A local endpoint needs no key. */
+  g_settings_set_string (fixture->settings, "provider", "custom");
+  g_assert_null (settle (fixture));
+
+  /* No model: said so. */
+  g_settings_set_string (fixture->settings, "model", "  ");
+  problem = settle (fixture);
+  g_assert_nonnull (problem);
+  g_assert_nonnull (strstr (problem->message, "No model"));
+}
+
+static void
+test_locked (Fixture       *fixture,
+             gconstpointer  data)
+{
+  const GError *problem = settle (fixture);
+
+  /* A locked keyring shows no items: the agent asks for a key, and
+   * storing it is where the page reports the lock. */
+  g_assert_nonnull (problem);
+  g_assert_nonnull (strstr (problem->message, "API key"));
+}
+
+static void
+test_no_keyring (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  const GError *problem = settle (fixture);
+
+  g_assert_nonnull (problem);
+  g_assert_nonnull (strstr (problem->message, "No keyring"));
+  g_assert_nonnull (strstr (problem->message, "local model"));
+
+  /* A local model works without any keyring. */
+  g_settings_set_string (fixture->settings, "provider", "custom");
+  g_assert_null (settle (fixture));
+}
+
+static void
+test_not_in_wrapper (void)
+{
+  g_test_skip ("run through tests/test-secrets.sh, with a keyring of its own");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *mode;
+
+  g_test_init (&argc, &argv, NULL);
+  g_log_writer_default_set_use_stderr (TRUE);
+
+  mode = g_getenv ("SJ_TEST_KEYRING");
+  if (g_strcmp0 (mode, "running") == 0)
+    g_test_add ("/agent-config/running", Fixture, NULL, fixture_set_up, test_running, fixture_tear_down);
+  else if (g_strcmp0 (mode, "locked") == 0)
+    g_test_add ("/agent-config/locked", Fixture, NULL, fixture_set_up, test_locked, fixture_tear_down);
+  else if (g_strcmp0 (mode, "none") == 0)
+    g_test_add ("/agent-config/no-keyring", Fixture, NULL, fixture_set_up, test_no_keyring, fixture_tear_down);
+  else
+    g_test_add_func ("/agent-config/not-in-wrapper", test_not_in_wrapper);
+
+  return g_test_run ();
+}
