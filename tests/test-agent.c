@@ -936,6 +936,27 @@ test_kill_9 (gconstpointer data)
   sj_test_remove_tree (dir);
 }
 
+/* The app's log writer masks the key in anything logged, by anyone. */
+static void
+test_log_writer (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(SjLlmClient) client = sj_llm_client_new ("http://127.0.0.1:1/v1", PLANTED_KEY);
+
+      g_log_set_writer_func (sj_history_redacting_log_writer, NULL, NULL);
+      g_message ("the provider said: invalid key %s", PLANTED_KEY);
+      g_message ("Authorization: Bearer %s", PLANTED_KEY);
+      return;
+    }
+
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout_unmatched ("*" PLANTED_KEY "*");
+  g_test_trap_assert_stderr_unmatched ("*" PLANTED_KEY "*");
+  g_test_trap_assert_stdout ("*invalid key [redacted]*");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -966,6 +987,7 @@ main (int   argc,
   ADD ("/agent/redaction", test_redaction);
 #undef ADD
   g_test_add_data_func ("/agent/kill-9", argv[0], test_kill_9);
+  g_test_add_func ("/agent/log-writer", test_log_writer);
 
   return g_test_run ();
 }

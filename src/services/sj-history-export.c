@@ -370,3 +370,34 @@ sj_history_store_export_markdown (SjHistoryStore  *self,
    * by an older version with fewer patterns. */
   return sj_history_redact (out->str);
 }
+
+/**
+ * sj_history_redacting_log_writer:
+ *
+ * A #GLogWriterFunc that masks secrets in every message before GLib's
+ * default writer prints it or hands it to the journal: a provider's error
+ * that quotes the key, or a library logging a header, never reaches a log.
+ */
+GLogWriterOutput
+sj_history_redacting_log_writer (GLogLevelFlags   log_level,
+                                 const GLogField *fields,
+                                 gsize            n_fields,
+                                 gpointer         user_data)
+{
+  g_autofree GLogField *copy = g_memdup2 (fields, n_fields * sizeof (GLogField));
+  g_autofree char *redacted = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_str_equal (copy[i].key, "MESSAGE") && copy[i].value != NULL)
+      {
+        g_autofree char *text = copy[i].length < 0 ? g_strdup (copy[i].value)
+                                                   : g_strndup (copy[i].value, copy[i].length);
+
+        redacted = sj_history_redact (text);
+        copy[i].value = redacted;
+        copy[i].length = -1;
+        break;
+      }
+
+  return g_log_writer_default (log_level, copy, n_fields, user_data);
+}
