@@ -106,7 +106,7 @@ test_running (Fixture       *fixture,
 
   /* OpenRouter without a key: the way forward. */
   problem = settle (fixture);
-  g_assert_error (problem, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOT_CONFIGURED);
+  g_assert_error (problem, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NO_API_KEY);
   g_assert_nonnull (strstr (problem->message, "No OpenRouter API key"));
 
   sj_secrets_store_api_key_async ("openrouter", SJ_LLM_CLIENT_OPENROUTER_URL, "sk-or-v1-testtesttesttesttest", NULL, store_cb, &done);
@@ -143,7 +143,7 @@ test_no_keyring (Fixture       *fixture,
 {
   const GError *problem = settle (fixture);
 
-  g_assert_nonnull (problem);
+  g_assert_error (problem, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NO_KEYRING);
   g_assert_nonnull (strstr (problem->message, "No keyring"));
   g_assert_nonnull (strstr (problem->message, "local model"));
 

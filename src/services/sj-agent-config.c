@@ -76,6 +76,13 @@ not_configured (const char *message)
   return g_error_new_literal (SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOT_CONFIGURED, message);
 }
 
+static GError *
+problem_error (SjAgentError  code,
+               const char   *message)
+{
+  return g_error_new_literal (SJ_AGENT_ERROR, code, message);
+}
+
 static void
 lookup_cb (GObject      *object,
            GAsyncResult *result,
@@ -100,17 +107,17 @@ lookup_cb (GObject      *object,
    * so only there is a missing key or keyring a problem. */
   if (openrouter && error != NULL && g_error_matches (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_LOCKED))
     {
-      set_problem (self, not_configured (_("The keyring is locked, so the OpenRouter API key cannot be read. Unlock it, then try again.")));
+      set_problem (self, problem_error (SJ_AGENT_ERROR_NO_API_KEY, _("The keyring is locked, so the OpenRouter API key cannot be read. Unlock it, then try again.")));
       return;
     }
   if (openrouter && error != NULL)
     {
-      set_problem (self, not_configured (_("No keyring is available to keep the OpenRouter API key. Start GNOME Keyring (or another Secret Service), or use a local model such as Ollama, which needs no key.")));
+      set_problem (self, problem_error (SJ_AGENT_ERROR_NO_KEYRING, _("No keyring is available to keep the OpenRouter API key. Start GNOME Keyring (or another Secret Service), or use a local model such as Ollama, which needs no key.")));
       return;
     }
   if (openrouter && (key == NULL || *key == '\0'))
     {
-      set_problem (self, not_configured (_("No OpenRouter API key is stored. Add one in the agent’s settings, or use a local model through a custom endpoint.")));
+      set_problem (self, problem_error (SJ_AGENT_ERROR_NO_API_KEY, _("No OpenRouter API key is stored. Add one in the agent’s settings, or use a local model through a custom endpoint.")));
       return;
     }
 

@@ -18,6 +18,8 @@ typedef enum
   SJ_AGENT_ERROR_BUSY,            /* a turn is already under way */
   SJ_AGENT_ERROR_NOT_CONFIGURED,  /* no model, no key, no keyring: see the message */
   SJ_AGENT_ERROR_NOTHING_TO_REDO, /* no last message to regenerate or edit */
+  SJ_AGENT_ERROR_NO_API_KEY,      /* the provider needs a key and none is stored */
+  SJ_AGENT_ERROR_NO_KEYRING,      /* no Secret Service to keep the key in */
 } SjAgentError;
 
 GQuark sj_agent_error_quark (void);

@@ -1,0 +1,308 @@
+/* sj-chat-message.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * One message of the conversation as the chat shows it: what the store
+ * holds, kept up to date while it streams. The rows of the list are
+ * recycled, so the message, not its row, is what changes: a row bound to
+ * it follows the "appended" signal for the streamed text and property
+ * notifications for the rest.
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "sj-chat-message.h"
+#include "sj-tool-call-item.h"
+
+struct _SjChatMessage
+{
+  GObject                 parent_instance;
+
+  gint64                  id;
+  SjHistoryRole           role;
+  GString                *content;
+  GString                *reasoning;
+  SjHistoryMessageStatus  status;
+  gint64                  started;
+  gint64                  ended;
+  GListStore             *tool_calls;
+  SjChatSwap              swap;
+  double                  swap_cycle;
+  gboolean                is_last;
+};
+
+G_DEFINE_FINAL_TYPE (SjChatMessage, sj_chat_message, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_STATUS,
+  PROP_SWAP,
+  PROP_IS_LAST,
+  PROP_HAS_REASONING,
+  N_PROPS
+};
+
+enum {
+  APPENDED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+sj_chat_message_finalize (GObject *object)
+{
+  SjChatMessage *self = (SjChatMessage *)object;
+
+  g_string_free (self->content, TRUE);
+  g_string_free (self->reasoning, TRUE);
+  g_clear_object (&self->tool_calls);
+
+  G_OBJECT_CLASS (sj_chat_message_parent_class)->finalize (object);
+}
+
+static void
+sj_chat_message_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  SjChatMessage *self = SJ_CHAT_MESSAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATUS:
+      g_value_set_int (value, self->status);
+      break;
+    case PROP_SWAP:
+      g_value_set_int (value, self->swap);
+      break;
+    case PROP_IS_LAST:
+      g_value_set_boolean (value, self->is_last);
+      break;
+    case PROP_HAS_REASONING:
+      g_value_set_boolean (value, self->reasoning->len > 0);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sj_chat_message_class_init (SjChatMessageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sj_chat_message_finalize;
+  object_class->get_property = sj_chat_message_get_property;
+
+  properties[PROP_STATUS] = g_param_spec_int ("status", NULL, NULL, 0, G_MAXINT, 0,
+                                              G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SWAP] = g_param_spec_int ("swap", NULL, NULL, 0, G_MAXINT, 0,
+                                            G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_IS_LAST] = g_param_spec_boolean ("is-last", NULL, NULL, FALSE,
+                                                   G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HAS_REASONING] = g_param_spec_boolean ("has-reasoning", NULL, NULL, FALSE,
+                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SjChatMessage::appended:
+   * @reasoning: whether the text is reasoning rather than the answer
+   * @text: what arrived
+   */
+  signals[APPENDED] = g_signal_new ("appended", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_BOOLEAN, G_TYPE_STRING);
+}
+
+static void
+sj_chat_message_init (SjChatMessage *self)
+{
+  self->content = g_string_new (NULL);
+  self->reasoning = g_string_new (NULL);
+  self->tool_calls = g_list_store_new (SJ_TYPE_TOOL_CALL_ITEM);
+  self->swap_cycle = NAN;
+}
+
+SjChatMessage *
+sj_chat_message_new_from_history (const SjHistoryMessage *message)
+{
+  SjChatMessage *self = g_object_new (SJ_TYPE_CHAT_MESSAGE, NULL);
+
+  self->id = message->id;
+  self->role = message->role;
+  g_string_assign (self->content, message->content ? message->content : "");
+  g_string_assign (self->reasoning, message->reasoning ? message->reasoning : "");
+  self->status = message->status;
+  self->started = message->started;
+  self->ended = message->ended;
+
+  return self;
+}
+
+gint64
+sj_chat_message_get_id (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->id;
+}
+
+SjHistoryRole
+sj_chat_message_get_role (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->role;
+}
+
+const char *
+sj_chat_message_get_content (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->content->str;
+}
+
+const char *
+sj_chat_message_get_reasoning (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->reasoning->str;
+}
+
+SjHistoryMessageStatus
+sj_chat_message_get_status (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->status;
+}
+
+void
+sj_chat_message_set_status (SjChatMessage          *self,
+                            SjHistoryMessageStatus  status,
+                            gint64                  ended)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+
+  self->status = status;
+  self->ended = ended;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
+}
+
+gint64
+sj_chat_message_get_started (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->started;
+}
+
+gint64
+sj_chat_message_get_ended (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->ended;
+}
+
+/* Streamed text: kept here, and told to the row showing it, if any. */
+void
+sj_chat_message_append (SjChatMessage *self,
+                        gboolean       reasoning,
+                        const char    *text)
+{
+  gboolean had_reasoning;
+
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+
+  had_reasoning = self->reasoning->len > 0;
+  g_string_append (reasoning ? self->reasoning : self->content, text);
+  g_signal_emit (self, signals[APPENDED], 0, reasoning, text);
+  if (!had_reasoning && self->reasoning->len > 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_REASONING]);
+}
+
+/* Returns: (transfer none): the message's finished tool calls, as SjToolCallItems */
+GListModel *
+sj_chat_message_get_tool_calls (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return G_LIST_MODEL (self->tool_calls);
+}
+
+/* A finished call; a successful apply also sets the swap marker. */
+void
+sj_chat_message_add_tool_call (SjChatMessage           *self,
+                               const SjHistoryToolCall *call)
+{
+  g_autoptr(SjToolCallItem) item = sj_tool_call_item_new (call);
+
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+
+  g_list_store_append (self->tool_calls, item);
+  if (g_str_equal (call->name, "apply_strudel_change") && call->status == SJ_HISTORY_TOOL_SUCCEEDED &&
+      !isnan (call->apply_cycle))
+    sj_chat_message_set_swap (self, SJ_CHAT_SWAP_QUEUED, call->apply_cycle);
+}
+
+double
+sj_chat_message_get_swap_cycle (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->swap_cycle;
+}
+
+SjChatSwap
+sj_chat_message_get_swap (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->swap;
+}
+
+void
+sj_chat_message_set_swap (SjChatMessage *self,
+                          SjChatSwap     swap,
+                          double         cycle)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+
+  self->swap = swap;
+  self->swap_cycle = cycle;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SWAP]);
+}
+
+gboolean
+sj_chat_message_get_is_last (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->is_last;
+}
+
+/* The last message of its role in the session: it offers Regenerate (an
+ * answer) or Edit (a user message). */
+void
+sj_chat_message_set_is_last (SjChatMessage *self,
+                             gboolean       is_last)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+
+  if (self->is_last == is_last)
+    return;
+  self->is_last = is_last;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IS_LAST]);
+}
+
+/**
+ * sj_chat_format_cooked:
+ *
+ * Returns: (transfer full): "Cooked for 1 m 05 s" and the like
+ */
+char *
+sj_chat_format_cooked (gint64 duration_us)
+{
+  gint64 seconds = MAX (duration_us, 0) / G_USEC_PER_SEC;
+
+  /* Translators: how long the agent took to answer, in minutes and seconds. */
+  return g_strdup_printf (_("Cooked for %" G_GINT64_FORMAT " m %" G_GINT64_FORMAT " s"), seconds / 60, seconds % 60);
+}

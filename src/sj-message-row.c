@@ -1,0 +1,299 @@
+/* sj-message-row.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * A row of the conversation. The list recycles rows, so one row shows
+ * whichever message it is bound to: the musician's words, the agent's
+ * answer (its thinking in a collapsed expander, the Markdown, the finished
+ * tool calls, when its change lands, how long it cooked), or a line of the
+ * app's own. While bound to a streaming message it follows the message's
+ * "appended" signal, and the Markdown view renders the new text on the
+ * next frame, never the whole message again.
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "sj-markdown-view.h"
+#include "sj-message-row.h"
+#include "sj-tool-call-item.h"
+#include "sj-tool-log-row.h"
+
+struct _SjMessageRow
+{
+  GtkWidget      parent_instance;
+
+  SjChatMessage *message;
+  GSignalGroup  *signals;
+
+  GtkLabel      *role_label;
+  GtkExpander   *thinking_expander;
+  GtkLabel      *reasoning_label;
+  GtkLabel      *text_label;
+  SjMarkdownView *markdown;
+  GtkListBox    *tool_list;
+  GtkLabel      *swap_label;
+  GtkWidget     *footer;
+  GtkSpinner    *spinner;
+  GtkLabel      *cooked_label;
+  GtkWidget     *edit_button;
+  GtkWidget     *copy_button;
+  GtkWidget     *regenerate_button;
+};
+
+G_DEFINE_FINAL_TYPE (SjMessageRow, sj_message_row, GTK_TYPE_WIDGET)
+
+static void
+update_status (SjMessageRow *self)
+{
+  SjChatMessage *message = self->message;
+  SjHistoryRole role = sj_chat_message_get_role (message);
+  SjHistoryMessageStatus status = sj_chat_message_get_status (message);
+  gboolean streaming = status == SJ_HISTORY_MESSAGE_STREAMING;
+  g_autofree char *cooked = NULL;
+
+  gtk_widget_set_visible (self->footer, role == SJ_HISTORY_ROLE_ASSISTANT || role == SJ_HISTORY_ROLE_USER);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), streaming);
+  gtk_spinner_set_spinning (self->spinner, streaming);
+
+  if (role != SJ_HISTORY_ROLE_ASSISTANT)
+    gtk_label_set_label (self->cooked_label, "");
+  else if (streaming)
+    gtk_label_set_label (self->cooked_label, _("Cooking…"));
+  else
+    {
+      cooked = sj_chat_format_cooked (sj_chat_message_get_ended (message) - sj_chat_message_get_started (message));
+      if (status == SJ_HISTORY_MESSAGE_STOPPED)
+        {
+          g_autofree char *stopped = g_strdup_printf (_("%s · Stopped"), cooked);
+          gtk_label_set_label (self->cooked_label, stopped);
+        }
+      else
+        gtk_label_set_label (self->cooked_label, cooked);
+    }
+}
+
+static void
+update_is_last (SjMessageRow *self)
+{
+  SjHistoryRole role = sj_chat_message_get_role (self->message);
+  gboolean last = sj_chat_message_get_is_last (self->message);
+
+  gtk_widget_set_visible (self->regenerate_button, last && role == SJ_HISTORY_ROLE_ASSISTANT);
+  gtk_widget_set_visible (self->edit_button, last && role == SJ_HISTORY_ROLE_USER);
+}
+
+static void
+update_swap (SjMessageRow *self)
+{
+  double cycle = sj_chat_message_get_swap_cycle (self->message);
+  g_autofree char *text = NULL;
+
+  switch (sj_chat_message_get_swap (self->message))
+    {
+    case SJ_CHAT_SWAP_QUEUED:
+      text = g_strdup_printf (_("Queued for cycle %.0f"), cycle);
+      break;
+    case SJ_CHAT_SWAP_APPLIED:
+      text = g_strdup_printf (_("Applied at cycle %.0f"), cycle);
+      break;
+    case SJ_CHAT_SWAP_DROPPED:
+      text = g_strdup_printf (_("Replaced before cycle %.0f: never played"), cycle);
+      break;
+    case SJ_CHAT_SWAP_NONE:
+    default:
+      break;
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->swap_label), text != NULL);
+  gtk_label_set_label (self->swap_label, text ? text : "");
+}
+
+static void
+update_reasoning (SjMessageRow *self)
+{
+  const char *reasoning = sj_chat_message_get_reasoning (self->message);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->thinking_expander), *reasoning != '\0');
+  /* A collapsed expander does not lay its label out: keeping the text up
+   * to date costs little until the musician opens it. */
+  gtk_label_set_label (self->reasoning_label, reasoning);
+}
+
+static void
+appended_cb (SjMessageRow *self,
+             gboolean      reasoning,
+             const char   *text)
+{
+  if (reasoning)
+    update_reasoning (self);
+  else
+    sj_markdown_view_append (self->markdown, text);
+}
+
+static void
+tool_calls_changed_cb (SjMessageRow *self)
+{
+  GListModel *calls = sj_chat_message_get_tool_calls (self->message);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->tool_list), g_list_model_get_n_items (calls) > 0);
+}
+
+static GtkWidget *
+create_tool_row_cb (gpointer item,
+                    gpointer user_data)
+{
+  return sj_tool_log_row_new (sj_tool_call_item_get_call (SJ_TOOL_CALL_ITEM (item)));
+}
+
+static void
+apply_code_cb (SjMessageRow *self,
+               const char   *code,
+               const char   *language)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "chat.apply-code", "s", code);
+}
+
+static void
+copy_clicked_cb (SjMessageRow *self)
+{
+  if (self->message != NULL)
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)),
+                            sj_chat_message_get_content (self->message));
+}
+
+/**
+ * sj_message_row_bind:
+ *
+ * Shows @message; the row follows it until unbound.
+ */
+void
+sj_message_row_bind (SjMessageRow  *self,
+                     SjChatMessage *message)
+{
+  SjHistoryRole role;
+  const char *role_names[] = { N_("You"), N_("Agent"), N_("Strudel Jam"), N_("Tool") };
+
+  g_assert (SJ_IS_MESSAGE_ROW (self));
+  g_assert (SJ_IS_CHAT_MESSAGE (message));
+
+  sj_message_row_unbind (self);
+  self->message = g_object_ref (message);
+  role = sj_chat_message_get_role (message);
+
+  gtk_label_set_label (self->role_label, _(role_names[MIN (role, G_N_ELEMENTS (role_names) - 1)]));
+  gtk_widget_set_visible (GTK_WIDGET (self->text_label), role != SJ_HISTORY_ROLE_ASSISTANT);
+  gtk_widget_set_visible (GTK_WIDGET (self->markdown), role == SJ_HISTORY_ROLE_ASSISTANT);
+  gtk_widget_set_visible (self->copy_button, role != SJ_HISTORY_ROLE_SYSTEM);
+
+  gtk_widget_remove_css_class (GTK_WIDGET (self), "sj-app-message");
+  if (role == SJ_HISTORY_ROLE_ASSISTANT)
+    sj_markdown_view_set_text (self->markdown, sj_chat_message_get_content (message));
+  else
+    {
+      gtk_label_set_label (self->text_label, sj_chat_message_get_content (message));
+      if (role == SJ_HISTORY_ROLE_SYSTEM)
+        gtk_widget_add_css_class (GTK_WIDGET (self), "sj-app-message");
+    }
+
+  gtk_expander_set_expanded (self->thinking_expander, FALSE);
+  update_reasoning (self);
+  gtk_list_box_bind_model (self->tool_list, sj_chat_message_get_tool_calls (message),
+                           create_tool_row_cb, NULL, NULL);
+  tool_calls_changed_cb (self);
+  update_status (self);
+  update_swap (self);
+  update_is_last (self);
+
+  g_signal_group_set_target (self->signals, message);
+}
+
+void
+sj_message_row_unbind (SjMessageRow *self)
+{
+  g_assert (SJ_IS_MESSAGE_ROW (self));
+
+  if (self->message == NULL)
+    return;
+
+  g_signal_group_set_target (self->signals, NULL);
+  gtk_list_box_bind_model (self->tool_list, NULL, NULL, NULL, NULL);
+  g_clear_object (&self->message);
+}
+
+SjChatMessage *
+sj_message_row_get_message (SjMessageRow *self)
+{
+  g_assert (SJ_IS_MESSAGE_ROW (self));
+  return self->message;
+}
+
+GtkWidget *
+sj_message_row_get_markdown (SjMessageRow *self)
+{
+  g_assert (SJ_IS_MESSAGE_ROW (self));
+  return GTK_WIDGET (self->markdown);
+}
+
+static void
+sj_message_row_dispose (GObject *object)
+{
+  SjMessageRow *self = (SjMessageRow *)object;
+
+  sj_message_row_unbind (self);
+  g_clear_object (&self->signals);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_MESSAGE_ROW);
+
+  G_OBJECT_CLASS (sj_message_row_parent_class)->dispose (object);
+}
+
+static void
+sj_message_row_class_init (SjMessageRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sj_message_row_dispose;
+
+  g_type_ensure (SJ_TYPE_MARKDOWN_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-message-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, role_label);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, thinking_expander);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, reasoning_label);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, text_label);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, markdown);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, tool_list);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, swap_label);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, footer);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, cooked_label);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, edit_button);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, copy_button);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, regenerate_button);
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+sj_message_row_init (SjMessageRow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->signals = g_signal_group_new (SJ_TYPE_CHAT_MESSAGE);
+  g_signal_group_connect_swapped (self->signals, "appended", G_CALLBACK (appended_cb), self);
+  g_signal_group_connect_swapped (self->signals, "notify::status", G_CALLBACK (update_status), self);
+  g_signal_group_connect_swapped (self->signals, "notify::swap", G_CALLBACK (update_swap), self);
+  g_signal_group_connect_swapped (self->signals, "notify::is-last", G_CALLBACK (update_is_last), self);
+  g_signal_group_connect_swapped (self->signals, "notify::has-reasoning", G_CALLBACK (update_reasoning), self);
+
+  g_signal_connect_swapped (self->markdown, "apply-code", G_CALLBACK (apply_code_cb), self);
+  g_signal_connect_swapped (self->copy_button, "clicked", G_CALLBACK (copy_clicked_cb), self);
+}
+
+GtkWidget *
+sj_message_row_new (void)
+{
+  return g_object_new (SJ_TYPE_MESSAGE_ROW, NULL);
+}

@@ -1,0 +1,249 @@
+/* sj-tool-log-summary.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The text of a tool log row: the one line that says what a call did
+ * ("scheduled for cycle 13", "read 12 lines", the query asked), its
+ * duration, and its arguments and result as pretty JSON. Everything comes
+ * out redacted: the history is redacted when written, but a row must not
+ * rely on that, since secrets registered later (a key entered after the
+ * call) are only known now.
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "sj-tool-log-summary.h"
+
+/* Returns: (transfer full) (nullable): @text's top-level object, or %NULL
+ * when @text is not a JSON object. */
+static JsonObject *
+parse_object (const char *text)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  JsonNode *root;
+
+  if (text == NULL || *text == '\0')
+    return NULL;
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, text, -1, NULL))
+    return NULL;
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return NULL;
+
+  return json_object_ref (json_node_get_object (root));
+}
+
+static const char *
+get_string (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node;
+
+  if (object == NULL || (node = json_object_get_member (object, member)) == NULL ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static JsonObject *
+get_object (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node;
+
+  if (object == NULL || (node = json_object_get_member (object, member)) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  return json_node_get_object (node);
+}
+
+static char *
+quoted (const char *text)
+{
+  /* TRANSLATORS: a query the agent asked a knowledge tool, in quotes */
+  return g_strdup_printf (_("“%s”"), text);
+}
+
+static char *
+summarize_apply (const SjHistoryToolCall *call,
+                 JsonObject              *result)
+{
+  const char *status = get_string (result, "status");
+  JsonObject *apply_at = get_object (result, "applyAt");
+  double cycle = call->apply_cycle;
+
+  if (apply_at != NULL && json_object_has_member (apply_at, "cycle"))
+    cycle = json_object_get_double_member (apply_at, "cycle");
+
+  if (g_strcmp0 (status, "scheduled") == 0 && !isnan (cycle))
+    /* TRANSLATORS: a change the agent made, to take effect at that cycle */
+    return g_strdup_printf (_("scheduled for cycle %g"), cycle);
+  if (g_strcmp0 (status, "scheduled") == 0)
+    return g_strdup (_("scheduled"));
+  if (g_strcmp0 (status, "applied") == 0 && !isnan (cycle))
+    /* TRANSLATORS: a change the agent made, applied at that cycle */
+    return g_strdup_printf (_("applied at cycle %g"), cycle);
+  if (g_strcmp0 (status, "applied") == 0)
+    return g_strdup (_("applied"));
+  if (g_strcmp0 (status, "rejected") == 0)
+    {
+      const char *code = get_string (result, "code");
+
+      if (code == NULL)
+        return g_strdup (_("rejected"));
+      /* TRANSLATORS: a change the dry run refused, with the reason's code,
+       * e.g. "rejected: DRY_RUN_FAILED" */
+      return g_strdup_printf (_("rejected: %s"), code);
+    }
+
+  return NULL;
+}
+
+static char *
+summarize_read_code (JsonObject *result)
+{
+  JsonNode *node;
+
+  if (result == NULL)
+    return NULL;
+
+  node = json_object_get_member (result, "matches");
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    {
+      guint n = json_array_get_length (json_node_get_array (node));
+      const char *query = get_string (result, "query");
+
+      /* TRANSLATORS: read_code searched the code, e.g. "2 matches for “bd”" */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match for “%s”", "%u matches for “%s”", n),
+                              n, query != NULL ? query : "");
+    }
+
+  node = json_object_get_member (result, "lineCount");
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node))
+    {
+      gint64 n = json_node_get_int (node);
+
+      /* TRANSLATORS: read_code read the whole code, e.g. "read 12 lines" */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "read %d line", "read %d lines", (gulong)n),
+                              (int)n);
+    }
+
+  return NULL;
+}
+
+static char *
+summarize_query (JsonObject *arguments)
+{
+  const char *query = get_string (arguments, "query");
+
+  /* The object form of strudel_knowledge's contract names it "q". */
+  if (query == NULL)
+    query = get_string (arguments, "q");
+  if (query == NULL || *query == '\0')
+    return NULL;
+
+  return quoted (query);
+}
+
+/**
+ * sj_tool_log_summary:
+ *
+ * Returns: (transfer full): one line saying what @call did, "" when there
+ *   is nothing to say beyond its name and status
+ */
+char *
+sj_tool_log_summary (const SjHistoryToolCall *call)
+{
+  g_autoptr(JsonObject) arguments = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  JsonObject *error;
+  char *summary = NULL;
+
+  g_return_val_if_fail (call != NULL, NULL);
+
+  arguments = parse_object (call->arguments);
+  result = parse_object (call->result);
+
+  if (call->status == SJ_HISTORY_TOOL_CANCELED)
+    return g_strdup (_("canceled before it finished"));
+
+  /* Calls the agent refused to run (budget, unknown tool, unreadable
+   * arguments) carry an error object, whatever the tool. */
+  if ((error = get_object (result, "error")) != NULL && get_string (error, "code") != NULL)
+    /* TRANSLATORS: a tool call that failed, with the error's code */
+    summary = g_strdup_printf (_("failed: %s"), get_string (error, "code"));
+  else if (g_strcmp0 (call->name, "apply_strudel_change") == 0)
+    summary = summarize_apply (call, result);
+  else if (g_strcmp0 (call->name, "read_code") == 0)
+    summary = summarize_read_code (result);
+  else if (g_strcmp0 (call->name, "strudel_knowledge") == 0 ||
+           g_strcmp0 (call->name, "search_knowledge") == 0)
+    summary = summarize_query (arguments);
+
+  if (summary == NULL)
+    summary = g_strdup ("");
+
+  return summary;
+}
+
+/**
+ * sj_tool_log_duration:
+ *
+ * Returns: (transfer full): @duration_ms for people: "120 ms", "2.5 s"
+ */
+char *
+sj_tool_log_duration (gint64 duration_ms)
+{
+  if (duration_ms < 1000)
+    /* TRANSLATORS: how long a tool call took, in milliseconds */
+    return g_strdup_printf (_("%d ms"), (int)MAX (duration_ms, 0));
+
+  /* TRANSLATORS: how long a tool call took, in seconds */
+  return g_strdup_printf (_("%.1f s"), duration_ms / 1000.0);
+}
+
+/**
+ * sj_tool_log_pretty_json:
+ * @text: (nullable): JSON text as stored
+ *
+ * Text that is not JSON is shown as it is, redacted like the rest.
+ *
+ * Returns: (transfer full) (nullable): @text redacted and indented, %NULL
+ *   for %NULL
+ */
+char *
+sj_tool_log_pretty_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autofree char *redacted = NULL;
+  g_autofree char *pretty = NULL;
+
+  if (text == NULL)
+    return NULL;
+
+  /* Redacted before parsing so no secret goes through the generator, and
+   * after, since the masks match the indented text as well. */
+  redacted = sj_history_redact (text);
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, redacted, -1, NULL) || json_parser_get_root (parser) == NULL)
+    return g_steal_pointer (&redacted);
+
+  generator = json_generator_new ();
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  pretty = json_generator_to_data (generator, NULL);
+
+  return sj_history_redact (pretty);
+}
