@@ -256,6 +256,12 @@ sj_application_startup (GApplication *app)
     { "win.show-sounds", { "<Control><Shift>s", NULL } },
     { "win.focus-editor", { "<Control>e", NULL } },
     { "win.undo-change", { "<Control><Alt>z", NULL } },
+    { "win.focus-composer", { "<Control>l", NULL } },
+    { "win.show-tool-logs", { "<Control><Shift>l", NULL } },
+    { "win.show-sessions", { "<Control><Shift>h", NULL } },
+    { "win.show-agent-settings", { "<Control>comma", NULL } },
+    { "win.new-session", { "<Control><Shift>n", NULL } },
+    { "win.stop-agent", { "<Control><Shift>period", NULL } },
   };
 
   G_APPLICATION_CLASS (sj_application_parent_class)->startup (app);

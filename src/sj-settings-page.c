@@ -30,6 +30,13 @@ static const char * const quantize_choices[] = { "next_cycle", "next_bar", "bars
 
 G_DEFINE_FINAL_TYPE (SjSettingsPage, sj_settings_page, GTK_TYPE_WIDGET)
 
+enum {
+  API_KEY_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 /* Bindings ---------------------------------------------------------------- */
 
 static gboolean
@@ -241,6 +248,7 @@ store_api_key_cb (GObject      *object,
   /* Stored: nothing on screen holds the key any longer. */
   gtk_editable_set_text (GTK_EDITABLE (self->key_entry_row), "");
   update_key_status (self);
+  g_signal_emit (self, signals[API_KEY_CHANGED], 0);
 }
 
 static void
@@ -276,7 +284,10 @@ clear_api_key_cb (GObject      *object,
   if (error != NULL)
     show_key_error (self, _("The key could not be cleared"), error);
   else
-    update_key_status (self);
+    {
+      update_key_status (self);
+      g_signal_emit (self, signals[API_KEY_CHANGED], 0);
+    }
 }
 
 static void
@@ -359,6 +370,14 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = sj_settings_page_dispose;
+
+  /**
+   * SjSettingsPage::api-key-changed:
+   *
+   * A key was stored or cleared: whoever uses it looks it up again.
+   */
+  signals[API_KEY_CHANGED] = g_signal_new ("api-key-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-settings-page.ui");
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, provider_row);

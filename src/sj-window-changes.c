@@ -135,3 +135,119 @@ _sj_window_changes_dispose (SjWindow *self)
   g_clear_object (&self->applier);
   g_clear_object (&self->dry_run);
 }
+
+typedef struct
+{
+  SjWindow *self;
+  char     *code;
+  char     *what;
+} ApplyCode;
+
+static void
+apply_code_free (ApplyCode *apply)
+{
+  g_object_unref (apply->self);
+  g_free (apply->code);
+  g_free (apply->what);
+  g_free (apply);
+}
+
+static void
+apply_code_done_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  ApplyCode *apply = user_data;
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+  const char *status;
+
+  answer = sj_change_applier_apply_finish (SJ_CHANGE_APPLIER (object), result, &error);
+  if (answer != NULL)
+    {
+      status = json_object_get_string_member_with_default (answer, "status", "");
+      if (g_str_equal (status, "scheduled") || g_str_equal (status, "applied"))
+        {
+          JsonObject *at = json_object_get_object_member (answer, "applyAt");
+
+          title = g_strdup_printf (_("%s: queued for cycle %.0f"), apply->what,
+                                   at ? json_object_get_double_member_with_default (at, "cycle", 0) : 0);
+        }
+      else
+        {
+          JsonArray *diagnostics = json_object_get_array_member (answer, "diagnostics");
+          const char *message = diagnostics && json_array_get_length (diagnostics) > 0
+            ? json_object_get_string_member_with_default (json_array_get_object_element (diagnostics, 0), "message", "")
+            : "";
+
+          title = g_strdup_printf (_("%s: not applied, the music is unchanged. %s"), apply->what, message);
+        }
+    }
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    title = g_strdup_printf (_("%s: not applied (%s)"), apply->what, error->message);
+
+  if (title != NULL)
+    _sj_window_show_toast (apply->self, title, NULL, NULL);
+  apply_code_free (apply);
+}
+
+static void
+apply_code_read_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  ApplyCode *apply = user_data;
+  g_autoptr(JsonObject) current = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) input = NULL;
+  g_autoptr(GError) error = NULL;
+
+  current = sj_change_applier_read_code_finish (SJ_CHANGE_APPLIER (object), result, &error);
+  if (current == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        _sj_window_show_toast (apply->self, error->message, NULL, NULL);
+      apply_code_free (apply);
+      return;
+    }
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "baseHash");
+  json_builder_add_string_value (builder, json_object_get_string_member (current, "hash"));
+  json_builder_set_member_name (builder, "change");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "kind");
+  json_builder_add_string_value (builder, "full_code");
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_string_value (builder, apply->code);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  input = json_builder_get_root (builder);
+
+  sj_change_applier_apply_async (SJ_CHANGE_APPLIER (object), input, "user", apply->self->cancellable,
+                                 apply_code_done_cb, apply);
+}
+
+/**
+ * _sj_window_apply_code:
+ * @what: what the toast calls it, e.g. "Code block" or "Revert"
+ *
+ * Puts @code in place of the editor's code the safe way: dry-run first,
+ * then swapped in on the next boundary, as the agent's changes are.
+ */
+void
+_sj_window_apply_code (SjWindow   *self,
+                       const char *code,
+                       const char *what)
+{
+  ApplyCode *apply = g_new0 (ApplyCode, 1);
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  apply->self = g_object_ref (self);
+  apply->code = g_strdup (code);
+  apply->what = g_strdup (what);
+  sj_change_applier_read_code_async (sj_window_get_applier (self), NULL, self->cancellable,
+                                     apply_code_read_cb, apply);
+}

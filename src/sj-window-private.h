@@ -7,7 +7,12 @@
 
 #pragma once
 
+#include "sj-agent-config.h"
 #include "sj-change-applier.h"
+#include "sj-chat-panel.h"
+#include "sj-sessions-page.h"
+#include "sj-settings-page.h"
+#include "sj-tool-logs-page.h"
 #include "sj-window.h"
 
 G_BEGIN_DECLS
@@ -39,6 +44,17 @@ struct _SjWindow
   SjConsolePage        *console_page;
   SjReferencePage      *reference_page;
   SjSoundsPage         *sounds_page;
+  SjChatPanel          *chat_panel;
+  SjToolLogsPage       *tool_logs_page;
+  AdwBin               *sessions_bin;
+  AdwBin               *settings_bin;
+
+  /* The agent, built once the window has its application. */
+  SjHistoryStore       *history;
+  SjAgent              *agent;
+  SjAgentConfig        *agent_config;
+  SjSessionsPage       *sessions_page;
+  SjSettingsPage       *settings_page;
 };
 
 void _sj_window_show_toast       (SjWindow       *self,
@@ -49,5 +65,11 @@ void _sj_window_panel_class_init (GtkWidgetClass *widget_class);
 void _sj_window_panel_init       (SjWindow       *self);
 void _sj_window_changes_init     (SjWindow       *self);
 void _sj_window_changes_dispose  (SjWindow       *self);
+void _sj_window_agent_class_init (GtkWidgetClass *widget_class);
+void _sj_window_agent_init       (SjWindow       *self);
+void _sj_window_agent_dispose    (SjWindow       *self);
+void _sj_window_apply_code       (SjWindow       *self,
+                                  const char     *code,
+                                  const char     *what);
 
 G_END_DECLS

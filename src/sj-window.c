@@ -390,6 +390,7 @@ sj_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_WINDOW);
 
+  _sj_window_agent_dispose (self);
   _sj_window_changes_dispose (self);
   g_clear_object (&self->repl);
   g_clear_object (&self->code_store);
@@ -425,8 +426,13 @@ sj_window_class_init (SjWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjWindow, console_page);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, reference_page);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, sounds_page);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, chat_panel);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, tool_logs_page);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, sessions_bin);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, settings_bin);
 
   _sj_window_panel_class_init (widget_class);
+  _sj_window_agent_class_init (widget_class);
 }
 
 static void
@@ -479,6 +485,7 @@ sj_window_init (SjWindow *self)
 
   _sj_window_panel_init (self);
   _sj_window_changes_init (self);
+  _sj_window_agent_init (self);
   restore_window_state (self);
   update_transport (self);
   load_code (self);

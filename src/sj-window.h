@@ -15,6 +15,8 @@
 
 #include "sj-change-applier.h"
 
+#include "sj-agent.h"
+
 G_BEGIN_DECLS
 
 #define SJ_TYPE_WINDOW (sj_window_get_type ())
@@ -28,5 +30,6 @@ SjConsolePage   *sj_window_get_console_page   (SjWindow       *self);
 SjReferencePage *sj_window_get_reference_page (SjWindow       *self);
 SjSoundsPage    *sj_window_get_sounds_page    (SjWindow       *self);
 SjCodeStore     *sj_window_get_code_store     (SjWindow       *self);
+SjAgent         *sj_window_get_agent          (SjWindow       *self);
 
 G_END_DECLS

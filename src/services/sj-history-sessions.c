@@ -257,25 +257,24 @@ sj_history_parse_name (const char * const *names,
  *   messages as committed, oldest first (call sj_history_store_flush ()
  *   first for text still buffered)
  */
-GPtrArray *
-sj_history_store_list_messages (SjHistoryStore  *self,
-                                gint64           session_id,
-                                GError         **error)
+static GPtrArray *
+query_messages (SjHistoryStore  *self,
+                const char      *where,
+                gint64           key,
+                GError         **error)
 {
+  g_autofree char *sql = NULL;
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GPtrArray) messages = NULL;
   int rc;
 
-  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), NULL);
-
-  stmt = sj_history_store_prepare (self,
-                                   "SELECT id, session_id, role, content, reasoning, model, status, "
-                                   "started, ended FROM messages WHERE session_id = ? ORDER BY id",
-                                   error);
+  sql = g_strdup_printf ("SELECT id, session_id, role, content, reasoning, model, status, "
+                         "started, ended FROM messages WHERE %s = ? ORDER BY id", where);
+  stmt = sj_history_store_prepare (self, sql, error);
   if (stmt == NULL)
     return NULL;
 
-  sqlite3_bind_int64 (stmt, 1, session_id);
+  sqlite3_bind_int64 (stmt, 1, key);
   messages = g_ptr_array_new_with_free_func ((GDestroyNotify)sj_history_message_free);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
@@ -302,6 +301,47 @@ sj_history_store_list_messages (SjHistoryStore  *self,
     }
 
   return g_steal_pointer (&messages);
+}
+
+GPtrArray *
+sj_history_store_list_messages (SjHistoryStore  *self,
+                                gint64           session_id,
+                                GError         **error)
+{
+  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), NULL);
+
+  return query_messages (self, "session_id", session_id, error);
+}
+
+/**
+ * sj_history_store_get_message:
+ *
+ * Returns: (transfer full): the message, or %NULL with
+ *   %SJ_HISTORY_STORE_ERROR_NOT_FOUND when there is none
+ */
+SjHistoryMessage *
+sj_history_store_get_message (SjHistoryStore  *self,
+                              gint64           message_id,
+                              GError         **error)
+{
+  g_autoptr(GPtrArray) found = NULL;
+
+  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), NULL);
+
+  /* Text still buffered for it is part of it. */
+  if (!sj_history_store_flush (self, error))
+    return NULL;
+  found = query_messages (self, "id", message_id, error);
+  if (found == NULL)
+    return NULL;
+  if (found->len == 0)
+    {
+      g_set_error (error, SJ_HISTORY_STORE_ERROR, SJ_HISTORY_STORE_ERROR_NOT_FOUND,
+                   "No message %" G_GINT64_FORMAT, message_id);
+      return NULL;
+    }
+
+  return g_ptr_array_steal_index (found, 0);
 }
 
 void

@@ -164,6 +164,9 @@ gboolean        sj_history_store_delete_messages_from (SjHistoryStore      *self
                                                    gint64                   session_id,
                                                    gint64                   message_id,
                                                    GError                 **error);
+SjHistoryMessage *sj_history_store_get_message    (SjHistoryStore          *self,
+                                                   gint64                   message_id,
+                                                   GError                 **error);
 GPtrArray      *sj_history_store_list_messages    (SjHistoryStore          *self,
                                                    gint64                   session_id,
                                                    GError                 **error);

@@ -1,0 +1,623 @@
+/* sj-chat-panel.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The Chat page of the side panel: the conversation with the agent, the
+ * composer under it, and a banner for what keeps the agent from working.
+ *
+ * The conversation is a GtkListView over SjChatMessages, so a session of
+ * thousands of messages costs only the rows on screen. The agent's signals
+ * keep the messages up to date while it streams; rows follow the message
+ * they are bound to. The view follows new output only while the musician
+ * is at the bottom (SjAutoscroll), and the composer turns into Stop while
+ * the agent works.
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "sj-chat-message.h"
+#include "sj-chat-panel.h"
+#include "sj-message-row.h"
+
+struct _SjChatPanel
+{
+  GtkWidget        parent_instance;
+
+  SjAgent         *agent;
+  SjAgentConfig   *config;
+  GListStore      *messages;
+  SjAutoscroll    *autoscroll;
+  gboolean         editing;
+
+  SjProblemBanner *banner;
+  GtkStack        *stack;
+  GtkScrolledWindow *scroller;
+  GtkListView     *list_view;
+  GtkWidget       *jump_button;
+  GtkLabel        *status_label;
+  SjComposer      *composer;
+};
+
+G_DEFINE_FINAL_TYPE (SjChatPanel, sj_chat_panel, GTK_TYPE_WIDGET)
+
+enum {
+  APPLY_CODE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static SjChatMessage *
+find_message (SjChatPanel *self,
+              gint64       id)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
+
+  /* The message that changes is nearly always one of the last. */
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(SjChatMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
+
+      if (sj_chat_message_get_id (message) == id)
+        return message;
+    }
+
+  return NULL;
+}
+
+/* Only the last answer can be regenerated and the last message of the
+ * musician edited. */
+static void
+update_last_flags (SjChatPanel *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
+  gboolean seen_user = FALSE;
+  gboolean seen_answer = FALSE;
+  gboolean busy = self->agent != NULL && sj_agent_is_busy (self->agent);
+
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(SjChatMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
+      SjHistoryRole role = sj_chat_message_get_role (message);
+      gboolean last = FALSE;
+
+      if (role == SJ_HISTORY_ROLE_USER && !seen_user)
+        last = seen_user = TRUE;
+      else if (role == SJ_HISTORY_ROLE_ASSISTANT && !seen_answer && !seen_user)
+        last = seen_answer = TRUE;
+      sj_chat_message_set_is_last (message, last && !busy);
+    }
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.regenerate", !busy && seen_user);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.edit-last", !busy && seen_user);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.stop", busy);
+}
+
+static void
+update_empty (SjChatPanel *self)
+{
+  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->messages)) == 0;
+
+  gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "conversation");
+}
+
+static SjChatMessage *
+message_from_store (SjChatPanel *self,
+                    gint64       id)
+{
+  g_autoptr(SjHistoryMessage) stored = NULL;
+  g_autoptr(GError) error = NULL;
+
+  stored = sj_history_store_get_message (sj_agent_get_store (self->agent), id, &error);
+  if (stored == NULL)
+    {
+      g_warning ("Could not read message %" G_GINT64_FORMAT ": %s", id, error->message);
+      return NULL;
+    }
+
+  return sj_chat_message_new_from_history (stored);
+}
+
+static void
+message_added_cb (SjChatPanel *self,
+                  gint64       id,
+                  int          role)
+{
+  g_autoptr(SjChatMessage) message = message_from_store (self, id);
+
+  if (message == NULL)
+    return;
+
+  g_list_store_append (self->messages, message);
+  update_last_flags (self);
+  update_empty (self);
+}
+
+static void
+text_delta_cb (SjChatPanel *self,
+               gint64       id,
+               int          kind,
+               const char  *text)
+{
+  SjChatMessage *message = find_message (self, id);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
+  if (message != NULL)
+    sj_chat_message_append (message, kind == SJ_AGENT_DELTA_REASONING, text);
+}
+
+static void
+tool_finished_cb (SjChatPanel *self,
+                  gint64       message_id,
+                  gint64       tool_call_id)
+{
+  SjChatMessage *message = find_message (self, message_id);
+  g_autoptr(GPtrArray) calls = NULL;
+
+  if (message == NULL)
+    return;
+
+  calls = sj_history_store_list_tool_calls (sj_agent_get_store (self->agent), message_id, NULL);
+  for (guint i = calls ? calls->len : 0; i > 0; i--)
+    {
+      SjHistoryToolCall *call = g_ptr_array_index (calls, i - 1);
+
+      if (call->id == tool_call_id)
+        {
+          sj_chat_message_add_tool_call (message, call);
+          break;
+        }
+    }
+}
+
+static void
+message_finished_cb (SjChatPanel *self,
+                     gint64       id,
+                     int          status)
+{
+  SjChatMessage *message = find_message (self, id);
+  g_autoptr(SjHistoryMessage) stored = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
+  if (message == NULL)
+    return;
+
+  stored = sj_history_store_get_message (sj_agent_get_store (self->agent), id, NULL);
+  sj_chat_message_set_status (message, status, stored ? stored->ended : g_get_real_time ());
+}
+
+static void
+retrying_cb (SjChatPanel *self,
+             guint        attempt,
+             guint        delay_ms,
+             const char  *reason)
+{
+  g_autofree char *text = g_strdup_printf (_("The model did not answer (%s). Trying again in %.0f s…"),
+                                           reason, ceil (delay_ms / 1000.0));
+
+  gtk_label_set_label (self->status_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
+}
+
+static void
+show_problem (SjChatPanel  *self,
+              const GError *error)
+{
+  SjProblem problem = SJ_PROBLEM_NONE;
+
+  if (error == NULL)
+    {
+      sj_problem_banner_hide (self->banner);
+      return;
+    }
+
+  if (g_error_matches (error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NO_KEYRING))
+    problem = SJ_PROBLEM_NO_KEYRING;
+  else if (error->domain == SJ_AGENT_ERROR &&
+           (error->code == SJ_AGENT_ERROR_NO_API_KEY || error->code == SJ_AGENT_ERROR_NOT_CONFIGURED))
+    problem = SJ_PROBLEM_NO_API_KEY;
+  else
+    problem = sj_problem_from_error (error);
+
+  if (problem == SJ_PROBLEM_NONE)
+    return;
+
+  /* The banner says what is wrong in its own words; an agent problem's
+   * message is the detail that says exactly what to do. */
+  sj_problem_banner_show (self->banner, problem, error->domain == SJ_AGENT_ERROR ? error->message : NULL);
+}
+
+static void
+config_changed_cb (SjChatPanel   *self,
+                   SjAgentConfig *config)
+{
+  show_problem (self, sj_agent_config_get_problem (config));
+}
+
+static void
+send_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(SjChatPanel) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  sj_composer_set_streaming (self->composer, FALSE);
+  if (!sj_agent_send_finish (SJ_AGENT (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_problem (self, error);
+  else if (error == NULL)
+    sj_problem_banner_hide (self->banner);
+
+  update_last_flags (self);
+}
+
+static void
+composer_send_cb (SjChatPanel *self,
+                  const char  *text)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+
+  if (self->agent == NULL || sj_agent_is_busy (self->agent))
+    return;
+
+  sj_composer_set_streaming (self->composer, TRUE);
+  /* The musician's own message always scrolls to the bottom. */
+  sj_autoscroll_jump_to_latest (self->autoscroll);
+
+  if (self->editing)
+    sj_agent_resend_async (self->agent, text, NULL, send_done_cb, g_object_ref (self));
+  else
+    sj_agent_send_async (self->agent, text, NULL, send_done_cb, g_object_ref (self));
+  self->editing = FALSE;
+
+  /* A resend removed the old messages from the store: show what it kept. */
+  update_last_flags (self);
+}
+
+static void
+composer_stop_cb (SjChatPanel *self)
+{
+  if (self->agent != NULL)
+    sj_agent_stop (self->agent);
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  composer_stop_cb (SJ_CHAT_PANEL (widget));
+}
+
+/* Drops the messages after (and with @from_user, including) the last user
+ * message from the list, as the agent just did in the store. */
+static void
+drop_last_turn (SjChatPanel *self,
+                gboolean     from_user)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
+
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(SjChatMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
+
+      if (sj_chat_message_get_role (message) == SJ_HISTORY_ROLE_USER)
+        {
+          guint first = from_user ? i - 1 : i;
+
+          g_list_store_splice (self->messages, first, n - first, NULL, 0);
+          break;
+        }
+    }
+  update_empty (self);
+}
+
+static void
+regenerate_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  SjChatPanel *self = SJ_CHAT_PANEL (widget);
+
+  if (self->agent == NULL || sj_agent_is_busy (self->agent))
+    return;
+
+  drop_last_turn (self, FALSE);
+  sj_composer_set_streaming (self->composer, TRUE);
+  sj_agent_regenerate_async (self->agent, NULL, send_done_cb, g_object_ref (self));
+  update_last_flags (self);
+}
+
+static void
+edit_last_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  SjChatPanel *self = SJ_CHAT_PANEL (widget);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
+
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(SjChatMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
+
+      if (sj_chat_message_get_role (message) == SJ_HISTORY_ROLE_USER)
+        {
+          /* The old turn goes when the edited message is sent. */
+          sj_composer_set_text (self->composer, sj_chat_message_get_content (message));
+          self->editing = TRUE;
+          return;
+        }
+    }
+}
+
+static void
+apply_code_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  g_signal_emit (widget, signals[APPLY_CODE], 0, g_variant_get_string (parameter, NULL));
+}
+
+static void
+setup_row_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              SjChatPanel              *self)
+{
+  gtk_list_item_set_child (item, sj_message_row_new ());
+  gtk_list_item_set_activatable (item, FALSE);
+}
+
+static void
+bind_row_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             SjChatPanel              *self)
+{
+  sj_message_row_bind (SJ_MESSAGE_ROW (gtk_list_item_get_child (item)),
+                       SJ_CHAT_MESSAGE (gtk_list_item_get_item (item)));
+}
+
+static void
+unbind_row_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               SjChatPanel              *self)
+{
+  sj_message_row_unbind (SJ_MESSAGE_ROW (gtk_list_item_get_child (item)));
+}
+
+/**
+ * sj_chat_panel_load_session:
+ *
+ * Shows a stored session. Messages are read at once (a few milliseconds
+ * for thousands); their rows are built only as they scroll into view.
+ */
+void
+sj_chat_panel_load_session (SjChatPanel *self,
+                            gint64       session_id)
+{
+  g_autoptr(GPtrArray) stored = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  SjHistoryStore *store;
+
+  g_assert (SJ_IS_CHAT_PANEL (self));
+  g_return_if_fail (self->agent != NULL);
+
+  store = sj_agent_get_store (self->agent);
+  stored = session_id != 0 ? sj_history_store_list_messages (store, session_id, NULL) : NULL;
+  items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; stored != NULL && i < stored->len; i++)
+    {
+      SjHistoryMessage *message = g_ptr_array_index (stored, i);
+      SjChatMessage *item = sj_chat_message_new_from_history (message);
+
+      if (message->role == SJ_HISTORY_ROLE_ASSISTANT)
+        {
+          g_autoptr(GPtrArray) calls = sj_history_store_list_tool_calls (store, message->id, NULL);
+
+          for (guint k = 0; calls != NULL && k < calls->len; k++)
+            sj_chat_message_add_tool_call (item, g_ptr_array_index (calls, k));
+        }
+      g_ptr_array_add (items, item);
+    }
+
+  g_list_store_splice (self->messages, 0, g_list_model_get_n_items (G_LIST_MODEL (self->messages)),
+                       items->pdata, items->len);
+  update_last_flags (self);
+  update_empty (self);
+  sj_autoscroll_jump_to_latest (self->autoscroll);
+}
+
+/**
+ * sj_chat_panel_swap_changed:
+ *
+ * What the page says about a quantized swap: the answer that queued it
+ * shows when it landed, or that it never played.
+ */
+void
+sj_chat_panel_swap_changed (SjChatPanel *self,
+                            const char  *state,
+                            double       cycle)
+{
+  guint n;
+
+  g_assert (SJ_IS_CHAT_PANEL (self));
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(SjChatMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
+
+      if (sj_chat_message_get_swap (message) != SJ_CHAT_SWAP_QUEUED ||
+          sj_chat_message_get_swap_cycle (message) != cycle)
+        continue;
+
+      if (g_strcmp0 (state, "applied") == 0)
+        sj_chat_message_set_swap (message, SJ_CHAT_SWAP_APPLIED, cycle);
+      else if (g_strcmp0 (state, "superseded") == 0 || g_strcmp0 (state, "canceled") == 0)
+        sj_chat_message_set_swap (message, SJ_CHAT_SWAP_DROPPED, cycle);
+      break;
+    }
+}
+
+void
+sj_chat_panel_set_agent (SjChatPanel   *self,
+                         SjAgent       *agent,
+                         SjAgentConfig *config)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+  g_assert (SJ_IS_AGENT (agent));
+  g_assert (!config || SJ_IS_AGENT_CONFIG (config));
+
+  if (self->agent != NULL)
+    g_signal_handlers_disconnect_by_data (self->agent, self);
+  if (self->config != NULL)
+    g_signal_handlers_disconnect_by_data (self->config, self);
+  g_set_object (&self->agent, agent);
+  g_set_object (&self->config, config);
+
+  g_signal_connect_object (agent, "message-added", G_CALLBACK (message_added_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (agent, "text-delta", G_CALLBACK (text_delta_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (agent, "tool-finished", G_CALLBACK (tool_finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (agent, "message-finished", G_CALLBACK (message_finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (agent, "retrying", G_CALLBACK (retrying_cb), self, G_CONNECT_SWAPPED);
+  if (config != NULL)
+    {
+      g_signal_connect_object (config, "changed", G_CALLBACK (config_changed_cb), self, G_CONNECT_SWAPPED);
+      if (sj_agent_config_is_ready (config))
+        config_changed_cb (self, config);
+    }
+
+  sj_chat_panel_load_session (self, sj_agent_get_session (agent));
+}
+
+SjAgent *
+sj_chat_panel_get_agent (SjChatPanel *self)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+  return self->agent;
+}
+
+void
+sj_chat_panel_focus_composer (SjChatPanel *self)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+  sj_composer_focus (self->composer);
+}
+
+GListModel *
+sj_chat_panel_get_messages (SjChatPanel *self)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+  return G_LIST_MODEL (self->messages);
+}
+
+SjComposer *
+sj_chat_panel_get_composer (SjChatPanel *self)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+  return self->composer;
+}
+
+SjAutoscroll *
+sj_chat_panel_get_autoscroll (SjChatPanel *self)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+  return self->autoscroll;
+}
+
+SjProblemBanner *
+sj_chat_panel_get_banner (SjChatPanel *self)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+  return self->banner;
+}
+
+GtkScrolledWindow *
+sj_chat_panel_get_scroller (SjChatPanel *self)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+  return self->scroller;
+}
+
+static void
+sj_chat_panel_dispose (GObject *object)
+{
+  SjChatPanel *self = (SjChatPanel *)object;
+
+  g_clear_object (&self->autoscroll);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_CHAT_PANEL);
+  g_clear_object (&self->messages);
+  g_clear_object (&self->agent);
+  g_clear_object (&self->config);
+
+  G_OBJECT_CLASS (sj_chat_panel_parent_class)->dispose (object);
+}
+
+static void
+sj_chat_panel_class_init (SjChatPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sj_chat_panel_dispose;
+
+  /**
+   * SjChatPanel::apply-code:
+   * @code: a code block's text
+   *
+   * The musician pressed Apply on a code block of an answer: the window
+   * sends it through the safe, quantized apply.
+   */
+  signals[APPLY_CODE] = g_signal_new ("apply-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                      0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  g_type_ensure (SJ_TYPE_PROBLEM_BANNER);
+  g_type_ensure (SJ_TYPE_COMPOSER);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-chat-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, SjChatPanel, banner);
+  gtk_widget_class_bind_template_child (widget_class, SjChatPanel, stack);
+  gtk_widget_class_bind_template_child (widget_class, SjChatPanel, scroller);
+  gtk_widget_class_bind_template_child (widget_class, SjChatPanel, list_view);
+  gtk_widget_class_bind_template_child (widget_class, SjChatPanel, jump_button);
+  gtk_widget_class_bind_template_child (widget_class, SjChatPanel, status_label);
+  gtk_widget_class_bind_template_child (widget_class, SjChatPanel, composer);
+  gtk_widget_class_bind_template_callback (widget_class, composer_send_cb);
+  gtk_widget_class_bind_template_callback (widget_class, composer_stop_cb);
+
+  gtk_widget_class_install_action (widget_class, "chat.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "chat.regenerate", NULL, regenerate_action);
+  gtk_widget_class_install_action (widget_class, "chat.edit-last", NULL, edit_last_action);
+  gtk_widget_class_install_action (widget_class, "chat.apply-code", "s", apply_code_action);
+}
+
+static void
+sj_chat_panel_init (SjChatPanel *self)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkNoSelection) selection = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->messages = g_list_store_new (SJ_TYPE_CHAT_MESSAGE);
+  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->messages)));
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), self);
+  gtk_list_view_set_factory (self->list_view, factory);
+  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
+
+  self->autoscroll = sj_autoscroll_new (self->scroller, self->jump_button);
+  update_last_flags (self);
+  update_empty (self);
+}
+
+GtkWidget *
+sj_chat_panel_new (void)
+{
+  return g_object_new (SJ_TYPE_CHAT_PANEL, NULL);
+}

@@ -1,0 +1,300 @@
+/* sj-window-agent.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The window's side of the jam agent: the history, the agent over this
+ * window's music (its apply pipeline and the app's knowledge), its setup
+ * from the settings and the keyring, and the side-panel pages around it
+ * (Chat, Tool Logs, Sessions, Agent Settings), kept in step: a new
+ * session shows everywhere, a finished tool call appears in the Tool Logs,
+ * a swap that lands is marked on the answer that queued it.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "sj-application.h"
+#include "sj-window-private.h"
+
+static void
+show_session (SjWindow *self,
+              gint64    session_id)
+{
+  sj_chat_panel_load_session (self->chat_panel, session_id);
+  sj_tool_logs_page_set_session (self->tool_logs_page, session_id);
+  sj_sessions_page_reload (self->sessions_page);
+  sj_sessions_page_set_current (self->sessions_page, session_id);
+}
+
+static void
+message_added_cb (SjWindow *self,
+                  gint64    message_id,
+                  int       role)
+{
+  gint64 session = sj_agent_get_session (self->agent);
+
+  /* The first message started a session: the other pages follow. */
+  if (session != sj_sessions_page_get_current (self->sessions_page))
+    {
+      sj_tool_logs_page_set_session (self->tool_logs_page, session);
+      sj_sessions_page_reload (self->sessions_page);
+      sj_sessions_page_set_current (self->sessions_page, session);
+    }
+}
+
+static void
+tool_finished_cb (SjWindow *self,
+                  gint64    message_id,
+                  gint64    tool_call_id)
+{
+  sj_tool_logs_page_add_call (self->tool_logs_page, tool_call_id);
+}
+
+static void
+session_activated_cb (SjWindow *self,
+                      gint64    session_id)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!sj_agent_load_session (self->agent, session_id, &error))
+    {
+      _sj_window_show_toast (self, error->message, NULL, NULL);
+      return;
+    }
+  show_session (self, session_id);
+  adw_view_stack_set_visible_child_name (self->panel_stack, "chat");
+}
+
+static void
+new_session_cb (SjWindow *self)
+{
+  sj_agent_new_session (self->agent);
+  show_session (self, 0);
+  adw_view_stack_set_visible_child_name (self->panel_stack, "chat");
+  sj_chat_panel_focus_composer (self->chat_panel);
+}
+
+static void
+session_deleted_cb (SjWindow *self,
+                    gint64    session_id)
+{
+  if (session_id == sj_agent_get_session (self->agent))
+    new_session_cb (self);
+}
+
+static void
+revert_requested_cb (SjWindow   *self,
+                     const char *code)
+{
+  _sj_window_apply_code (self, code, _("Revert"));
+}
+
+static void
+chat_apply_code_cb (SjWindow   *self,
+                    const char *code)
+{
+  _sj_window_apply_code (self, code, _("Code block"));
+}
+
+static void
+swap_changed_cb (SjWindow   *self,
+                 const char *state,
+                 double      cycle)
+{
+  sj_chat_panel_swap_changed (self->chat_panel, state, cycle);
+}
+
+static void
+api_key_changed_cb (SjWindow *self)
+{
+  sj_agent_config_reload (self->agent_config);
+}
+
+static SjHistoryStore *
+open_history (SjWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+  SjHistoryStore *store;
+
+  store = sj_history_store_new (NULL, &error);
+  if (store != NULL)
+    return store;
+
+  /* A history written by a newer version, or a damaged one, is left as it
+   * is; the agent still works, in a history that is not kept. */
+  g_warning ("Could not open the chat history: %s", error->message);
+  {
+    g_autofree char *title = g_strdup_printf (_("The chat history could not be opened (%s). This session will not be kept."),
+                                              error->message);
+    _sj_window_show_toast (self, title, NULL, NULL);
+  }
+  return sj_history_store_new (":memory:", NULL);
+}
+
+/* Built once the window has its application (the knowledge is the app's). */
+static gboolean
+build_agent_cb (gpointer user_data)
+{
+  SjWindow *self = user_data;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_autoptr(SjAgentTools) tools = NULL;
+
+  if (self->agent != NULL || !SJ_IS_APPLICATION (app))
+    return G_SOURCE_REMOVE;
+
+  self->history = open_history (self);
+  tools = sj_agent_tools_new (sj_window_get_applier (self),
+                              sj_application_get_knowledge (SJ_APPLICATION (app)),
+                              sj_knowledge_base_get_bundled ());
+  self->agent = sj_agent_new (tools, self->history);
+  self->agent_config = sj_agent_config_new (self->agent, self->settings);
+
+  self->sessions_page = SJ_SESSIONS_PAGE (sj_sessions_page_new (self->history));
+  sj_sessions_page_set_toast_overlay (self->sessions_page, self->toast_overlay);
+  adw_bin_set_child (self->sessions_bin, GTK_WIDGET (self->sessions_page));
+  self->settings_page = SJ_SETTINGS_PAGE (sj_settings_page_new (self->settings));
+  adw_bin_set_child (self->settings_bin, GTK_WIDGET (self->settings_page));
+  sj_tool_logs_page_set_store (self->tool_logs_page, self->history);
+  sj_chat_panel_set_agent (self->chat_panel, self->agent, self->agent_config);
+
+  g_signal_connect_object (self->agent, "message-added", G_CALLBACK (message_added_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->agent, "tool-finished", G_CALLBACK (tool_finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sessions_page, "session-activated", G_CALLBACK (session_activated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sessions_page, "new-session-requested", G_CALLBACK (new_session_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sessions_page, "session-deleted", G_CALLBACK (session_deleted_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sessions_page, "revert-requested", G_CALLBACK (revert_requested_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings_page, "api-key-changed", G_CALLBACK (api_key_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->repl, "swap-changed", G_CALLBACK (swap_changed_cb), self, G_CONNECT_SWAPPED);
+
+  show_session (self, 0);
+
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * sj_window_get_agent:
+ *
+ * Returns: (transfer none) (nullable): the window's jam agent, %NULL
+ *   before the window belongs to the application
+ */
+SjAgent *
+sj_window_get_agent (SjWindow *self)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  build_agent_cb (self);
+  return self->agent;
+}
+
+static void
+show_page (SjWindow   *self,
+           const char *name)
+{
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-panel", g_variant_new_boolean (TRUE));
+  adw_view_stack_set_visible_child_name (self->panel_stack, name);
+}
+
+static void
+focus_composer_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  show_page (self, "chat");
+  sj_chat_panel_focus_composer (self->chat_panel);
+}
+
+static void
+show_agent_page_action (GSimpleAction *action,
+                        GVariant      *param,
+                        gpointer       user_data)
+{
+  SjWindow *self = user_data;
+  const char *name = g_action_get_name (G_ACTION (action)) + strlen ("show-");
+
+  show_page (self, name);
+  if (g_str_equal (name, "agent-settings") && self->settings_page != NULL)
+    sj_settings_page_focus_api_key (self->settings_page);
+}
+
+static void
+new_session_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  if (sj_window_get_agent (self) != NULL)
+    new_session_cb (self);
+}
+
+static void
+stop_agent_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  if (self->agent != NULL)
+    sj_agent_stop (self->agent);
+}
+
+/* The banner's Retry: the last answer again. */
+static void
+retry_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  gtk_widget_activate_action (GTK_WIDGET (self->chat_panel), "chat.regenerate", NULL);
+}
+
+static const GActionEntry agent_entries[] = {
+  { "focus-composer", focus_composer_action },
+  { "show-chat", show_agent_page_action },
+  { "show-tool-logs", show_agent_page_action },
+  { "show-sessions", show_agent_page_action },
+  { "show-agent-settings", show_agent_page_action },
+  { "new-session", new_session_action },
+  { "stop-agent", stop_agent_action },
+};
+
+static const GActionEntry retry_entries[] = {
+  { "retry", retry_action },
+};
+
+void
+_sj_window_agent_class_init (GtkWidgetClass *widget_class)
+{
+  g_type_ensure (SJ_TYPE_CHAT_PANEL);
+  g_type_ensure (SJ_TYPE_TOOL_LOGS_PAGE);
+
+  gtk_widget_class_bind_template_callback (widget_class, chat_apply_code_cb);
+}
+
+void
+_sj_window_agent_init (SjWindow *self)
+{
+  g_autoptr(GSimpleActionGroup) agent_group = g_simple_action_group_new ();
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), agent_entries, G_N_ELEMENTS (agent_entries), self);
+  g_action_map_add_action_entries (G_ACTION_MAP (agent_group), retry_entries, G_N_ELEMENTS (retry_entries), self);
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "agent", G_ACTION_GROUP (agent_group));
+
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, build_agent_cb, g_object_ref (self), g_object_unref);
+}
+
+void
+_sj_window_agent_dispose (SjWindow *self)
+{
+  if (self->agent != NULL)
+    sj_agent_stop (self->agent);
+  g_clear_object (&self->agent_config);
+  g_clear_object (&self->agent);
+  g_clear_object (&self->history);
+}
