@@ -256,6 +256,9 @@ send_done_cb (GObject      *object,
   update_last_flags (self);
 }
 
+static void drop_last_turn (SjChatPanel *self,
+                            gboolean     from_user);
+
 static void
 composer_send_cb (SjChatPanel *self,
                   const char  *text)
@@ -270,12 +273,15 @@ composer_send_cb (SjChatPanel *self,
   sj_autoscroll_jump_to_latest (self->autoscroll);
 
   if (self->editing)
-    sj_agent_resend_async (self->agent, text, NULL, send_done_cb, g_object_ref (self));
+    {
+      /* The edited message replaces the last one and its answer. */
+      drop_last_turn (self, TRUE);
+      sj_agent_resend_async (self->agent, text, NULL, send_done_cb, g_object_ref (self));
+    }
   else
     sj_agent_send_async (self->agent, text, NULL, send_done_cb, g_object_ref (self));
   self->editing = FALSE;
 
-  /* A resend removed the old messages from the store: show what it kept. */
   update_last_flags (self);
 }
 
