@@ -1,0 +1,168 @@
+/* test-jam.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The whole jam in the real window under Xvfb: the musician writes in the
+ * Chat, the agent (over a loopback server standing in for the model) calls
+ * apply_strudel_change, the real page swaps the change in on its boundary,
+ * and every page of the panel follows: the answer is marked "Applied at
+ * cycle N" when the swap lands, the call is in the Logs, the session in
+ * Sessions.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sj-chat-message.h"
+#include "sj-test-app.h"
+#include "sj-test-model-server.h"
+#include "sj-window-private.h"
+
+static const char base_code[] = "$: note(\"c3*4\").s(\"sine\").gain(.2)\n";
+
+typedef struct
+{
+  char   *state;
+  double  cycle;
+} SwapEvent;
+
+static void
+swap_changed_cb (SjRepl     *repl,
+                 const char *state,
+                 double      cycle,
+                 SwapEvent  *event)
+{
+  g_free (event->state);
+  event->state = g_strdup (state);
+  event->cycle = cycle;
+}
+
+static gboolean
+swap_applied (gpointer data)
+{
+  return g_strcmp0 (((SwapEvent *) data)->state, "applied") == 0;
+}
+
+static gboolean
+agent_ready (gpointer data)
+{
+  SjWindow *window = data;
+
+  return window->agent_config != NULL && sj_agent_config_is_ready (window->agent_config) &&
+         sj_agent_config_get_problem (window->agent_config) == NULL;
+}
+
+static gboolean
+agent_idle (gpointer data)
+{
+  SjWindow *window = data;
+
+  return !sj_agent_is_busy (window->agent);
+}
+
+static gboolean
+marked_applied (gpointer data)
+{
+  SjChatMessage *message = data;
+
+  return sj_chat_message_get_swap (message) == SJ_CHAT_SWAP_APPLIED;
+}
+
+static void
+test_jam (void)
+{
+  g_autoptr(SjTestModelServer) server = sj_test_model_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.strudeljam.StrudelJam");
+  g_autofree char *hash = sj_code_hash (base_code);
+  g_autofree char *args = NULL;
+  g_autofree char *code = NULL;
+  g_autoptr(JsonObject) evaluated = NULL;
+  g_autoptr(SjChatMessage) answer = NULL;
+  SjWindow *window;
+  SjRepl *repl;
+  GListModel *messages;
+  SwapEvent event = { 0 };
+  Progress progress = { NULL, 1, 0 };
+  gint64 session;
+
+  /* A local model: no key, no keyring needed. */
+  g_settings_set_string (settings, "provider", "custom");
+  g_settings_set_string (settings, "base-url", sj_test_model_server_get_url (server));
+  g_settings_set_string (settings, "model", "test/model");
+
+  window = sj_test_open_window ();
+  repl = sj_window_get_repl (window);
+  progress.repl = repl;
+  g_assert_nonnull (sj_window_get_agent (window));
+  sj_test_spin_until (agent_ready, window, "the agent to be set up");
+
+  g_signal_connect (repl, "swap-changed", G_CALLBACK (swap_changed_cb), &event);
+  evaluated = sj_test_evaluate (repl, base_code);
+  sj_test_spin_until (sj_test_progressed, &progress, "the base pattern to play");
+
+  args = g_strdup_printf ("{\"baseHash\":\"%s\",\"change\":{\"kind\":\"search_replace\",\"edits\":[{\"search\":\"c3*4\",\"replace\":\"e3*8\"}]}}", hash);
+  sj_test_model_server_reply_tool_call (server, NULL, "call_1", "apply_strudel_change", args);
+  sj_test_model_server_reply_text (server, "Eighth notes on **e3**, from the next cycle; sound and level kept.", 6);
+
+  /* What the composer does when the musician presses Enter. */
+  g_signal_emit_by_name (sj_chat_panel_get_composer (window->chat_panel), "send", "make it busier");
+  g_assert_true (sj_agent_is_busy (window->agent));
+  sj_test_spin_until (agent_idle, window, "the agent to answer");
+
+  /* The change went through the real page. */
+  code = sj_test_fetch_code (repl);
+  g_assert_nonnull (strstr (code, "e3*8"));
+  sj_test_spin_until (swap_applied, &event, "the change to land");
+
+  /* The chat: the musician's message and the answer, marked when it landed. */
+  messages = sj_chat_panel_get_messages (window->chat_panel);
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
+  answer = g_list_model_get_item (messages, 1);
+  g_assert_cmpint (sj_chat_message_get_role (answer), ==, SJ_HISTORY_ROLE_ASSISTANT);
+  g_assert_cmpint (sj_chat_message_get_status (answer), ==, SJ_HISTORY_MESSAGE_COMPLETE);
+  g_assert_nonnull (strstr (sj_chat_message_get_content (answer), "Eighth notes"));
+  g_assert_cmpuint (g_list_model_get_n_items (sj_chat_message_get_tool_calls (answer)), ==, 1);
+  sj_test_spin_until (marked_applied, answer, "the answer to be marked applied");
+  g_assert_cmpfloat (sj_chat_message_get_swap_cycle (answer), ==, event.cycle);
+
+  /* The Logs and Sessions follow. */
+  g_assert_cmpuint (g_list_model_get_n_items (sj_tool_logs_page_get_calls (window->tool_logs_page)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (sj_sessions_page_get_sessions (window->sessions_page)), ==, 1);
+  g_assert_cmpint (sj_sessions_page_get_current (window->sessions_page), ==, sj_agent_get_session (window->agent));
+
+  /* A new session empties the chat; the old one comes back from Sessions. */
+  session = sj_agent_get_session (window->agent);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "new-session", NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 0);
+  g_assert_cmpint (sj_agent_get_session (window->agent), ==, 0);
+  g_signal_emit_by_name (window->sessions_page, "session-activated", session);
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
+  g_assert_cmpint (sj_agent_get_session (window->agent), ==, session);
+
+  g_signal_handlers_disconnect_by_func (repl, swap_changed_cb, &event);
+  g_free (event.state);
+  sj_test_close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *home = NULL;
+  int status;
+
+  /* Private user directories: the history is the test's own. */
+  home = sj_test_app_init ();
+  g_test_init (&argc, &argv, NULL);
+  sj_test_app_start ();
+
+  g_test_add_func ("/jam/chat-to-music", test_jam);
+
+  status = g_test_run ();
+
+  sj_test_app_stop ();
+  sj_test_remove_tree (home);
+  return status;
+}
