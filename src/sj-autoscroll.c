@@ -44,6 +44,8 @@ struct _SjAutoscroll
   gboolean           pinned;
   /* Set while we move the adjustment ourselves. */
   gboolean           scrolling;
+  /* A scroll to the bottom waiting for the layout to finish. */
+  guint              scroll_idle;
 };
 
 G_DEFINE_FINAL_TYPE (SjAutoscroll, sj_autoscroll, G_TYPE_OBJECT)
@@ -111,6 +113,18 @@ scroll_to_bottom (SjAutoscroll *self)
   remember (self);
 }
 
+static gboolean
+scroll_idle_cb (gpointer data)
+{
+  SjAutoscroll *self = data;
+
+  self->scroll_idle = 0;
+  if (self->pinned && self->adjustment != NULL && distance_to_bottom (self->adjustment) > 0)
+    scroll_to_bottom (self);
+
+  return G_SOURCE_REMOVE;
+}
+
 /* The layout changed: content added or measured, the view resized. */
 static void
 adjustment_changed_cb (SjAutoscroll  *self,
@@ -123,10 +137,14 @@ adjustment_changed_cb (SjAutoscroll  *self,
       /* Whatever the list view made of the new content (rows appended at
        * the bottom may even come with a value of 0), back to the bottom
        * before anything is drawn. */
-      if (distance_to_bottom (adjustment) > 0)
-        scroll_to_bottom (self);
-      else
-        remember (self);
+      /* Not from inside the list view's allocation, though: GtkListView
+       * takes its anchor from a value set there against rows not yet
+       * placed, and on the next frame puts the view back at the top with
+       * only ::value-changed, as a user's scroll. Right after the frame,
+       * before the next one. */
+      remember (self);
+      if (distance_to_bottom (adjustment) > 0 && self->scroll_idle == 0)
+        self->scroll_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, scroll_idle_cb, self, NULL);
       return;
     }
 
@@ -202,6 +220,7 @@ sj_autoscroll_dispose (GObject *object)
   SjAutoscroll *self = (SjAutoscroll *)object;
 
   set_adjustment (self, NULL);
+  g_clear_handle_id (&self->scroll_idle, g_source_remove);
   g_clear_object (&self->scroller);
   g_clear_object (&self->jump_button);
 

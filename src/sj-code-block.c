@@ -33,6 +33,7 @@ struct _SjCodeBlock
   GtkBox          *box;
   GtkSourceBuffer *buffer;
   GtkSourceView   *view;
+  guint            remeasure;  /* idle asking for a new size */
 };
 
 G_DEFINE_FINAL_TYPE (SjCodeBlock, sj_code_block, GTK_TYPE_WIDGET)
@@ -115,6 +116,28 @@ apply_clicked_cb (SjCodeBlock *self)
   sj_code_block_apply (self);
 }
 
+/* The text view lays its lines out on an idle after the frame that
+ * measured it, and then asks for no new size: inside the list of the chat,
+ * a block whose code streamed in stayed as tall as its header, the code
+ * hidden. Once the lines are laid out (a lower priority than the text
+ * view's own idle), the block asks again. */
+static gboolean
+remeasure_cb (gpointer data)
+{
+  SjCodeBlock *self = data;
+
+  self->remeasure = 0;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_remeasure (SjCodeBlock *self)
+{
+  if (self->remeasure == 0)
+    self->remeasure = g_idle_add (remeasure_cb, self);
+}
+
 static GtkWidget *
 build_header (SjCodeBlock *self)
 {
@@ -157,6 +180,7 @@ sj_code_block_dispose (GObject *object)
 {
   SjCodeBlock *self = (SjCodeBlock *)object;
 
+  g_clear_handle_id (&self->remeasure, g_source_remove);
   if (self->box != NULL)
     {
       gtk_widget_unparent (GTK_WIDGET (self->box));
@@ -257,6 +281,7 @@ sj_code_block_new (const char *code,
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
   gtk_box_append (self->box, scroller);
+  queue_remeasure (self);
 
   return GTK_WIDGET (self);
 }
@@ -294,6 +319,7 @@ sj_code_block_set_code (SjCodeBlock *self,
   g_free (self->code);
   self->code = g_strdup (code);
   gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), self->code, -1);
+  queue_remeasure (self);
 }
 
 GtkWidget *

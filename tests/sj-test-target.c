@@ -21,6 +21,7 @@ struct _SjTestTarget
   guint    n_swaps;
   guint    n_fetches;
   guint    hold_after;
+  guint    n_held;
 };
 
 static void live_target_iface_init (SjLiveTargetInterface *iface);
@@ -32,6 +33,9 @@ static void
 held_cancelled_cb (GCancellable *cancellable,
                    GTask        *task)
 {
+  SjTestTarget *self = g_task_get_source_object (task);
+
+  self->n_held--;
   /* Returned from an idle: GCancellable forbids re-entry here. */
   g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Canceled");
 }
@@ -52,6 +56,7 @@ fetch_code_async (SjLiveTarget        *target,
 
       g_source_set_callback (source, G_SOURCE_FUNC (held_cancelled_cb), g_object_ref (task), g_object_unref);
       g_source_attach (source, NULL);
+      self->n_held++;
       return;
     }
 
@@ -170,4 +175,12 @@ sj_test_target_hold_fetches (SjTestTarget *self,
 {
   self->n_fetches = 0;
   self->hold_after = after;
+}
+
+/* How many fetches are held now: a test waits for one to be, to look at
+ * the agent in the middle of a tool call. */
+guint
+sj_test_target_get_n_held (SjTestTarget *self)
+{
+  return self->n_held;
 }

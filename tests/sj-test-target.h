@@ -20,5 +20,6 @@ void          sj_test_target_set_code     (SjTestTarget *self,
 guint         sj_test_target_get_n_swaps  (SjTestTarget *self);
 void          sj_test_target_hold_fetches (SjTestTarget *self,
                                            guint         after);
+guint         sj_test_target_get_n_held   (SjTestTarget *self);
 
 G_END_DECLS

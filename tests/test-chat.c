@@ -1,0 +1,1146 @@
+/* test-chat.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The chat panel end to end in a real window under Xvfb: a real SjAgent
+ * with the real tools, the real dry-run helper and a real SQLite history,
+ * talking to a loopback HTTP server that plays the model from a script.
+ * Only the Strudel page is replaced, by music in memory (sj-test-target.c).
+ * Keys are real X key events typed with xdotool, so they go through GDK,
+ * the event controllers and GTK's own input method as a user's would.
+ *
+ * Nothing waits by sleeping: every wait iterates the main loop until what
+ * is awaited holds, and fails after a while.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <adwaita.h>
+#include <gdk/x11/gdkx.h>
+#include <gtksourceview/gtksource.h>
+
+#include "sj-agent.h"
+#include "sj-chat-message.h"
+#include "sj-chat-panel.h"
+#include "sj-code-block.h"
+#include "sj-markdown-view.h"
+#include "sj-message-row.h"
+#include "sj-resources.h"
+#include "sj-test-files.h"
+#include "sj-test-model-server.h"
+#include "sj-test-target.h"
+#include "sj-tool-log-row.h"
+
+#define WAIT_TIMEOUT_S 30
+#define CODE "note(\"c3 e3 g3 b3\").s(\"sawtooth\").lpf(800)"
+#define SECRET "sk-or-v1-abcdefghijklmnopqrstuvwxyz012345"
+
+typedef gboolean (*Condition) (gpointer data);
+
+static gboolean
+deadline_cb (gpointer data)
+{
+  *(gboolean *)data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the main context until @done holds, failing after a while. */
+static void
+spin_until (Condition   done,
+            gpointer    data,
+            const char *what)
+{
+  gboolean timed_out = FALSE;
+  guint deadline = g_timeout_add_seconds (WAIT_TIMEOUT_S, deadline_cb, &timed_out);
+
+  while (!done (data))
+    {
+      if (timed_out)
+        g_error ("Timed out waiting for %s", what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (deadline);
+}
+
+/* The fixture -------------------------------------------------------------- */
+
+typedef struct
+{
+  char              *dir;
+  SjTestModelServer *server;
+  SjTestTarget      *target;
+  SjDryRun          *dry_run;
+  SjKnowledge       *knowledge;
+  SjChangeApplier   *applier;
+  SjHistoryStore    *store;
+  SjAgent           *agent;
+
+  GtkWindow         *window;
+  SjChatPanel       *panel;
+  SjComposer        *composer;
+  GtkTextView       *text_view;
+  GtkAdjustment     *adjustment;
+  guint              barriers;   /* F12 presses seen */
+  guint64            frames;     /* frames drawn */
+} Fixture;
+
+/* F12 is the barrier: X delivers keys in order, so once the window has
+ * seen the F12 typed after some keys, it has handled those keys too. */
+static gboolean
+barrier_key_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                Fixture               *fixture)
+{
+  if (keyval != GDK_KEY_F12)
+    return FALSE;
+
+  fixture->barriers++;
+  return TRUE;
+}
+
+/* Keeps the frame clock running, so that waiting for frames waits for
+ * layouts and renders done on the next frame. */
+static gboolean
+tick_cb (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       data)
+{
+  Fixture *fixture = data;
+
+  fixture->frames++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+window_is_active (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return gtk_window_is_active (fixture->window);
+}
+
+static void
+run_xdotool (const char * const *args)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) argv = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_strv_builder_add (builder, "xdotool");
+  g_strv_builder_addv (builder, (const char **)args);
+  argv = g_strv_builder_end (builder);
+
+  g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("xdotool %s failed: %s", args[0], err);
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *root,
+                 GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = find_descendant (child, type)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static void
+collect (GtkWidget *root,
+         GType      type,
+         GPtrArray *found)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        g_ptr_array_add (found, child);
+      collect (child, type, found);
+    }
+}
+
+static GPtrArray *
+find_all (GtkWidget *root,
+          GType      type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect (root, type, found);
+  return found;
+}
+
+static GtkWidget *
+find_by_class (GtkWidget  *root,
+               const char *css_class)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (gtk_widget_has_css_class (child, css_class))
+        return child;
+      if ((found = find_by_class (child, css_class)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The first label under @root whose text contains @text. */
+static GtkLabel *
+find_label_containing (GtkWidget  *root,
+                       const char *text)
+{
+  g_autoptr(GPtrArray) labels = find_all (root, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (strstr (gtk_label_get_text (labels->pdata[i]), text) != NULL)
+      return labels->pdata[i];
+
+  return NULL;
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
+  g_autoptr(SjTimeline) timeline = sj_timeline_new ();
+  g_autoptr(SjAgentTools) tools = NULL;
+  g_autoptr(SjLlmClient) client = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *xid = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkEventController *keys;
+  SjSwapPolicy policy = { SJ_QUANTIZE_NEXT_CYCLE, 1, 4, FALSE, 1 };
+
+  fixture->dir = g_dir_make_tmp ("sj-chat-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->server = sj_test_model_server_new ();
+  fixture->target = sj_test_target_new (CODE);
+
+  sj_sounds_index_load_bundled (sounds);
+  fixture->knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sounds);
+  fixture->dry_run = sj_dry_run_new ();
+  fixture->applier = sj_change_applier_new (SJ_LIVE_TARGET (fixture->target), fixture->dry_run,
+                                            fixture->knowledge, timeline);
+  sj_change_applier_set_defaults (fixture->applier, &policy);
+
+  path = g_build_filename (fixture->dir, "history.db", NULL);
+  fixture->store = sj_history_store_new (path, &error);
+  g_assert_no_error (error);
+
+  tools = sj_agent_tools_new (fixture->applier, fixture->knowledge, sj_knowledge_base_get_bundled ());
+  fixture->agent = sj_agent_new (tools, fixture->store);
+  client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), "test-key-not-secret");
+  sj_agent_set_client (fixture->agent, client, FALSE);
+  sj_agent_set_model (fixture->agent, "test/model", "balanced", 0.5);
+  /* A refused key is not retried; anything else would be, quickly. */
+  sj_agent_set_retry_policy (fixture->agent, 1, 5, 50);
+
+  fixture->panel = SJ_CHAT_PANEL (sj_chat_panel_new ());
+  sj_chat_panel_set_agent (fixture->panel, fixture->agent, NULL);
+  fixture->composer = sj_chat_panel_get_composer (fixture->panel);
+  fixture->text_view = GTK_TEXT_VIEW (find_descendant (GTK_WIDGET (fixture->composer), GTK_TYPE_TEXT_VIEW));
+  fixture->adjustment = gtk_scrolled_window_get_vadjustment (sj_chat_panel_get_scroller (fixture->panel));
+  g_assert_nonnull (fixture->text_view);
+
+  fixture->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (fixture->window, 420, 700);
+  gtk_window_set_child (fixture->window, GTK_WIDGET (fixture->panel));
+
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (barrier_key_cb), fixture);
+  gtk_widget_add_controller (GTK_WIDGET (fixture->window), keys);
+  gtk_widget_add_tick_callback (GTK_WIDGET (fixture->window), tick_cb, fixture, NULL);
+
+  gtk_window_present (fixture->window);
+
+  /* There is no window manager under Xvfb: give the window the X input
+   * focus ourselves. */
+  xid = g_strdup_printf ("%lu", (gulong)gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (fixture->window))));
+  run_xdotool ((const char *[]) { "windowfocus", "--sync", xid, NULL });
+  spin_until (window_is_active, fixture, "the window to become active");
+
+  sj_chat_panel_focus_composer (fixture->panel);
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (fixture->text_view)));
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (fixture->window);
+  fixture->window = NULL;
+  g_clear_object (&fixture->agent);
+  g_clear_object (&fixture->store);
+  g_clear_object (&fixture->applier);
+  g_clear_object (&fixture->dry_run);
+  g_clear_object (&fixture->knowledge);
+  g_clear_object (&fixture->target);
+  g_clear_pointer (&fixture->server, sj_test_model_server_free);
+  sj_test_remove_tree (fixture->dir);
+  g_free (fixture->dir);
+}
+
+typedef struct
+{
+  Fixture *fixture;
+  guint    count;
+} Barrier;
+
+static gboolean
+barrier_passed (gpointer data)
+{
+  Barrier *barrier = data;
+
+  return barrier->fixture->barriers > barrier->count;
+}
+
+/* Types @keys (xdotool key names) into the focused widget, and returns
+ * once the window has handled them all. */
+static void
+press_keys (Fixture            *fixture,
+            const char * const *keys)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) args = NULL;
+  Barrier barrier = { fixture, fixture->barriers };
+
+  g_strv_builder_add_many (builder, "key", "--delay", "20", NULL);
+  g_strv_builder_addv (builder, (const char **)keys);
+  g_strv_builder_add (builder, "F12");
+  args = g_strv_builder_end (builder);
+
+  run_xdotool ((const char * const *)args);
+  spin_until (barrier_passed, &barrier, "the keys to arrive");
+}
+
+#define PRESS(fixture, ...) press_keys ((fixture), (const char *[]) { __VA_ARGS__, NULL })
+
+typedef struct
+{
+  Fixture *fixture;
+  guint64  until;
+} Frames;
+
+static gboolean
+frames_passed (gpointer data)
+{
+  Frames *frames = data;
+
+  return frames->fixture->frames >= frames->until;
+}
+
+/* Lets the window draw @n more frames: work done on the next frame (the
+ * Markdown render, layouts) has run. */
+static void
+wait_frames (Fixture *fixture,
+             guint    n)
+{
+  Frames frames = { fixture, fixture->frames + n };
+
+  spin_until (frames_passed, &frames, "frames to be drawn");
+}
+
+static void
+assert_composer_text (Fixture    *fixture,
+                      const char *expected)
+{
+  g_autofree char *text = sj_composer_get_text (fixture->composer);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* Sends @text as the musician would: typed in (set here, the keys are
+ * covered by the Enter test) and Enter pressed. */
+static void
+send_message (Fixture    *fixture,
+              const char *text)
+{
+  sj_composer_set_text (fixture->composer, text);
+  PRESS (fixture, "Return");
+  g_assert_true (sj_composer_get_streaming (fixture->composer));
+}
+
+static gboolean
+turn_over (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return !sj_agent_is_busy (fixture->agent) && !sj_composer_get_streaming (fixture->composer);
+}
+
+static void
+wait_turn_over (Fixture *fixture)
+{
+  spin_until (turn_over, fixture, "the turn to end");
+}
+
+/* The last message of @role in the panel's list, or NULL. */
+static SjChatMessage *
+last_message (Fixture       *fixture,
+              SjHistoryRole  role)
+{
+  GListModel *messages = sj_chat_panel_get_messages (fixture->panel);
+
+  for (guint i = g_list_model_get_n_items (messages); i > 0; i--)
+    {
+      g_autoptr(SjChatMessage) message = g_list_model_get_item (messages, i - 1);
+
+      if (sj_chat_message_get_role (message) == role)
+        return message;
+    }
+
+  return NULL;
+}
+
+/* The row on screen bound to @message, or NULL. */
+static SjMessageRow *
+row_for (Fixture       *fixture,
+         SjChatMessage *message)
+{
+  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (fixture->panel), SJ_TYPE_MESSAGE_ROW);
+
+  for (guint i = 0; message != NULL && i < rows->len; i++)
+    if (sj_message_row_get_message (rows->pdata[i]) == message)
+      return rows->pdata[i];
+
+  return NULL;
+}
+
+static SjMessageRow *
+answer_row (Fixture *fixture)
+{
+  return row_for (fixture, last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT));
+}
+
+static SjMarkdownView *
+answer_markdown (Fixture *fixture)
+{
+  SjMessageRow *row = answer_row (fixture);
+
+  return row != NULL ? SJ_MARKDOWN_VIEW (sj_message_row_get_markdown (row)) : NULL;
+}
+
+typedef struct
+{
+  Fixture    *fixture;
+  const char *text;
+} Shown;
+
+static gboolean
+answer_shows (gpointer data)
+{
+  Shown *shown = data;
+  SjMarkdownView *markdown = answer_markdown (shown->fixture);
+
+  return markdown != NULL && g_strcmp0 (sj_markdown_view_get_text (markdown), shown->text) == 0;
+}
+
+static const char *
+last_user_content (JsonObject *request)
+{
+  JsonArray *list = json_object_get_array_member (request, "messages");
+
+  for (guint i = json_array_get_length (list); i > 0; i--)
+    {
+      JsonObject *message = json_array_get_object_element (list, i - 1);
+
+      if (g_strcmp0 (json_object_get_string_member (message, "role"), "user") == 0)
+        return json_object_get_string_member (message, "content");
+    }
+
+  return NULL;
+}
+
+/* Enter, Shift+Enter and input methods ------------------------------------ */
+
+static void
+emit_preedit (Fixture    *fixture,
+              const char *preedit)
+{
+  g_signal_emit_by_name (fixture->text_view, "preedit-changed", preedit);
+}
+
+static gboolean
+answer_complete (gpointer data)
+{
+  Fixture *fixture = data;
+  SjChatMessage *answer = last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT);
+
+  return turn_over (fixture) && answer != NULL &&
+         sj_chat_message_get_status (answer) == SJ_HISTORY_MESSAGE_COMPLETE;
+}
+
+static void
+test_enter (Fixture       *fixture,
+            gconstpointer  data)
+{
+  GListModel *messages = sj_chat_panel_get_messages (fixture->panel);
+  JsonObject *request;
+  Shown shown = { fixture, "Hello back, **jammer**." };
+  const char *content;
+
+  sj_test_model_server_reply_text (fixture->server, shown.text, 4);
+
+  /* Shift+Enter starts a new line: nothing is sent. */
+  PRESS (fixture, "h", "e", "l", "l", "o", "shift+Return", "y", "o", "u");
+  assert_composer_text (fixture, "hello\nyou");
+  g_assert_false (sj_agent_is_busy (fixture->agent));
+  g_assert_false (sj_composer_get_streaming (fixture->composer));
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 0);
+
+  /* An input method composing: Enter is the input method's, not a send.
+   * GtkIMContextSimple, with no composition of its own, lets the key on
+   * to the text view as a newline. */
+  emit_preedit (fixture, "か");
+  PRESS (fixture, "Return");
+  assert_composer_text (fixture, "hello\nyou\n");
+  g_assert_false (sj_agent_is_busy (fixture->agent));
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 0);
+  emit_preedit (fixture, "");
+
+  /* Enter sends: one request, ending with what was typed. */
+  PRESS (fixture, "t", "o", "o", "Return");
+  g_assert_true (sj_composer_get_streaming (fixture->composer));
+  assert_composer_text (fixture, "");
+  spin_until (answer_complete, fixture, "the answer");
+  spin_until (answer_shows, &shown, "the answer to be shown");
+  wait_frames (fixture, 3);
+
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
+  request = sj_test_model_server_get_request (fixture->server, 0);
+  content = last_user_content (request);
+  g_assert_nonnull (content);
+  g_assert_true (g_str_has_suffix (content, "hello\nyou\ntoo"));
+
+  /* The conversation: the musician's words and the answer, in rows. */
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
+  g_assert_cmpstr (sj_chat_message_get_content (last_message (fixture, SJ_HISTORY_ROLE_USER)), ==, "hello\nyou\ntoo");
+  g_assert_nonnull (row_for (fixture, last_message (fixture, SJ_HISTORY_ROLE_USER)));
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (row_for (fixture, last_message (fixture, SJ_HISTORY_ROLE_USER))),
+                                           "hello\nyou\ntoo"));
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (answer_row (fixture)), "Cooked for"));
+  g_assert_false (sj_composer_get_streaming (fixture->composer));
+}
+
+/* Streaming, then Stop ----------------------------------------------------- */
+
+static gboolean
+answer_stopped (gpointer data)
+{
+  Fixture *fixture = data;
+  SjChatMessage *answer = last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT);
+
+  return turn_over (fixture) && answer != NULL &&
+         sj_chat_message_get_status (answer) == SJ_HISTORY_MESSAGE_STOPPED;
+}
+
+static void
+test_stop (Fixture       *fixture,
+           gconstpointer  data)
+{
+  GtkButton *button = GTK_BUTTON (find_descendant (GTK_WIDGET (fixture->composer), GTK_TYPE_BUTTON));
+  Shown shown = { fixture, "Dropping the hats for a bar, then" };
+  SjChatMessage *answer;
+
+  sj_test_model_server_reply_hold (fixture->server, shown.text);
+  send_message (fixture, "drop the hats");
+
+  /* While the answer streams: the button is Stop, the partial answer is
+   * on screen, and the footer says the agent is at it. */
+  spin_until (answer_shows, &shown, "the partial answer");
+  g_assert_true (sj_composer_get_streaming (fixture->composer));
+  g_assert_cmpstr (gtk_button_get_icon_name (button), ==, "media-playback-stop-symbolic");
+  g_assert_true (sj_agent_is_busy (fixture->agent));
+  answer = last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT);
+  g_assert_cmpint (sj_chat_message_get_status (answer), ==, SJ_HISTORY_MESSAGE_STREAMING);
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (answer_row (fixture)), "Cooking…"));
+
+  /* Escape in the composer stops it. */
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (fixture->text_view)));
+  PRESS (fixture, "Escape");
+  spin_until (answer_stopped, fixture, "the answer to stop");
+  wait_frames (fixture, 3);
+
+  answer = last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT);
+  g_assert_cmpstr (sj_chat_message_get_content (answer), ==, shown.text);
+  g_assert_cmpstr (sj_markdown_view_get_text (answer_markdown (fixture)), ==, shown.text);
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (answer_row (fixture)), "Stopped"));
+  g_assert_null (find_label_containing (GTK_WIDGET (answer_row (fixture)), "Cooking…"));
+  g_assert_false (sj_composer_get_streaming (fixture->composer));
+  g_assert_cmpstr (gtk_button_get_icon_name (button), ==, "go-up-symbolic");
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
+}
+
+/* Autoscroll ---------------------------------------------------------------- */
+
+typedef struct
+{
+  Fixture   *fixture;
+  gboolean   pinned_phase;   /* checking the view keeps to the bottom */
+  guint      samples;        /* frames sampled while overflowing */
+  double     worst;          /* the largest distance to the bottom seen */
+} ScrollWatch;
+
+static double
+distance_to_bottom (Fixture *fixture)
+{
+  GtkAdjustment *adjustment = fixture->adjustment;
+
+  return gtk_adjustment_get_upper (adjustment) -
+         (gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment));
+}
+
+/* After each frame is painted, what the musician sees: while pinned, the
+ * view must be at the bottom in every frame, not only in the end. */
+static void
+scroll_after_paint_cb (GdkFrameClock *clock,
+                       ScrollWatch   *watch)
+{
+  Fixture *fixture = watch->fixture;
+
+  if (!watch->pinned_phase)
+    return;
+  if (gtk_adjustment_get_upper (fixture->adjustment) <= gtk_adjustment_get_page_size (fixture->adjustment))
+    return;
+
+  watch->samples++;
+  watch->worst = MAX (watch->worst, distance_to_bottom (fixture));
+}
+
+static gboolean
+overflowing_a_lot (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return gtk_adjustment_get_upper (fixture->adjustment) > 3 * gtk_adjustment_get_page_size (fixture->adjustment);
+}
+
+typedef struct
+{
+  Fixture *fixture;
+  gsize    length;
+} Grown;
+
+static gboolean
+answer_grown (gpointer data)
+{
+  Grown *grown = data;
+  SjChatMessage *answer = last_message (grown->fixture, SJ_HISTORY_ROLE_ASSISTANT);
+
+  return answer != NULL && strlen (sj_chat_message_get_content (answer)) >= grown->length;
+}
+
+static gboolean
+pinned_at_bottom (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return sj_autoscroll_get_pinned (sj_chat_panel_get_autoscroll (fixture->panel)) &&
+         distance_to_bottom (fixture) <= 48;
+}
+
+static void
+test_autoscroll (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  SjAutoscroll *autoscroll = sj_chat_panel_get_autoscroll (fixture->panel);
+  GtkWidget *jump = find_by_class (GTK_WIDGET (fixture->panel), "osd");
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (fixture->window));
+  g_autoptr(GString) text = g_string_new (NULL);
+  ScrollWatch watch = { fixture, TRUE, 0, 0 };
+  SjChatMessage *answer;
+  Grown grown = { fixture, 0 };
+  gulong handler;
+  double value;
+
+  g_assert_true (GTK_IS_BUTTON (jump));
+  g_assert_false (gtk_widget_get_visible (jump));
+
+  /* A long answer of many paragraphs, streamed slowly enough to scroll
+   * up in the middle of it. */
+  for (guint i = 1; i <= 150; i++)
+    g_string_append_printf (text, "Paragraph %u: the hats go half time, the bass follows the kick and "
+                                  "the pads open slowly over the next cycles.\n\n", i);
+  sj_test_model_server_reply_slow_text (fixture->server, text->str, 24, 8);
+  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (scroll_after_paint_cb), &watch);
+
+  send_message (fixture, "write me a long one");
+
+  /* Pinned: every frame painted while the answer grows is at the bottom. */
+  spin_until (overflowing_a_lot, fixture, "the answer to fill three pages");
+  answer = last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT);
+  g_assert_cmpint (sj_chat_message_get_status (answer), ==, SJ_HISTORY_MESSAGE_STREAMING);
+  g_test_message ("%u frames sampled while pinned, at most %.0f px from the bottom", watch.samples, watch.worst);
+  g_assert_cmpuint (watch.samples, >, 10);
+  g_assert_cmpfloat (watch.worst, <=, 48);
+  g_assert_true (sj_autoscroll_get_pinned (autoscroll));
+  g_assert_false (gtk_widget_get_visible (jump));
+
+  /* Scrolled up mid-stream: the position holds while text keeps coming,
+   * and the jump button shows. */
+  watch.pinned_phase = FALSE;
+  gtk_adjustment_set_value (fixture->adjustment, gtk_adjustment_get_value (fixture->adjustment) / 2);
+  value = gtk_adjustment_get_value (fixture->adjustment);
+  g_assert_false (sj_autoscroll_get_pinned (autoscroll));
+  grown.length = strlen (sj_chat_message_get_content (answer)) + 600;
+  spin_until (answer_grown, &grown, "more of the answer");
+  wait_frames (fixture, 5);
+  g_assert_cmpint (sj_chat_message_get_status (answer), ==, SJ_HISTORY_MESSAGE_STREAMING);
+  g_assert_cmpfloat (gtk_adjustment_get_value (fixture->adjustment), ==, value);
+  g_assert_false (sj_autoscroll_get_pinned (autoscroll));
+  g_assert_true (gtk_widget_get_visible (jump));
+
+  /* Jump to latest: back at the bottom, and following again. */
+  g_signal_emit_by_name (jump, "clicked");
+  g_assert_true (sj_autoscroll_get_pinned (autoscroll));
+  spin_until (pinned_at_bottom, fixture, "the view back at the bottom");
+  g_assert_false (gtk_widget_get_visible (jump));
+  watch.pinned_phase = TRUE;
+  watch.samples = 0;
+  watch.worst = 0;
+  wait_frames (fixture, 5);
+
+  spin_until (answer_complete, fixture, "the whole answer");
+  wait_frames (fixture, 10);
+  spin_until (pinned_at_bottom, fixture, "the view at the bottom in the end");
+  g_test_message ("%u frames sampled after the jump, at most %.0f px from the bottom", watch.samples, watch.worst);
+  g_assert_cmpfloat (watch.worst, <=, 48);
+  g_assert_cmpstr (sj_chat_message_get_content (answer), ==, text->str);
+
+  g_signal_handler_disconnect (clock, handler);
+}
+
+/* Tool-log rows ------------------------------------------------------------ */
+
+typedef struct
+{
+  char     *text;
+  gboolean  read;
+} Clipboard;
+
+static void
+clipboard_read_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  Clipboard *clipboard = user_data;
+  g_autoptr(GError) error = NULL;
+
+  clipboard->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
+  g_assert_no_error (error);
+  clipboard->read = TRUE;
+}
+
+static gboolean
+clipboard_was_read (gpointer data)
+{
+  return ((Clipboard *)data)->read;
+}
+
+static GPtrArray *
+tool_rows (Fixture *fixture)
+{
+  SjMessageRow *row = answer_row (fixture);
+  GtkWidget *list;
+
+  g_assert_nonnull (row);
+  list = find_descendant (GTK_WIDGET (row), GTK_TYPE_LIST_BOX);
+  g_assert_nonnull (list);
+  return find_all (list, SJ_TYPE_TOOL_LOG_ROW);
+}
+
+typedef struct
+{
+  Fixture *fixture;
+  guint    n;
+} RowCount;
+
+static gboolean
+has_tool_rows (gpointer data)
+{
+  RowCount *count = data;
+  g_autoptr(GPtrArray) rows = NULL;
+
+  if (answer_row (count->fixture) == NULL)
+    return FALSE;
+  rows = tool_rows (count->fixture);
+  return rows->len == count->n;
+}
+
+static gboolean
+fetch_held (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return sj_test_target_get_n_held (fixture->target) > 0;
+}
+
+static guint
+n_stored_calls (Fixture *fixture)
+{
+  SjChatMessage *answer = last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT);
+  g_autoptr(GPtrArray) calls = NULL;
+
+  if (answer == NULL)
+    return 0;
+  calls = sj_history_store_list_tool_calls (fixture->store, sj_chat_message_get_id (answer), NULL);
+  return calls != NULL ? calls->len : 0;
+}
+
+static gboolean
+one_call_stored (gpointer data)
+{
+  return n_stored_calls (data) >= 1;
+}
+
+static void
+test_tool_logs (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const char *ids[] = { "k1", "m1" };
+  const char *names[] = { "strudel_knowledge", "apply_strudel_change" };
+  const char *args[] = { "{\"query\":\"lpf\",\"apiKey\":\"" SECRET "\"}",
+                         "{\"baseHash\": \"abc\", \"change\": {\"kind\": \"full_co" };
+  const char *held_ids[] = { "k2", "r1" };
+  const char *held_names[] = { "strudel_knowledge", "read_code" };
+  const char *held_args[] = { "{\"query\":\"room\"}", "{}" };
+  Shown shown = { fixture, "The filter is `lpf`; my change was broken, so nothing changed." };
+  RowCount count = { fixture, 2 };
+  g_autoptr(GPtrArray) rows = NULL;
+  GdkClipboard *clipboard;
+  Clipboard received = { 0 };
+  GtkWidget *copy;
+
+  /* A turn with a knowledge look-up and a malformed apply, then the
+   * final answer: the row lists both calls, finished, collapsed. */
+  sj_test_model_server_reply_tool_calls (fixture->server, 2, ids, names, args);
+  sj_test_model_server_reply_text (fixture->server, shown.text, 6);
+  send_message (fixture, "what does lpf do? then apply it");
+  spin_until (answer_complete, fixture, "the answer");
+  spin_until (answer_shows, &shown, "the answer to be shown");
+  spin_until (has_tool_rows, &count, "two tool rows");
+  wait_frames (fixture, 3);
+
+  rows = tool_rows (fixture);
+  g_assert_cmpuint (rows->len, ==, 2);
+  g_assert_cmpuint (n_stored_calls (fixture), ==, 2);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (rows->pdata[0], "sj-tool-log-name"))), ==, "strudel_knowledge");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (rows->pdata[1], "sj-tool-log-name"))), ==, "apply_strudel_change");
+  g_assert_true (gtk_widget_has_css_class (find_by_class (rows->pdata[0], "sj-tool-log-status"), "success"));
+  g_assert_true (gtk_widget_has_css_class (find_by_class (rows->pdata[1], "sj-tool-log-status"), "error"));
+  for (guint i = 0; i < rows->len; i++)
+    g_assert_false (sj_tool_log_row_get_expanded (rows->pdata[i]));
+  /* Nothing was applied, and no cycle is announced. */
+  g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, CODE);
+  g_assert_cmpint (sj_chat_message_get_swap (last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT)), ==, SJ_CHAT_SWAP_NONE);
+
+  /* Copy, expanded, never gives away the secret in the arguments. */
+  sj_tool_log_row_set_expanded (rows->pdata[0], TRUE);
+  copy = find_by_class (rows->pdata[0], "sj-tool-log-copy");
+  g_assert_nonnull (copy);
+  clipboard = gtk_widget_get_clipboard (copy);
+  gdk_clipboard_set_text (clipboard, "something else");
+  g_signal_emit_by_name (copy, "clicked");
+  gdk_clipboard_read_text_async (clipboard, NULL, clipboard_read_cb, &received);
+  spin_until (clipboard_was_read, &received, "the clipboard");
+  g_test_message ("Copied: %s", received.text);
+  g_assert_nonnull (received.text);
+  g_assert_null (strstr (received.text, SECRET));
+  g_assert_null (strstr (received.text, "abcdefghijklmnopqrstuvwxyz"));
+  g_assert_nonnull (strstr (received.text, "[redacted]"));
+  g_assert_nonnull (strstr (received.text, "\"query\" : \"lpf\""));
+  g_free (received.text);
+  g_clear_pointer (&rows, g_ptr_array_unref);
+
+  /* A call still running has no row: the look-up is done, the read of
+   * the code waits in the page. The turn's own read passes. */
+  sj_test_target_hold_fetches (fixture->target, 1);
+  sj_test_model_server_reply_tool_calls (fixture->server, 2, held_ids, held_names, held_args);
+  send_message (fixture, "what is playing?");
+  spin_until (fetch_held, fixture, "the read_code call to be running");
+  spin_until (one_call_stored, fixture, "the look-up to finish");
+  count.n = 1;
+  spin_until (has_tool_rows, &count, "the look-up's row");
+  wait_frames (fixture, 5);
+  rows = tool_rows (fixture);
+  g_assert_cmpuint (rows->len, ==, 1);
+  g_assert_cmpuint (n_stored_calls (fixture), ==, 1);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (rows->pdata[0], "sj-tool-log-name"))), ==, "strudel_knowledge");
+  g_assert_true (sj_agent_is_busy (fixture->agent));
+  g_assert_cmpuint (sj_test_target_get_n_held (fixture->target), ==, 1);
+  g_clear_pointer (&rows, g_ptr_array_unref);
+
+  /* Stopped, the read is canceled: a finished call, so now a row. */
+  PRESS (fixture, "Escape");
+  spin_until (answer_stopped, fixture, "the turn to stop");
+  count.n = 2;
+  spin_until (has_tool_rows, &count, "the canceled call's row");
+  rows = tool_rows (fixture);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (rows->pdata[1], "sj-tool-log-name"))), ==, "read_code");
+  g_assert_true (gtk_widget_has_css_class (find_by_class (rows->pdata[1], "sj-tool-log-status"), "dim-label"));
+  g_assert_false (sj_tool_log_row_get_expanded (rows->pdata[1]));
+  sj_test_target_hold_fetches (fixture->target, 0);
+}
+
+/* Markdown ----------------------------------------------------------------- */
+
+/* The answer's @n code blocks are laid out with their code in view, not
+ * only their header: a view measured before its text arrived must have
+ * grown since. */
+static void
+assert_code_shown (Fixture *fixture,
+                   guint    n)
+{
+  g_autoptr(GPtrArray) blocks = find_all (GTK_WIDGET (answer_markdown (fixture)), SJ_TYPE_CODE_BLOCK);
+
+  g_assert_cmpuint (blocks->len, ==, n);
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      GtkWidget *view = sj_code_block_get_view (blocks->pdata[i]);
+      int minimum;
+
+      gtk_widget_measure (view, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (view), &minimum, NULL, NULL, NULL);
+      g_assert_cmpint (minimum, >, 20);
+      g_assert_cmpint (gtk_widget_get_height (view), >=, minimum);
+    }
+}
+
+static void
+apply_code_cb (SjChatPanel *panel,
+               const char  *code,
+               GPtrArray   *applied)
+{
+  g_ptr_array_add (applied, g_strdup (code));
+}
+
+static void
+test_markdown (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (SJ_TEST_DATA, "markdown", "fixture.md", NULL);
+  g_autofree char *markdown = NULL;
+  g_autoptr(GPtrArray) applied = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) blocks = NULL;
+  g_autoptr(GError) error = NULL;
+  Shown shown = { fixture, NULL };
+  GtkWidget *view;
+  GtkWidget *apply;
+
+  g_file_get_contents (path, &markdown, NULL, &error);
+  g_assert_no_error (error);
+  shown.text = markdown;
+
+  /* Streamed in small pieces: constructs arrive cut anywhere. */
+  sj_test_model_server_reply_slow_text (fixture->server, markdown, 7, 2);
+  send_message (fixture, "show me everything");
+  spin_until (answer_complete, fixture, "the answer");
+  spin_until (answer_shows, &shown, "the whole answer to be shown");
+  wait_frames (fixture, 3);
+  g_assert_cmpstr (sj_chat_message_get_content (last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT)), ==, markdown);
+  assert_code_shown (fixture, 2);
+
+  view = GTK_WIDGET (answer_markdown (fixture));
+  blocks = find_all (view, SJ_TYPE_CODE_BLOCK);
+  g_assert_cmpuint (blocks->len, ==, 2);
+  g_assert_true (GTK_SOURCE_IS_VIEW (sj_code_block_get_view (blocks->pdata[0])));
+  g_assert_true (gtk_widget_is_ancestor (sj_code_block_get_view (blocks->pdata[0]), blocks->pdata[0]));
+  g_assert_cmpstr (sj_code_block_get_code (blocks->pdata[0]), ==, "setcps(0.5)\nnote(\"c3 e3 g3\").s(\"sawtooth\")");
+  g_assert_nonnull (find_label_containing (view, "Strudel & friends"));
+  g_assert_nonnull (find_label_containing (view, "The end."));
+
+  /* Apply on the code block is the panel's apply-code, with the code. */
+  g_signal_connect (fixture->panel, "apply-code", G_CALLBACK (apply_code_cb), applied);
+  apply = find_by_class (blocks->pdata[0], "sj-code-apply");
+  g_assert_nonnull (apply);
+  g_assert_true (gtk_widget_get_sensitive (apply));
+  g_signal_emit_by_name (apply, "clicked");
+  g_assert_cmpuint (applied->len, ==, 1);
+  g_assert_cmpstr (applied->pdata[0], ==, "setcps(0.5)\nnote(\"c3 e3 g3\").s(\"sawtooth\")");
+}
+
+/* Screenshots -------------------------------------------------------------- */
+
+static GdkTexture *
+render_window (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* Saves the window as @name and returns its mean luma (0 to 255), having
+ * checked it is not blank. */
+static double
+screenshot (Fixture    *fixture,
+            const char *name)
+{
+  g_autoptr(GdkTexture) texture = render_window (GTK_WIDGET (fixture->window));
+  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
+  g_autofree guchar *pixels = NULL;
+  g_autofree char *path = NULL;
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  gsize stride = (gsize)width * 4;
+  gsize n_pixels = (gsize)width * height;
+  double luma = 0;
+
+  g_assert_cmpint (width, >=, 400);
+  g_assert_cmpint (height, >=, 600);
+
+  path = g_build_filename (g_getenv ("SJ_TEST_OUTPUT_DIR") ? g_getenv ("SJ_TEST_OUTPUT_DIR") : g_get_tmp_dir (),
+                           name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+
+  pixels = g_malloc (stride * height);
+  gdk_texture_download (texture, pixels, stride);
+  for (gsize i = 0; i < n_pixels; i++)
+    {
+      const guchar *p = pixels + i * 4;
+
+      g_hash_table_add (colours, GUINT_TO_POINTER ((p[0] << 16) | (p[1] << 8) | p[2]));
+      luma += (p[0] * 3 + p[1] * 6 + p[2]) / 10.0;
+    }
+  luma /= n_pixels;
+
+  g_test_message ("%s: %u colours, mean luma %.0f", path, g_hash_table_size (colours), luma);
+  /* Not blank: text, a code block and buttons make many colours. */
+  g_assert_cmpuint (g_hash_table_size (colours), >, 50);
+  return luma;
+}
+
+typedef struct
+{
+  Fixture  *fixture;
+  gboolean  dark;
+} Scheme;
+
+static gboolean
+scheme_is (gpointer data)
+{
+  Scheme *scheme = data;
+
+  return adw_style_manager_get_dark (adw_style_manager_get_default ()) == scheme->dark;
+}
+
+static void
+test_screenshots (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  Shown shown = { fixture, "Groovier: the hats swing and the bass answers the kick.\n\n"
+                           "```js\nnote(\"c2 ~ g2 c3\").s(\"sawtooth\").lpf(600)\n```\n\n"
+                           "Press **Apply** to hear it on the next cycle." };
+  Scheme scheme = { fixture, FALSE };
+  double light, dark;
+
+  sj_test_model_server_reply_text (fixture->server, shown.text, 9);
+  send_message (fixture, "make it groovier");
+  spin_until (answer_complete, fixture, "the answer");
+  spin_until (answer_shows, &shown, "the answer to be shown");
+
+  wait_frames (fixture, 3);
+  assert_code_shown (fixture, 1);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  spin_until (scheme_is, &scheme, "the light style");
+  wait_frames (fixture, 10);
+  light = screenshot (fixture, "chat-light.png");
+
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  scheme.dark = TRUE;
+  spin_until (scheme_is, &scheme, "the dark style");
+  wait_frames (fixture, 10);
+  dark = screenshot (fixture, "chat-dark.png");
+
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  g_assert_cmpfloat (dark + 60, <, light);
+}
+
+/* Banner ------------------------------------------------------------------- */
+
+static void
+test_banner (Fixture       *fixture,
+             gconstpointer  data)
+{
+  SjProblemBanner *banner = sj_chat_panel_get_banner (fixture->panel);
+  GtkButton *button;
+
+  g_assert_cmpint (sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_NONE);
+
+  sj_test_model_server_reply_status (fixture->server, 401, NULL,
+                                     "{\"error\":{\"message\":\"Invalid API key\",\"code\":401}}");
+  send_message (fixture, "hello?");
+  wait_turn_over (fixture);
+  wait_frames (fixture, 3);
+
+  g_assert_cmpint (sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_UNAUTHORIZED);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (banner)));
+  button = GTK_BUTTON (find_by_class (GTK_WIDGET (banner), "suggested-action"));
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_button_get_label (button), ==, "Replace Key");
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (button)));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.show-agent-settings");
+  /* A refused key is not tried again. */
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *xdotool = NULL;
+
+  /* Real X key events through GTK's own input method, whatever the
+   * session around the test has. */
+  g_setenv ("GDK_BACKEND", "x11", TRUE);
+  g_setenv ("GTK_IM_MODULE", "gtk-im-context-simple", TRUE);
+  g_setenv ("LANGUAGE", "C", TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+  sj_register_resource ();
+
+  xdotool = g_find_program_in_path ("xdotool");
+  if (xdotool == NULL)
+    g_error ("xdotool is needed to type real keys (apt-get install xdotool)");
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/chat/enter", test_enter);
+  ADD ("/chat/stop", test_stop);
+  ADD ("/chat/autoscroll", test_autoscroll);
+  ADD ("/chat/tool-logs", test_tool_logs);
+  ADD ("/chat/markdown", test_markdown);
+  ADD ("/chat/screenshots", test_screenshots);
+  ADD ("/chat/banner", test_banner);
+#undef ADD
+
+  return g_test_run ();
+}
