@@ -30,6 +30,7 @@ struct _SjChatPanel
   SjAgent         *agent;
   SjAgentConfig   *config;
   GListStore      *messages;
+  GtkSliceListModel *slice;
   SjAutoscroll    *autoscroll;
   gboolean         editing;
 
@@ -43,6 +44,14 @@ struct _SjChatPanel
 };
 
 G_DEFINE_FINAL_TYPE (SjChatPanel, sj_chat_panel, GTK_TYPE_WIDGET)
+
+/* GTK 4.8's list view keeps up to 200 rows alive around what it shows,
+ * each a measured Markdown message: a long session opens with its latest
+ * messages in the view, and earlier ones are added as the view nears its
+ * top. The model holds them all; only the rows are spared. */
+#define SHOWN_AT_FIRST  16
+#define REVEAL_STEP     20
+#define REVEAL_MARGIN   400.0
 
 enum {
   APPLY_CODE,
@@ -369,6 +378,31 @@ apply_code_action (GtkWidget  *widget,
   g_signal_emit (widget, signals[APPLY_CODE], 0, g_variant_get_string (parameter, NULL));
 }
 
+/* The slice always reaches the last message: new ones are shown at once. */
+static void
+messages_changed_cb (SjChatPanel *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
+  guint offset = MIN (gtk_slice_list_model_get_offset (self->slice), n);
+
+  gtk_slice_list_model_set_offset (self->slice, offset);
+  gtk_slice_list_model_set_size (self->slice, n - offset);
+}
+
+static void
+reveal_earlier (SjChatPanel *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
+  guint offset = gtk_slice_list_model_get_offset (self->slice);
+
+  if (offset == 0 || gtk_adjustment_get_value (adjustment) > REVEAL_MARGIN)
+    return;
+
+  offset = offset > REVEAL_STEP ? offset - REVEAL_STEP : 0;
+  gtk_slice_list_model_set_offset (self->slice, offset);
+  gtk_slice_list_model_set_size (self->slice, g_list_model_get_n_items (G_LIST_MODEL (self->messages)) - offset);
+}
+
 static void
 setup_row_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *item,
@@ -406,6 +440,7 @@ sj_chat_panel_load_session (SjChatPanel *self,
                             gint64       session_id)
 {
   g_autoptr(GPtrArray) stored = NULL;
+  g_autoptr(GPtrArray) calls = NULL;
   g_autoptr(GPtrArray) items = NULL;
   SjHistoryStore *store;
 
@@ -414,23 +449,31 @@ sj_chat_panel_load_session (SjChatPanel *self,
 
   store = sj_agent_get_store (self->agent);
   stored = session_id != 0 ? sj_history_store_list_messages (store, session_id, NULL) : NULL;
+  calls = session_id != 0 ? sj_history_store_list_session_tool_calls (store, session_id, NULL) : NULL;
   items = g_ptr_array_new_with_free_func (g_object_unref);
 
-  for (guint i = 0; stored != NULL && i < stored->len; i++)
+  for (guint i = 0, k = 0; stored != NULL && i < stored->len; i++)
     {
       SjHistoryMessage *message = g_ptr_array_index (stored, i);
       SjChatMessage *item = sj_chat_message_new_from_history (message);
 
-      if (message->role == SJ_HISTORY_ROLE_ASSISTANT)
+      /* Both lists are in message order: one pass pairs them. */
+      for (; calls != NULL && k < calls->len; k++)
         {
-          g_autoptr(GPtrArray) calls = sj_history_store_list_tool_calls (store, message->id, NULL);
+          SjHistoryToolCall *call = g_ptr_array_index (calls, k);
 
-          for (guint k = 0; calls != NULL && k < calls->len; k++)
-            sj_chat_message_add_tool_call (item, g_ptr_array_index (calls, k));
+          if (call->message_id != message->id)
+            break;
+          sj_chat_message_add_tool_call (item, call);
         }
+      while (calls != NULL && k < calls->len && ((SjHistoryToolCall *) g_ptr_array_index (calls, k))->message_id < message->id)
+        k++;
       g_ptr_array_add (items, item);
     }
 
+  /* The latest messages are shown first; earlier ones join the view as
+   * the musician scrolls up to them (see reveal_earlier()). */
+  gtk_slice_list_model_set_offset (self->slice, items->len > SHOWN_AT_FIRST ? items->len - SHOWN_AT_FIRST : 0);
   g_list_store_splice (self->messages, 0, g_list_model_get_n_items (G_LIST_MODEL (self->messages)),
                        items->pdata, items->len);
   update_last_flags (self);
@@ -557,6 +600,7 @@ sj_chat_panel_dispose (GObject *object)
 
   g_clear_object (&self->autoscroll);
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_CHAT_PANEL);
+  g_clear_object (&self->slice);
   g_clear_object (&self->messages);
   g_clear_object (&self->agent);
   g_clear_object (&self->config);
@@ -610,7 +654,9 @@ sj_chat_panel_init (SjChatPanel *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->messages = g_list_store_new (SJ_TYPE_CHAT_MESSAGE);
-  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->messages)));
+  self->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (self->messages)), 0, 0);
+  g_signal_connect_object (self->messages, "items-changed", G_CALLBACK (messages_changed_cb), self, G_CONNECT_SWAPPED);
+  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->slice)));
   g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), self);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), self);
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), self);
@@ -618,6 +664,8 @@ sj_chat_panel_init (SjChatPanel *self)
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
 
   self->autoscroll = sj_autoscroll_new (self->scroller, self->jump_button);
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (self->scroller), "value-changed",
+                           G_CALLBACK (reveal_earlier), self, G_CONNECT_SWAPPED);
   update_last_flags (self);
   update_empty (self);
 }

@@ -22,10 +22,13 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sj-agent.h"
+#include "sj-application.h"
 #include "sj-chat-panel.h"
 #include "sj-markdown-render.h"
 #include "sj-resources.h"
@@ -41,7 +44,8 @@
 typedef struct
 {
   char              *dir;
-  SjTestModelServer *server;
+  GSubprocess       *server;     /* the model, in a process of its own */
+  char              *server_url;
   SjTestTarget      *target;
   SjDryRun          *dry_run;
   SjKnowledge       *knowledge;
@@ -86,7 +90,6 @@ bench_init (Bench *bench)
 
   bench->dir = g_dir_make_tmp ("sj-bench-chat-XXXXXX", &error);
   g_assert_no_error (error);
-  bench->server = sj_test_model_server_new ();
   bench->target = sj_test_target_new ("s(\"bd sd\")");
 
   sj_sounds_index_load_bundled (sounds);
@@ -105,7 +108,7 @@ bench_init (Bench *bench)
 static SjAgent *
 bench_new_agent (Bench *bench)
 {
-  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (bench->server), "bench-key");
+  g_autoptr(SjLlmClient) client = sj_llm_client_new (bench->server_url, "bench-key");
   SjAgent *agent = sj_agent_new (bench->tools, bench->store);
 
   sj_agent_set_client (agent, client, FALSE);
@@ -140,7 +143,10 @@ bench_clear (Bench *bench)
   g_clear_object (&bench->dry_run);
   g_clear_object (&bench->knowledge);
   g_clear_object (&bench->target);
-  g_clear_pointer (&bench->server, sj_test_model_server_free);
+  if (bench->server != NULL)
+    g_subprocess_force_exit (bench->server);
+  g_clear_object (&bench->server);
+  g_clear_pointer (&bench->server_url, g_free);
   remove_tree (bench->dir);
   g_free (bench->dir);
 }
@@ -357,6 +363,10 @@ stream_text (void)
 
 typedef struct
 {
+  GArray   *work;       /* ms from a frame's start to its end (layout and paint) */
+  GArray   *stalls;     /* ms a 4 ms timer was late: how long the main loop was busy */
+  gint64    frame_start;
+  gint64    probe_due;
   GArray   *gaps;       /* ms between painted frames while streaming */
   gint64    last;       /* the last after-paint, 0 before the first */
   gboolean  streaming;  /* between the first token and the end */
@@ -368,6 +378,13 @@ typedef struct
 } StreamWatch;
 
 static void
+stream_flush_events_cb (GdkFrameClock *clock,
+                        StreamWatch   *watch)
+{
+  watch->frame_start = g_get_monotonic_time ();
+}
+
+static void
 stream_after_paint_cb (GdkFrameClock *clock,
                        StreamWatch   *watch)
 {
@@ -375,7 +392,26 @@ stream_after_paint_cb (GdkFrameClock *clock,
 
   if (watch->streaming && watch->last != 0)
     g_array_append_val (watch->gaps, (double){ (now - watch->last) / 1000.0 });
+  if (watch->streaming && watch->frame_start != 0)
+    g_array_append_val (watch->work, (double){ (now - watch->frame_start) / 1000.0 });
   watch->last = watch->streaming ? now : 0;
+}
+
+#define PROBE_MS 4
+
+/* A timer that should fire every 4 ms: how late it fires is how long the
+ * main loop was busy with something else, input handling included. */
+static gboolean
+probe_cb (gpointer user_data)
+{
+  StreamWatch *watch = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (watch->streaming && watch->probe_due != 0)
+    g_array_append_val (watch->stalls, (double){ MAX (now - watch->probe_due, 0) / 1000.0 });
+  watch->probe_due = now + PROBE_MS * 1000;
+
+  return watch->done ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
 }
 
 static void
@@ -479,15 +515,17 @@ bench_stream (Bench      *bench,
               GtkWidget  *child,
               StreamWatch *watch)
 {
-  g_autofree char *text = stream_text ();
   GtkWindow *window = new_window (child);
   GdkFrameClock *clock;
-  gulong paint_handler, delta_handler;
+  gulong paint_handler, flush_handler, delta_handler;
+  double work_p99, stall_p99;
   double p50, p99, max;
   gint64 start;
   gboolean settled = FALSE;
 
   watch->gaps = g_array_new (FALSE, FALSE, sizeof (double));
+  watch->work = g_array_new (FALSE, FALSE, sizeof (double));
+  watch->stalls = g_array_new (FALSE, FALSE, sizeof (double));
   while ((clock = gtk_widget_get_frame_clock (GTK_WIDGET (window))) == NULL)
     g_main_context_iteration (NULL, TRUE);
 
@@ -496,16 +534,18 @@ bench_stream (Bench      *bench,
   spin_until_set (&settled, 5, "the window to settle");
 
   paint_handler = g_signal_connect (clock, "after-paint", G_CALLBACK (stream_after_paint_cb), watch);
+  flush_handler = g_signal_connect (clock, "before-paint", G_CALLBACK (stream_flush_events_cb), watch);
+  g_timeout_add_full (G_PRIORITY_HIGH, PROBE_MS, probe_cb, watch, NULL);
   delta_handler = g_signal_connect (agent, "text-delta", G_CALLBACK (stream_delta_cb), watch);
   gdk_frame_clock_begin_updating (clock);
 
-  sj_test_model_server_reply_slow_text (bench->server, text, 5, TOKEN_MS);
   start = g_get_monotonic_time ();
   sj_agent_send_async (agent, "play me a long one", NULL, stream_done_cb, watch);
   spin_until_set (&watch->done, 10 * STREAM_S, "the stream to end");
 
   gdk_frame_clock_end_updating (clock);
   g_signal_handler_disconnect (clock, paint_handler);
+  g_signal_handler_disconnect (clock, flush_handler);
   g_signal_handler_disconnect (agent, delta_handler);
 
   g_array_sort (watch->gaps, compare_doubles);
@@ -514,10 +554,54 @@ bench_stream (Bench      *bench,
   max = g_array_index (watch->gaps, double, watch->gaps->len - 1);
   g_print ("%-34s %u tokens in %.1f s, %u frames: gap p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
            name, watch->tokens, (g_get_monotonic_time () - start) / 1e6, watch->gaps->len + 1, p50, p99, max);
+  g_array_sort (watch->work, compare_doubles);
+  g_array_sort (watch->stalls, compare_doubles);
+  work_p99 = quantile (watch->work, 0.99);
+  stall_p99 = quantile (watch->stalls, 0.99);
+  g_print ("%-34s frame work p50 %.1f ms, p99 %.1f ms; main loop busy p99 %.1f ms, max %.1f ms\n", "",
+           quantile (watch->work, 0.5), work_p99, stall_p99,
+           g_array_index (watch->stalls, double, watch->stalls->len - 1));
 
   g_array_unref (watch->gaps);
+  g_array_unref (watch->work);
+  g_array_unref (watch->stalls);
   gtk_window_destroy (window);
   return p99;
+}
+
+/* The model, in a process of its own as a real provider is: the panel's
+ * main loop does only what the app's would. Two streams, one per run. */
+static int
+serve (void)
+{
+  g_autoptr(SjTestModelServer) server = NULL;
+  g_autofree char *text = stream_text ();
+
+  /* Gone with the benchmark, however it ends. */
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+  server = sj_test_model_server_new ();
+  sj_test_model_server_reply_slow_text (server, text, 5, TOKEN_MS);
+  sj_test_model_server_reply_slow_text (server, text, 5, TOKEN_MS);
+  g_print ("%s\n", sj_test_model_server_get_url (server));
+  fflush (stdout);
+  while (TRUE)
+    g_main_context_iteration (NULL, TRUE);
+  return 0;
+}
+
+static void
+start_server (Bench      *bench,
+              const char *self_path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+
+  bench->server = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, self_path, "--serve", NULL);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (bench->server));
+  bench->server_url = g_data_input_stream_read_line (lines, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (bench->server_url);
 }
 
 int
@@ -533,14 +617,26 @@ main (int   argc,
   GtkWidget *scroller;
   double panel_p99, naive_p99;
 
+  if (argc > 1 && g_str_equal (argv[1], "--serve"))
+    return serve ();
+
+  /* The renderer the app picks on this machine (cairo without a GPU). */
+  sj_application_prepare_env ();
   gtk_init ();
   adw_init ();
   sj_register_resource ();
   bench_init (&bench);
 
   bench_open (&bench);
+  /* For profiling the opening alone. */
+  if (g_strcmp0 (g_getenv ("SJ_BENCH_CHAT_OPEN_ONLY"), "1") == 0)
+    {
+      bench_clear (&bench);
+      return 0;
+    }
 
   /* The chat panel. */
+  start_server (&bench, argv[0]);
   panel_agent = bench_new_agent (&bench);
   panel = SJ_CHAT_PANEL (sj_chat_panel_new ());
   sj_chat_panel_set_agent (panel, panel_agent, NULL);

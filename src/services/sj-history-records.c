@@ -200,25 +200,21 @@ sj_history_store_record_tool_call (SjHistoryStore      *self,
  * Returns: (transfer full) (element-type SjHistoryToolCall): the message's
  *   tool calls in the order they were recorded
  */
-GPtrArray *
-sj_history_store_list_tool_calls (SjHistoryStore  *self,
-                                  gint64           message_id,
-                                  GError         **error)
+static GPtrArray *
+query_tool_calls (SjHistoryStore  *self,
+                  const char      *sql,
+                  gint64           key,
+                  GError         **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GPtrArray) calls = NULL;
   int rc;
 
-  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), NULL);
-
-  stmt = sj_history_store_prepare (self,
-                                   "SELECT id, message_id, name, arguments, result, status, duration_ms, "
-                                   "apply_cycle FROM tool_calls WHERE message_id = ? ORDER BY id",
-                                   error);
+  stmt = sj_history_store_prepare (self, sql, error);
   if (stmt == NULL)
     return NULL;
 
-  sqlite3_bind_int64 (stmt, 1, message_id);
+  sqlite3_bind_int64 (stmt, 1, key);
   calls = g_ptr_array_new_with_free_func ((GDestroyNotify)sj_history_tool_call_free);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
@@ -243,6 +239,42 @@ sj_history_store_list_tool_calls (SjHistoryStore  *self,
     }
 
   return g_steal_pointer (&calls);
+}
+
+GPtrArray *
+sj_history_store_list_tool_calls (SjHistoryStore  *self,
+                                  gint64           message_id,
+                                  GError         **error)
+{
+  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), NULL);
+
+  return query_tool_calls (self,
+                           "SELECT id, message_id, name, arguments, result, status, duration_ms, "
+                           "apply_cycle FROM tool_calls WHERE message_id = ? ORDER BY id",
+                           message_id, error);
+}
+
+/**
+ * sj_history_store_list_session_tool_calls:
+ *
+ * All the tool calls of a session in one query, by message then in the
+ * order they were recorded: opening a long session reads them at once
+ * rather than message by message.
+ *
+ * Returns: (transfer full) (element-type SjHistoryToolCall): the calls
+ */
+GPtrArray *
+sj_history_store_list_session_tool_calls (SjHistoryStore  *self,
+                                          gint64           session_id,
+                                          GError         **error)
+{
+  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), NULL);
+
+  return query_tool_calls (self,
+                           "SELECT t.id, t.message_id, t.name, t.arguments, t.result, t.status, t.duration_ms, "
+                           "t.apply_cycle FROM tool_calls t JOIN messages m ON m.id = t.message_id "
+                           "WHERE m.session_id = ? ORDER BY t.message_id, t.id",
+                           session_id, error);
 }
 
 /**

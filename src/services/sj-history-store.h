@@ -180,6 +180,9 @@ gint64          sj_history_store_record_tool_call (SjHistoryStore          *self
                                                    gint64                   duration_ms,
                                                    double                   apply_cycle,
                                                    GError                 **error);
+GPtrArray      *sj_history_store_list_session_tool_calls (SjHistoryStore   *self,
+                                                   gint64                   session_id,
+                                                   GError                 **error);
 GPtrArray      *sj_history_store_list_tool_calls  (SjHistoryStore          *self,
                                                    gint64                   message_id,
                                                    GError                 **error);
