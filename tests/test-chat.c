@@ -1112,6 +1112,53 @@ test_banner (Fixture       *fixture,
   g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
 }
 
+/* Regenerate and edit ---------------------------------------------------- */
+
+static void
+test_regenerate_and_edit (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  GListModel *messages = sj_chat_panel_get_messages (fixture->panel);
+  g_autoptr(SjChatMessage) first_answer = NULL;
+  SjChatMessage *answer;
+  SjMessageRow *row;
+
+  sj_test_model_server_reply_text (fixture->server, "First try.", 4);
+  send_message (fixture, "make it fsater");
+  wait_turn_over (fixture);
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
+  first_answer = g_object_ref (last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT));
+  g_assert_true (sj_chat_message_get_is_last (first_answer));
+
+  /* Regenerate: the answer is replaced, the message kept. */
+  sj_test_model_server_reply_text (fixture->server, "Second try.", 4);
+  gtk_widget_activate_action (GTK_WIDGET (fixture->panel), "chat.regenerate", NULL);
+  wait_turn_over (fixture);
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
+  answer = last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT);
+  g_assert_true (answer != first_answer);
+  g_assert_cmpstr (sj_chat_message_get_content (answer), ==, "Second try.");
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 2);
+
+  /* The Regenerate button sits on that last answer only. */
+  wait_frames (fixture, 3);
+  row = answer_row (fixture);
+  g_assert_nonnull (row);
+
+  /* Edit: the last message comes back into the composer; sending it
+   * replaces the message and its answer. */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->panel), "chat.edit-last", NULL);
+  assert_composer_text (fixture, "make it fsater");
+  sj_test_model_server_reply_text (fixture->server, "Faster it is.", 4);
+  sj_composer_set_text (fixture->composer, "make it faster");
+  PRESS (fixture, "Return");
+  wait_turn_over (fixture);
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
+  g_assert_cmpstr (sj_chat_message_get_content (last_message (fixture, SJ_HISTORY_ROLE_USER)), ==, "make it faster");
+  g_assert_cmpstr (sj_chat_message_get_content (last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT)), ==, "Faster it is.");
+  g_assert_null (strstr (last_user_content (sj_test_model_server_get_request (fixture->server, 2)), "fsater"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1138,6 +1185,7 @@ main (int   argc,
   ADD ("/chat/autoscroll", test_autoscroll);
   ADD ("/chat/tool-logs", test_tool_logs);
   ADD ("/chat/markdown", test_markdown);
+  ADD ("/chat/regenerate-and-edit", test_regenerate_and_edit);
   ADD ("/chat/screenshots", test_screenshots);
   ADD ("/chat/banner", test_banner);
 #undef ADD
