@@ -170,14 +170,27 @@ change_cb (GObject      *object,
     }
 }
 
+/* SJ_SOAK_CODE=FILE plays that code instead, every change the same:
+ * for finding what grows (a pattern without sound, say). */
+static const char *
+variant (guint n)
+{
+  static char *override;
+
+  if (override == NULL && g_getenv ("SJ_SOAK_CODE") != NULL &&
+      !g_file_get_contents (g_getenv ("SJ_SOAK_CODE"), &override, NULL, NULL))
+    g_error ("Cannot read SJ_SOAK_CODE");
+
+  return override != NULL ? override : variants[n % G_N_ELEMENTS (variants)];
+}
+
 static gboolean
 change_timeout_cb (gpointer user_data)
 {
   Soak *soak = user_data;
 
   soak->changes++;
-  sj_repl_evaluate_async (soak->repl, variants[soak->changes % G_N_ELEMENTS (variants)],
-                          NULL, change_cb, soak);
+  sj_repl_evaluate_async (soak->repl, variant (soak->changes), NULL, change_cb, soak);
 
   return G_SOURCE_CONTINUE;
 }
@@ -235,7 +248,7 @@ main (int   argc,
   sj_test_app_start ();
 
   soak.repl = sj_window_get_repl (sj_test_open_window ());
-  outcome = sj_test_evaluate (soak.repl, variants[0]);
+  outcome = sj_test_evaluate (soak.repl, variant (0));
   g_assert_true (json_object_get_boolean_member (outcome, "ok"));
   progress.repl = soak.repl;
   sj_test_spin_until (sj_test_progressed, &progress, "the music to start");
