@@ -203,6 +203,9 @@ sj_message_row_bind (SjMessageRow  *self,
   update_reasoning (self);
   gtk_list_box_bind_model (self->tool_list, sj_chat_message_get_tool_calls (message),
                            create_tool_row_cb, NULL, NULL);
+  /* Calls finish while the row shows the message: the list appears then. */
+  g_signal_connect_object (sj_chat_message_get_tool_calls (message), "items-changed",
+                           G_CALLBACK (tool_calls_changed_cb), self, G_CONNECT_SWAPPED);
   tool_calls_changed_cb (self);
   update_status (self);
   update_swap (self);
@@ -220,6 +223,7 @@ sj_message_row_unbind (SjMessageRow *self)
     return;
 
   g_signal_group_set_target (self->signals, NULL);
+  g_signal_handlers_disconnect_by_func (sj_chat_message_get_tool_calls (self->message), tool_calls_changed_cb, self);
   gtk_list_box_bind_model (self->tool_list, NULL, NULL, NULL, NULL);
   g_clear_object (&self->message);
 }

@@ -18,6 +18,7 @@
 #include "sj-chat-message.h"
 #include "sj-test-app.h"
 #include "sj-test-model-server.h"
+#include "sj-tool-log-row.h"
 #include "sj-window-private.h"
 
 static const char base_code[] = "$: note(\"c3*4\").s(\"sine\").gain(.2)\n";
@@ -68,6 +69,70 @@ marked_applied (gpointer data)
   SjChatMessage *message = data;
 
   return sj_chat_message_get_swap (message) == SJ_CHAT_SWAP_APPLIED;
+}
+
+static GdkTexture *
+render_window (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  return gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
+                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+static gboolean
+frames_passed (gpointer data)
+{
+  return --*(int *) data <= 0;
+}
+
+static gboolean
+count_frame_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       data)
+{
+  --*(int *) data;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+mapped_tool_row (GtkWidget *widget)
+{
+  if (SJ_IS_TOOL_LOG_ROW (widget) && gtk_widget_get_mapped (widget))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (mapped_tool_row (child))
+      return TRUE;
+  return FALSE;
+}
+
+/* The window as the musician sees it after the jam, for the README. */
+static void
+save_screenshot (SjWindow *window)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  int frames = 10;
+  guint tick;
+
+  adw_view_stack_set_visible_child_name (window->panel_stack, "chat");
+  tick = gtk_widget_add_tick_callback (GTK_WIDGET (window), count_frame_cb, &frames, NULL);
+  sj_test_spin_until (frames_passed, &(int){ 0 }, "a frame");
+  while (frames > 0)
+    g_main_context_iteration (NULL, TRUE);
+  gtk_widget_remove_tick_callback (GTK_WIDGET (window), tick);
+
+  texture = render_window (GTK_WIDGET (window));
+  path = g_build_filename (g_getenv ("SJ_TEST_OUTPUT_DIR") ? g_getenv ("SJ_TEST_OUTPUT_DIR") : g_get_tmp_dir (),
+                           "strudel-jam-chat.png", NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("Screenshot written to %s", path);
 }
 
 static void
@@ -126,6 +191,10 @@ test_jam (void)
   g_assert_cmpuint (g_list_model_get_n_items (sj_chat_message_get_tool_calls (answer)), ==, 1);
   sj_test_spin_until (marked_applied, answer, "the answer to be marked applied");
   g_assert_cmpfloat (sj_chat_message_get_swap_cycle (answer), ==, event.cycle);
+
+  save_screenshot (window);
+  /* The answer shows its finished call. */
+  g_assert_true (mapped_tool_row (GTK_WIDGET (window->chat_panel)));
 
   /* The Logs and Sessions follow. */
   g_assert_cmpuint (g_list_model_get_n_items (sj_tool_logs_page_get_calls (window->tool_logs_page)), ==, 1);
