@@ -262,6 +262,8 @@ sj_application_startup (GApplication *app)
     { "win.show-agent-settings", { "<Control>comma", NULL } },
     { "win.new-session", { "<Control><Shift>n", NULL } },
     { "win.stop-agent", { "<Control><Shift>period", NULL } },
+    { "win.regenerate", { "<Control><Shift>g", NULL } },
+    { "win.edit-last-message", { "<Control><Shift>e", NULL } },
   };
 
   G_APPLICATION_CLASS (sj_application_parent_class)->startup (app);

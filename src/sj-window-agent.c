@@ -243,6 +243,28 @@ stop_agent_action (GSimpleAction *action,
     sj_agent_stop (self->agent);
 }
 
+static void
+regenerate_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  show_page (self, "chat");
+  gtk_widget_activate_action (GTK_WIDGET (self->chat_panel), "chat.regenerate", NULL);
+}
+
+static void
+edit_last_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  show_page (self, "chat");
+  gtk_widget_activate_action (GTK_WIDGET (self->chat_panel), "chat.edit-last", NULL);
+}
+
 /* The banner's Retry: the last answer again. */
 static void
 retry_action (GSimpleAction *action,
@@ -262,6 +284,8 @@ static const GActionEntry agent_entries[] = {
   { "show-agent-settings", show_agent_page_action },
   { "new-session", new_session_action },
   { "stop-agent", stop_agent_action },
+  { "regenerate", regenerate_action },
+  { "edit-last-message", edit_last_action },
 };
 
 static const GActionEntry retry_entries[] = {

@@ -210,6 +210,17 @@ test_jam (void)
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
   g_assert_cmpint (sj_agent_get_session (window->agent), ==, session);
 
+  /* Ctrl+Shift+G: the last answer again, from anywhere in the window. */
+  sj_test_model_server_reply_text (server, "Same change, said again.", 6);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "regenerate", NULL);
+  sj_test_spin_until (agent_idle, window, "the answer to be regenerated");
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
+  {
+    g_autoptr(SjChatMessage) again = g_list_model_get_item (messages, 1);
+
+    g_assert_cmpstr (sj_chat_message_get_content (again), ==, "Same change, said again.");
+  }
+
   g_signal_handlers_disconnect_by_func (repl, swap_changed_cb, &event);
   g_free (event.state);
   sj_test_close_window (window);
