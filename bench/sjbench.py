@@ -42,6 +42,9 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
     "--autoplay-policy=no-user-gesture-required",
+    # Chromium looks for a keyring on the session bus at start; on a bus
+    # that can start gnome-keyring-daemon it waits for it indefinitely.
+    "--password-store=basic",
     "--window-size=1280,800",  # the app's default window size
 ]
 CLK_TCK = os.sysconf("SC_CLK_TCK")
