@@ -139,7 +139,6 @@ _sj_window_changes_dispose (SjWindow *self)
 typedef struct
 {
   SjWindow *self;
-  char     *code;
   char     *what;
 } ApplyCode;
 
@@ -147,7 +146,6 @@ static void
 apply_code_free (ApplyCode *apply)
 {
   g_object_unref (apply->self);
-  g_free (apply->code);
   g_free (apply->what);
   g_free (apply);
 }
@@ -192,43 +190,6 @@ apply_code_done_cb (GObject      *object,
   apply_code_free (apply);
 }
 
-static void
-apply_code_read_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  ApplyCode *apply = user_data;
-  g_autoptr(JsonObject) current = NULL;
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) input = NULL;
-  g_autoptr(GError) error = NULL;
-
-  current = sj_change_applier_read_code_finish (SJ_CHANGE_APPLIER (object), result, &error);
-  if (current == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        _sj_window_show_toast (apply->self, error->message, NULL, NULL);
-      apply_code_free (apply);
-      return;
-    }
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "baseHash");
-  json_builder_add_string_value (builder, json_object_get_string_member (current, "hash"));
-  json_builder_set_member_name (builder, "change");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "kind");
-  json_builder_add_string_value (builder, "full_code");
-  json_builder_set_member_name (builder, "code");
-  json_builder_add_string_value (builder, apply->code);
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-  input = json_builder_get_root (builder);
-
-  sj_change_applier_apply_async (SJ_CHANGE_APPLIER (object), input, "user", apply->self->cancellable,
-                                 apply_code_done_cb, apply);
-}
-
 /**
  * _sj_window_apply_code:
  * @what: what the toast calls it, e.g. "Code block" or "Revert"
@@ -246,8 +207,7 @@ _sj_window_apply_code (SjWindow   *self,
   g_assert (SJ_IS_WINDOW (self));
 
   apply->self = g_object_ref (self);
-  apply->code = g_strdup (code);
   apply->what = g_strdup (what);
-  sj_change_applier_read_code_async (sj_window_get_applier (self), NULL, self->cancellable,
-                                     apply_code_read_cb, apply);
+  sj_change_applier_replace_async (sj_window_get_applier (self), code, "user", self->cancellable,
+                                   apply_code_done_cb, apply);
 }

@@ -84,6 +84,14 @@ retrying_cb (SjAgent    *agent,
 }
 
 static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
@@ -936,6 +944,37 @@ test_kill_9 (gconstpointer data)
   sj_test_remove_tree (dir);
 }
 
+static void
+test_replace (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) good = NULL;
+  g_autoptr(JsonObject) bad = NULL;
+  GAsyncResult *result = NULL;
+
+  /* A whole new program, against whatever plays: scheduled. */
+  sj_change_applier_replace_async (fixture->applier, "s(\"sine\").lpf(500)", "user", NULL, store_result_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  good = sj_change_applier_apply_finish (fixture->applier, result, &error);
+  g_clear_object (&result);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (good, "status"), ==, "scheduled");
+  g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, "s(\"sine\").lpf(500)");
+
+  /* Code the dry-run refuses: rejected, the music untouched. */
+  sj_change_applier_replace_async (fixture->applier, "s(\"sine\").reverbb(1)", "user", NULL, store_result_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  bad = sj_change_applier_apply_finish (fixture->applier, result, &error);
+  g_clear_object (&result);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (bad, "status"), ==, "rejected");
+  g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, "s(\"sine\").lpf(500)");
+  g_assert_cmpuint (sj_test_target_get_n_swaps (fixture->target), ==, 1);
+}
+
 /* The app's log writer masks the key in anything logged, by anyone. */
 static void
 test_log_writer (void)
@@ -987,6 +1026,7 @@ main (int   argc,
   ADD ("/agent/reasoning-effort", test_reasoning_effort);
   ADD ("/agent/not-configured", test_not_configured);
   ADD ("/agent/redaction", test_redaction);
+  ADD ("/agent/replace", test_replace);
 #undef ADD
   g_test_add_data_func ("/agent/kill-9", argv[0], test_kill_9);
   g_test_add_func ("/agent/log-writer", test_log_writer);

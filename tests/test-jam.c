@@ -221,6 +221,14 @@ test_jam (void)
     g_assert_cmpstr (sj_chat_message_get_content (again), ==, "Same change, said again.");
   }
 
+  /* Apply on a code block: the same safe path, dry-run then the boundary. */
+  g_clear_pointer (&event.state, g_free);
+  g_signal_emit_by_name (window->chat_panel, "apply-code", "$: note(\"g3*4\").s(\"sine\").gain(.2)\n");
+  sj_test_spin_until (swap_applied, &event, "the code block to land");
+  g_clear_pointer (&code, g_free);
+  code = sj_test_fetch_code (repl);
+  g_assert_cmpstr (code, ==, "$: note(\"g3*4\").s(\"sine\").gain(.2)\n");
+
   g_signal_handlers_disconnect_by_func (repl, swap_changed_cb, &event);
   g_free (event.state);
   sj_test_close_window (window);

@@ -558,6 +558,84 @@ sj_change_applier_undo_finish (SjChangeApplier  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+typedef struct
+{
+  char *code;
+  char *source;
+} Replacement;
+
+static void
+replacement_free (gpointer data)
+{
+  Replacement *replacement = data;
+
+  g_free (replacement->code);
+  g_free (replacement->source);
+  g_free (replacement);
+}
+
+static void
+replace_fetch_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SjChangeApplier *self = g_task_get_source_object (task);
+  Replacement *replacement = g_task_get_task_data (task);
+  g_autofree char *current = NULL;
+  g_autofree char *source = NULL;
+  SjChangeRequest *request;
+  GError *error = NULL;
+
+  current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
+  if (current == NULL)
+    {
+      propagate_or_reject (g_steal_pointer (&task), error, "schedule", "PAGE_UNAVAILABLE");
+      return;
+    }
+
+  /* A full-code change against what plays now, like an undo. */
+  request = g_new0 (SjChangeRequest, 1);
+  request->base_hash = sj_code_hash (current);
+  request->code = g_steal_pointer (&replacement->code);
+  request->policy = self->defaults;
+  source = g_steal_pointer (&replacement->source);
+
+  start (self, g_steal_pointer (&task), request, source, FALSE);
+}
+
+/**
+ * sj_change_applier_replace_async:
+ * @code: the whole new code
+ * @source: who asks, "user" or "agent"
+ *
+ * Puts @code in place of whatever plays now, through the same dry-run and
+ * quantized swap as any change: an Apply on a code block, a Revert from
+ * the timeline. Finish with sj_change_applier_apply_finish().
+ */
+void
+sj_change_applier_replace_async (SjChangeApplier     *self,
+                                 const char          *code,
+                                 const char          *source,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  Replacement *replacement;
+  GTask *task;
+
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+  g_assert (code != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_change_applier_apply_async);
+  replacement = g_new0 (Replacement, 1);
+  replacement->code = g_strdup (code);
+  replacement->source = g_strdup (source ? source : "user");
+  g_task_set_task_data (task, replacement, replacement_free);
+  sj_live_target_fetch_code_async (self->target, cancellable, replace_fetch_cb, task);
+}
+
 static void
 read_code_cb (GObject      *object,
               GAsyncResult *result,

@@ -36,6 +36,12 @@ void             sj_change_applier_apply_async     (SjChangeApplier     *self,
 JsonObject      *sj_change_applier_apply_finish    (SjChangeApplier     *self,
                                                     GAsyncResult        *result,
                                                     GError             **error);
+void             sj_change_applier_replace_async   (SjChangeApplier     *self,
+                                                    const char          *code,
+                                                    const char          *source,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
 void             sj_change_applier_undo_async      (SjChangeApplier     *self,
                                                     GCancellable        *cancellable,
                                                     GAsyncReadyCallback  callback,
