@@ -32,39 +32,15 @@
 #include "sj-test-files.h"
 #include "sj-test-model-server.h"
 #include "sj-test-target.h"
+#include "sj-test-widgets.h"
 #include "sj-tool-log-row.h"
 
 #define WAIT_TIMEOUT_S 30
+#define spin_until(done, data, what) sj_test_widgets_spin_until ((gboolean (*) (gpointer)) (done), (data), WAIT_TIMEOUT_S, (what))
 #define CODE "note(\"c3 e3 g3 b3\").s(\"sawtooth\").lpf(800)"
 #define SECRET "sk-or-v1-abcdefghijklmnopqrstuvwxyz012345"
 
 typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-deadline_cb (gpointer data)
-{
-  *(gboolean *)data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main context until @done holds, failing after a while. */
-static void
-spin_until (Condition   done,
-            gpointer    data,
-            const char *what)
-{
-  gboolean timed_out = FALSE;
-  guint deadline = g_timeout_add_seconds (WAIT_TIMEOUT_S, deadline_cb, &timed_out);
-
-  while (!done (data))
-    {
-      if (timed_out)
-        g_error ("Timed out waiting for %s", what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (deadline);
-}
 
 /* The fixture -------------------------------------------------------------- */
 
@@ -183,23 +159,6 @@ find_all (GtkWidget *root,
 
   collect (root, type, found);
   return found;
-}
-
-static GtkWidget *
-find_by_class (GtkWidget  *root,
-               const char *css_class)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (gtk_widget_has_css_class (child, css_class))
-        return child;
-      if ((found = find_by_class (child, css_class)) != NULL)
-        return found;
-    }
-
-  return NULL;
 }
 
 /* The first label under @root whose text contains @text. */
@@ -664,7 +623,7 @@ test_autoscroll (Fixture       *fixture,
                  gconstpointer  data)
 {
   SjAutoscroll *autoscroll = sj_chat_panel_get_autoscroll (fixture->panel);
-  GtkWidget *jump = find_by_class (GTK_WIDGET (fixture->panel), "osd");
+  GtkWidget *jump = sj_test_find_by_class (GTK_WIDGET (fixture->panel), "osd");
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (fixture->window));
   g_autoptr(GString) text = g_string_new (NULL);
   ScrollWatch watch = { fixture, TRUE, 0, 0 };
@@ -844,10 +803,10 @@ test_tool_logs (Fixture       *fixture,
   rows = tool_rows (fixture);
   g_assert_cmpuint (rows->len, ==, 2);
   g_assert_cmpuint (n_stored_calls (fixture), ==, 2);
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (rows->pdata[0], "sj-tool-log-name"))), ==, "strudel_knowledge");
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (rows->pdata[1], "sj-tool-log-name"))), ==, "apply_strudel_change");
-  g_assert_true (gtk_widget_has_css_class (find_by_class (rows->pdata[0], "sj-tool-log-status"), "success"));
-  g_assert_true (gtk_widget_has_css_class (find_by_class (rows->pdata[1], "sj-tool-log-status"), "error"));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (sj_test_find_by_class (rows->pdata[0], "sj-tool-log-name"))), ==, "strudel_knowledge");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (sj_test_find_by_class (rows->pdata[1], "sj-tool-log-name"))), ==, "apply_strudel_change");
+  g_assert_true (gtk_widget_has_css_class (sj_test_find_by_class (rows->pdata[0], "sj-tool-log-status"), "success"));
+  g_assert_true (gtk_widget_has_css_class (sj_test_find_by_class (rows->pdata[1], "sj-tool-log-status"), "error"));
   for (guint i = 0; i < rows->len; i++)
     g_assert_false (sj_tool_log_row_get_expanded (rows->pdata[i]));
   /* Nothing was applied, and no cycle is announced. */
@@ -856,7 +815,7 @@ test_tool_logs (Fixture       *fixture,
 
   /* Copy, expanded, never gives away the secret in the arguments. */
   sj_tool_log_row_set_expanded (rows->pdata[0], TRUE);
-  copy = find_by_class (rows->pdata[0], "sj-tool-log-copy");
+  copy = sj_test_find_by_class (rows->pdata[0], "sj-tool-log-copy");
   g_assert_nonnull (copy);
   clipboard = gtk_widget_get_clipboard (copy);
   gdk_clipboard_set_text (clipboard, "something else");
@@ -885,7 +844,7 @@ test_tool_logs (Fixture       *fixture,
   rows = tool_rows (fixture);
   g_assert_cmpuint (rows->len, ==, 1);
   g_assert_cmpuint (n_stored_calls (fixture), ==, 1);
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (rows->pdata[0], "sj-tool-log-name"))), ==, "strudel_knowledge");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (sj_test_find_by_class (rows->pdata[0], "sj-tool-log-name"))), ==, "strudel_knowledge");
   g_assert_true (sj_agent_is_busy (fixture->agent));
   g_assert_cmpuint (sj_test_target_get_n_held (fixture->target), ==, 1);
   g_clear_pointer (&rows, g_ptr_array_unref);
@@ -896,8 +855,8 @@ test_tool_logs (Fixture       *fixture,
   count.n = 2;
   spin_until (has_tool_rows, &count, "the canceled call's row");
   rows = tool_rows (fixture);
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (rows->pdata[1], "sj-tool-log-name"))), ==, "read_code");
-  g_assert_true (gtk_widget_has_css_class (find_by_class (rows->pdata[1], "sj-tool-log-status"), "dim-label"));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (sj_test_find_by_class (rows->pdata[1], "sj-tool-log-name"))), ==, "read_code");
+  g_assert_true (gtk_widget_has_css_class (sj_test_find_by_class (rows->pdata[1], "sj-tool-log-status"), "dim-label"));
   g_assert_false (sj_tool_log_row_get_expanded (rows->pdata[1]));
   sj_test_target_hold_fetches (fixture->target, 0);
 }
@@ -970,7 +929,7 @@ test_markdown (Fixture       *fixture,
 
   /* Apply on the code block is the panel's apply-code, with the code. */
   g_signal_connect (fixture->panel, "apply-code", G_CALLBACK (apply_code_cb), applied);
-  apply = find_by_class (blocks->pdata[0], "sj-code-apply");
+  apply = sj_test_find_by_class (blocks->pdata[0], "sj-code-apply");
   g_assert_nonnull (apply);
   g_assert_true (gtk_widget_get_sensitive (apply));
   g_signal_emit_by_name (apply, "clicked");
@@ -980,30 +939,13 @@ test_markdown (Fixture       *fixture,
 
 /* Screenshots -------------------------------------------------------------- */
 
-static GdkTexture *
-render_window (GtkWidget *widget)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
-
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-
-  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-}
-
 /* Saves the window as @name and returns its mean luma (0 to 255), having
  * checked it is not blank. */
 static double
 screenshot (Fixture    *fixture,
             const char *name)
 {
-  g_autoptr(GdkTexture) texture = render_window (GTK_WIDGET (fixture->window));
+  g_autoptr(GdkTexture) texture = sj_test_render_widget (GTK_WIDGET (fixture->window));
   g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
   g_autofree guchar *pixels = NULL;
   g_autofree char *path = NULL;
@@ -1103,7 +1045,7 @@ test_banner (Fixture       *fixture,
 
   g_assert_cmpint (sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_UNAUTHORIZED);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (banner)));
-  button = GTK_BUTTON (find_by_class (GTK_WIDGET (banner), "suggested-action"));
+  button = GTK_BUTTON (sj_test_find_by_class (GTK_WIDGET (banner), "suggested-action"));
   g_assert_nonnull (button);
   g_assert_cmpstr (gtk_button_get_label (button), ==, "Replace Key");
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (button)));

@@ -16,36 +16,12 @@
 #include "sj-autoscroll.h"
 #include "sj-composer.h"
 #include "sj-resources.h"
+#include "sj-test-widgets.h"
 
 #define WAIT_TIMEOUT_S 20
+#define spin_until(done, data, what) sj_test_widgets_spin_until ((gboolean (*) (gpointer)) (done), (data), WAIT_TIMEOUT_S, (what))
 
 typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-deadline_cb (gpointer data)
-{
-  *(gboolean *)data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main context until @done holds, failing after a while. */
-static void
-spin_until (Condition   done,
-            gpointer    data,
-            const char *what)
-{
-  gboolean timed_out = FALSE;
-  guint deadline = g_timeout_add_seconds (WAIT_TIMEOUT_S, deadline_cb, &timed_out);
-
-  while (!done (data))
-    {
-      if (timed_out)
-        g_error ("Timed out waiting for %s", what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (deadline);
-}
 
 /* The window -------------------------------------------------------------- */
 

@@ -18,6 +18,7 @@
 #include "sj-chat-message.h"
 #include "sj-test-app.h"
 #include "sj-test-model-server.h"
+#include "sj-test-widgets.h"
 #include "sj-tool-log-row.h"
 #include "sj-window-private.h"
 
@@ -71,21 +72,6 @@ marked_applied (gpointer data)
   return sj_chat_message_get_swap (message) == SJ_CHAT_SWAP_APPLIED;
 }
 
-static GdkTexture *
-render_window (GtkWidget *widget)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  return gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
-                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
-}
-
 static gboolean
 frames_passed (gpointer data)
 {
@@ -128,7 +114,7 @@ save_screenshot (SjWindow *window)
     g_main_context_iteration (NULL, TRUE);
   gtk_widget_remove_tick_callback (GTK_WIDGET (window), tick);
 
-  texture = render_window (GTK_WIDGET (window));
+  texture = sj_test_render_widget (GTK_WIDGET (window));
   path = g_build_filename (g_getenv ("SJ_TEST_OUTPUT_DIR") ? g_getenv ("SJ_TEST_OUTPUT_DIR") : g_get_tmp_dir (),
                            "strudel-jam-chat.png", NULL);
   g_assert_true (gdk_texture_save_to_png (texture, path));

@@ -16,8 +16,10 @@
 
 #include "sj-code-block.h"
 #include "sj-markdown-view.h"
+#include "sj-test-widgets.h"
 
 #define TIMEOUT_S 30
+#define spin_until(done, data, what) sj_test_widgets_spin_until ((gboolean (*) (gpointer)) (done), (data), TIMEOUT_S, (what))
 
 static guint markup_warnings;
 
@@ -38,30 +40,6 @@ log_writer (GLogLevelFlags   log_level,
     }
 
   return g_log_writer_default (log_level, fields, n_fields, user_data);
-}
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *)data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin_until (gboolean    (*done) (gpointer),
-            gpointer      data,
-            const char   *what)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (TIMEOUT_S, timeout_cb, &timed_out);
-
-  while (!done (data))
-    {
-      if (timed_out)
-        g_error ("Timed out waiting for %s", what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (id);
 }
 
 static char *
@@ -115,22 +93,6 @@ find_all (GtkWidget *root,
 
   collect (root, type, found);
   return found;
-}
-
-static GtkWidget *
-find_by_class (GtkWidget  *root,
-               const char *css_class)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (gtk_widget_has_css_class (child, css_class))
-        return child;
-      if ((found = find_by_class (child, css_class)) != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static GtkLabel *
@@ -317,10 +279,10 @@ test_fixture_tree (void)
   g_assert_nonnull (gtk_source_buffer_get_language (buffer));
   g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (buffer)), ==, "js");
   g_assert_true (gtk_source_buffer_get_highlight_syntax (buffer));
-  g_assert_nonnull (find_by_class (blocks->pdata[0], "sj-code-copy"));
-  g_assert_nonnull (find_by_class (blocks->pdata[0], "sj-code-apply"));
-  g_assert_nonnull (gtk_widget_get_tooltip_text (find_by_class (blocks->pdata[0], "sj-code-copy")));
-  g_assert_nonnull (gtk_widget_get_tooltip_text (find_by_class (blocks->pdata[0], "sj-code-apply")));
+  g_assert_nonnull (sj_test_find_by_class (blocks->pdata[0], "sj-code-copy"));
+  g_assert_nonnull (sj_test_find_by_class (blocks->pdata[0], "sj-code-apply"));
+  g_assert_nonnull (gtk_widget_get_tooltip_text (sj_test_find_by_class (blocks->pdata[0], "sj-code-copy")));
+  g_assert_nonnull (gtk_widget_get_tooltip_text (sj_test_find_by_class (blocks->pdata[0], "sj-code-apply")));
 
   buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (sj_code_block_get_view (blocks->pdata[1]))));
   g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (buffer)), ==, "python3");
@@ -399,16 +361,16 @@ test_copy_and_apply (void)
   blocks = find_all (view, SJ_TYPE_CODE_BLOCK);
 
   gdk_clipboard_set_text (clipboard, "something else");
-  g_signal_emit_by_name (find_by_class (blocks->pdata[0], "sj-code-copy"), "clicked");
+  g_signal_emit_by_name (sj_test_find_by_class (blocks->pdata[0], "sj-code-copy"), "clicked");
   gdk_clipboard_read_text_async (clipboard, NULL, clipboard_read_cb, &received);
   spin_until (clipboard_was_read, &received, "the clipboard");
   g_assert_cmpstr (received.clipboard, ==, "setcps(0.5)\nnote(\"c3 e3 g3\").s(\"sawtooth\")");
 
   g_signal_connect (view, "apply-code", G_CALLBACK (apply_code_cb), &received);
-  g_signal_emit_by_name (find_by_class (blocks->pdata[0], "sj-code-apply"), "clicked");
+  g_signal_emit_by_name (sj_test_find_by_class (blocks->pdata[0], "sj-code-apply"), "clicked");
   g_assert_cmpstr (received.code, ==, "setcps(0.5)\nnote(\"c3 e3 g3\").s(\"sawtooth\")");
   g_assert_cmpstr (received.language, ==, "js");
-  g_signal_emit_by_name (find_by_class (blocks->pdata[1], "sj-code-apply"), "clicked");
+  g_signal_emit_by_name (sj_test_find_by_class (blocks->pdata[1], "sj-code-apply"), "clicked");
   g_assert_cmpstr (received.code, ==, "print(\"hi\")");
   g_assert_cmpstr (received.language, ==, "python");
 

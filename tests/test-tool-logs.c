@@ -18,11 +18,13 @@
 
 #include "sj-resources.h"
 #include "sj-test-files.h"
+#include "sj-test-widgets.h"
 #include "sj-tool-call-item.h"
 #include "sj-tool-log-row.h"
 #include "sj-tool-logs-page.h"
 
 #define TIMEOUT_S 30
+#define spin_until(done, data, what) sj_test_widgets_spin_until ((gboolean (*) (gpointer)) (done), (data), TIMEOUT_S, (what))
 #define SECRET "sk-or-v1-abcdefghijklmnopqrstuvwxyz012345"
 
 typedef struct
@@ -44,30 +46,6 @@ enum {
   CALL_KNOWLEDGE,
   CALL_CANCELED,
 };
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *)data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin_until (gboolean    (*done) (gpointer),
-            gpointer      data,
-            const char   *what)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (TIMEOUT_S, timeout_cb, &timed_out);
-
-  while (!done (data))
-    {
-      if (timed_out)
-        g_error ("Timed out waiting for %s", what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (id);
-}
 
 static gint64
 record (Fixture             *fixture,
@@ -171,22 +149,6 @@ find_all (GtkWidget *root,
 
   collect (root, type, found);
   return found;
-}
-
-static GtkWidget *
-find_by_class (GtkWidget  *root,
-               const char *css_class)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (gtk_widget_has_css_class (child, css_class))
-        return child;
-      if ((found = find_by_class (child, css_class)) != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static GtkWidget *
@@ -313,18 +275,18 @@ test_rows (Fixture       *fixture,
   for (guint i = 0; i < rows->len; i++)
     {
       GtkWidget *row = rows->pdata[i];
-      GtkWidget *status = find_by_class (row, "sj-tool-log-status");
+      GtkWidget *status = sj_test_find_by_class (row, "sj-tool-log-status");
 
       g_assert_cmpint (sj_tool_log_row_get_id (SJ_TOOL_LOG_ROW (row)), ==, fixture->ids[i]);
       g_assert_false (sj_tool_log_row_get_expanded (SJ_TOOL_LOG_ROW (row)));
       g_assert_cmpstr (sj_tool_log_row_get_summary (SJ_TOOL_LOG_ROW (row)), ==, summaries[i]);
-      g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (row, "sj-tool-log-summary"))), ==, summaries[i]);
+      g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (sj_test_find_by_class (row, "sj-tool-log-summary"))), ==, summaries[i]);
       g_assert_true (GTK_IS_IMAGE (status));
       g_assert_true (gtk_widget_has_css_class (status, status_classes[i]));
     }
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (rows->pdata[CALL_SCHEDULED], "sj-tool-log-duration"))), ==, "120 ms");
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (rows->pdata[CALL_REJECTED], "sj-tool-log-duration"))), ==, "2.5 s");
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (find_by_class (rows->pdata[CALL_READ], "sj-tool-log-name"))), ==, "read_code");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (sj_test_find_by_class (rows->pdata[CALL_SCHEDULED], "sj-tool-log-duration"))), ==, "120 ms");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (sj_test_find_by_class (rows->pdata[CALL_REJECTED], "sj-tool-log-duration"))), ==, "2.5 s");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (sj_test_find_by_class (rows->pdata[CALL_READ], "sj-tool-log-name"))), ==, "read_code");
   gtk_test_accessible_assert_property (gtk_widget_get_first_child (rows->pdata[CALL_SCHEDULED]), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                        "apply_strudel_change, Succeeded: scheduled for cycle 13");
 
@@ -365,7 +327,7 @@ click_copy (GtkWidget *row)
 {
   GdkClipboard *clipboard = gtk_widget_get_clipboard (row);
   Clipboard received = { 0 };
-  GtkWidget *copy = find_by_class (row, "sj-tool-log-copy");
+  GtkWidget *copy = sj_test_find_by_class (row, "sj-tool-log-copy");
 
   g_assert_nonnull (copy);
   gtk_test_accessible_assert_property (copy, GTK_ACCESSIBLE_PROPERTY_LABEL, "Copy input and output");
@@ -413,9 +375,9 @@ test_expand (Fixture       *fixture,
 
   views = find_all (page, GTK_SOURCE_TYPE_VIEW);
   g_assert_cmpuint (views->len, ==, 2);
-  assert_json_view (find_by_class (knowledge, "sj-tool-log-input"), "{\n  \"query\" : \"lpf\"\n}");
-  assert_json_view (find_by_class (knowledge, "sj-tool-log-output"), NULL);
-  output = view_text (find_by_class (knowledge, "sj-tool-log-output"));
+  assert_json_view (sj_test_find_by_class (knowledge, "sj-tool-log-input"), "{\n  \"query\" : \"lpf\"\n}");
+  assert_json_view (sj_test_find_by_class (knowledge, "sj-tool-log-output"), NULL);
+  output = view_text (sj_test_find_by_class (knowledge, "sj-tool-log-output"));
   g_assert_null (strstr (output, SECRET));
   g_assert_null (strstr (output, "abcdefghijklmnopqrstuvwxyz"));
   g_assert_nonnull (strstr (output, "[redacted]"));
@@ -430,16 +392,16 @@ test_expand (Fixture       *fixture,
   g_clear_pointer (&copied, g_free);
 
   sj_tool_log_row_set_expanded (SJ_TOOL_LOG_ROW (scheduled), TRUE);
-  assert_json_view (find_by_class (scheduled, "sj-tool-log-input"),
+  assert_json_view (sj_test_find_by_class (scheduled, "sj-tool-log-input"),
                     "{\n  \"baseHash\" : \"h1\",\n  \"code\" : \"s(\\\"bd*2\\\")\"\n}");
-  assert_json_view (find_by_class (scheduled, "sj-tool-log-output"),
+  assert_json_view (sj_test_find_by_class (scheduled, "sj-tool-log-output"),
                     "{\n  \"status\" : \"scheduled\",\n  \"applyAt\" : {\n    \"cycle\" : 13\n  }\n}");
   copied = click_copy (scheduled);
   g_assert_nonnull (strstr (copied, "\"applyAt\" : {\n    \"cycle\" : 13\n  }"));
   g_clear_pointer (&copied, g_free);
 
   /* The colours follow the light or dark style. */
-  scheme[0] = gtk_text_view_get_buffer (GTK_TEXT_VIEW (find_by_class (scheduled, "sj-tool-log-output")));
+  scheme[0] = gtk_text_view_get_buffer (GTK_TEXT_VIEW (sj_test_find_by_class (scheduled, "sj-tool-log-output")));
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
   scheme[1] = (gpointer)"Adwaita-dark";
   spin_until (scheme_is, scheme, "the dark scheme");
@@ -450,21 +412,21 @@ test_expand (Fixture       *fixture,
 
   /* A canceled call has no output to show, only its input. */
   sj_tool_log_row_set_expanded (SJ_TOOL_LOG_ROW (canceled), TRUE);
-  assert_json_view (find_by_class (canceled, "sj-tool-log-input"), "{\n  \"query\" : \"swing\"\n}");
-  g_assert_null (find_by_class (canceled, "sj-tool-log-output"));
+  assert_json_view (sj_test_find_by_class (canceled, "sj-tool-log-input"), "{\n  \"query\" : \"swing\"\n}");
+  g_assert_null (sj_test_find_by_class (canceled, "sj-tool-log-output"));
 
   /* Collapsed, a row's views leave the tree; they are kept, not built
    * again, for the next time. The other rows never built theirs. */
-  input = find_by_class (knowledge, "sj-tool-log-input");
+  input = sj_test_find_by_class (knowledge, "sj-tool-log-input");
   sj_tool_log_row_set_expanded (SJ_TOOL_LOG_ROW (knowledge), FALSE);
   g_assert_false (sj_tool_call_item_get_expanded (item));
-  g_assert_null (find_by_class (knowledge, "sj-tool-log-input"));
+  g_assert_null (sj_test_find_by_class (knowledge, "sj-tool-log-input"));
   g_clear_pointer (&views, g_ptr_array_unref);
   views = find_all (page, GTK_SOURCE_TYPE_VIEW);
   g_assert_cmpuint (views->len, ==, 3);
-  g_assert_null (find_by_class (row_with_id (rows, fixture->ids[CALL_READ]), "sj-tool-log-input"));
+  g_assert_null (sj_test_find_by_class (row_with_id (rows, fixture->ids[CALL_READ]), "sj-tool-log-input"));
   sj_tool_log_row_set_expanded (SJ_TOOL_LOG_ROW (knowledge), TRUE);
-  g_assert_true (find_by_class (knowledge, "sj-tool-log-input") == input);
+  g_assert_true (sj_test_find_by_class (knowledge, "sj-tool-log-input") == input);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -489,10 +451,10 @@ test_row_redacts (void)
   g_autofree char *input = NULL;
   g_autofree char *output = NULL;
 
-  g_assert_null (find_by_class (row, "sj-tool-log-input"));
+  g_assert_null (sj_test_find_by_class (row, "sj-tool-log-input"));
   sj_tool_log_row_set_expanded (SJ_TOOL_LOG_ROW (row), TRUE);
-  input = view_text (find_by_class (row, "sj-tool-log-input"));
-  output = view_text (find_by_class (row, "sj-tool-log-output"));
+  input = view_text (sj_test_find_by_class (row, "sj-tool-log-input"));
+  output = view_text (sj_test_find_by_class (row, "sj-tool-log-output"));
   copy_text = sj_tool_log_row_get_copy_text (SJ_TOOL_LOG_ROW (row));
 
   g_assert_null (strstr (input, "abcdefghijklmnopqrstuvwxyz"));

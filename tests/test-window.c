@@ -17,6 +17,7 @@
 
 #include "sj-knowledge-item.h"
 #include "sj-test-app.h"
+#include "sj-test-widgets.h"
 
 #define WAIT_TIMEOUT_S 60
 
@@ -863,23 +864,6 @@ painted_enough (gpointer data)
   return ((FrameCount *)data)->frames >= 10;
 }
 
-static GdkTexture *
-render_window (GtkWidget *widget)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
-
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-
-  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-}
-
 static void
 test_screenshot_not_blank (void)
 {
@@ -907,7 +891,7 @@ test_screenshot_not_blank (void)
   gdk_frame_clock_end_updating (clock);
   g_signal_handler_disconnect (clock, handler);
 
-  texture = render_window (GTK_WIDGET (window));
+  texture = sj_test_render_widget (GTK_WIDGET (window));
   width = gdk_texture_get_width (texture);
   height = gdk_texture_get_height (texture);
   g_assert_cmpint (width, >, 400);
