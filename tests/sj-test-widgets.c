@@ -3,11 +3,13 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * What the widget tests under Xvfb share: waiting on the main loop for a
- * condition (never sleeping), finding a widget, and rendering one the way
- * GTK draws it on screen.
+ * condition (never sleeping), finding a widget, rendering one the way GTK
+ * draws it on screen, and a window that takes real key presses.
  */
 
 #include "config.h"
+
+#include <gdk/x11/gdkx.h>
 
 #include "sj-test-widgets.h"
 
@@ -72,4 +74,159 @@ sj_test_render_widget (GtkWidget *widget)
 
   return gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+void
+sj_test_run_xdotool (const char * const *args)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) argv = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_strv_builder_add (builder, "xdotool");
+  g_strv_builder_addv (builder, (const char **)args);
+  argv = g_strv_builder_end (builder);
+
+  g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("xdotool %s failed: %s", args[0], err);
+}
+
+/* F12 is the barrier: X delivers keys in order, so once the window has
+ * seen the F12 typed after some keys, it has handled those keys too. */
+static gboolean
+barrier_key_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                SjTestKeyWindow       *self)
+{
+  if (keyval != GDK_KEY_F12)
+    return FALSE;
+
+  self->barriers++;
+  return TRUE;
+}
+
+/* Keeps the frame clock running, so that waiting for frames waits for
+ * layouts and renders done on the next frame. */
+static gboolean
+tick_cb (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       data)
+{
+  SjTestKeyWindow *self = data;
+
+  self->frames++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+window_is_active (gpointer data)
+{
+  SjTestKeyWindow *self = data;
+
+  return gtk_window_is_active (self->window);
+}
+
+/* Shows @child in a new window of @width × @height that has the X input
+ * focus; waits fail after @timeout_s. */
+void
+sj_test_key_window_open (SjTestKeyWindow *self,
+                         GtkWidget       *child,
+                         int              width,
+                         int              height,
+                         guint            timeout_s)
+{
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  g_autofree char *xid = NULL;
+
+  self->barriers = 0;
+  self->frames = 0;
+  self->timeout_s = timeout_s;
+  self->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (self->window, width, height);
+  gtk_window_set_child (self->window, child);
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (barrier_key_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->window), keys);
+  gtk_widget_add_tick_callback (GTK_WIDGET (self->window), tick_cb, self, NULL);
+
+  gtk_window_present (self->window);
+
+  /* There is no window manager under Xvfb: give the window the X input
+   * focus ourselves. */
+  xid = g_strdup_printf ("%lu", (gulong)gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (self->window))));
+  sj_test_run_xdotool ((const char *[]) { "windowfocus", "--sync", xid, NULL });
+  sj_test_widgets_spin_until (window_is_active, self, timeout_s, "the window to become active");
+}
+
+void
+sj_test_key_window_close (SjTestKeyWindow *self)
+{
+  gtk_window_destroy (self->window);
+  self->window = NULL;
+}
+
+typedef struct
+{
+  SjTestKeyWindow *self;
+  guint            count;
+} Barrier;
+
+static gboolean
+barrier_passed (gpointer data)
+{
+  Barrier *barrier = data;
+
+  return barrier->self->barriers > barrier->count;
+}
+
+/* Types @keys (xdotool key names) into the focused widget, and returns
+ * once the window has handled them all. */
+void
+sj_test_key_window_press (SjTestKeyWindow    *self,
+                          const char * const *keys)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) args = NULL;
+  Barrier barrier = { self, self->barriers };
+
+  g_strv_builder_add_many (builder, "key", "--delay", "20", NULL);
+  g_strv_builder_addv (builder, (const char **)keys);
+  g_strv_builder_add (builder, "F12");
+  args = g_strv_builder_end (builder);
+
+  sj_test_run_xdotool ((const char * const *)args);
+  sj_test_widgets_spin_until (barrier_passed, &barrier, self->timeout_s, "the keys to arrive");
+}
+
+typedef struct
+{
+  SjTestKeyWindow *self;
+  guint64          until;
+} Frames;
+
+static gboolean
+frames_passed (gpointer data)
+{
+  Frames *frames = data;
+
+  return frames->self->frames >= frames->until;
+}
+
+/* Lets the window draw @n more frames: work done on the next frame (the
+ * Markdown render, layouts done on idle) has run. */
+void
+sj_test_key_window_wait_frames (SjTestKeyWindow *self,
+                                guint            n)
+{
+  Frames frames = { self, self->frames + n };
+
+  sj_test_widgets_spin_until (frames_passed, &frames, self->timeout_s, "frames to be drawn");
 }

@@ -17,4 +17,26 @@ GtkWidget  *sj_test_find_by_class      (GtkWidget    *root,
                                         const char   *css_class);
 GdkTexture *sj_test_render_widget      (GtkWidget    *widget);
 
+/* A window that takes real key presses from xdotool under Xvfb, and counts
+ * the frames it draws. */
+typedef struct
+{
+  GtkWindow *window;
+  guint      barriers;   /* F12 presses seen */
+  guint64    frames;     /* frames drawn */
+  guint      timeout_s;
+} SjTestKeyWindow;
+
+void        sj_test_run_xdotool        (const char * const *args);
+void        sj_test_key_window_open    (SjTestKeyWindow    *self,
+                                        GtkWidget          *child,
+                                        int                 width,
+                                        int                 height,
+                                        guint               timeout_s);
+void        sj_test_key_window_close   (SjTestKeyWindow    *self);
+void        sj_test_key_window_press   (SjTestKeyWindow    *self,
+                                        const char * const *keys);
+void        sj_test_key_window_wait_frames (SjTestKeyWindow *self,
+                                        guint               n);
+
 G_END_DECLS

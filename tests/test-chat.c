@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include <adwaita.h>
-#include <gdk/x11/gdkx.h>
 #include <gtksourceview/gtksource.h>
 
 #include "sj-agent.h"
@@ -55,71 +54,12 @@ typedef struct
   SjHistoryStore    *store;
   SjAgent           *agent;
 
-  GtkWindow         *window;
+  SjTestKeyWindow    keys;
   SjChatPanel       *panel;
   SjComposer        *composer;
   GtkTextView       *text_view;
   GtkAdjustment     *adjustment;
-  guint              barriers;   /* F12 presses seen */
-  guint64            frames;     /* frames drawn */
 } Fixture;
-
-/* F12 is the barrier: X delivers keys in order, so once the window has
- * seen the F12 typed after some keys, it has handled those keys too. */
-static gboolean
-barrier_key_cb (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                Fixture               *fixture)
-{
-  if (keyval != GDK_KEY_F12)
-    return FALSE;
-
-  fixture->barriers++;
-  return TRUE;
-}
-
-/* Keeps the frame clock running, so that waiting for frames waits for
- * layouts and renders done on the next frame. */
-static gboolean
-tick_cb (GtkWidget     *widget,
-         GdkFrameClock *clock,
-         gpointer       data)
-{
-  Fixture *fixture = data;
-
-  fixture->frames++;
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-window_is_active (gpointer data)
-{
-  Fixture *fixture = data;
-
-  return gtk_window_is_active (fixture->window);
-}
-
-static void
-run_xdotool (const char * const *args)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) argv = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  int status = 0;
-
-  g_strv_builder_add (builder, "xdotool");
-  g_strv_builder_addv (builder, (const char **)args);
-  argv = g_strv_builder_end (builder);
-
-  g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                NULL, &err, &status, &error);
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("xdotool %s failed: %s", args[0], err);
-}
 
 static GtkWidget *
 find_descendant (GtkWidget *root,
@@ -184,9 +124,7 @@ fixture_set_up (Fixture       *fixture,
   g_autoptr(SjAgentTools) tools = NULL;
   g_autoptr(SjLlmClient) client = NULL;
   g_autofree char *path = NULL;
-  g_autofree char *xid = NULL;
   g_autoptr(GError) error = NULL;
-  GtkEventController *keys;
   SjSwapPolicy policy = { SJ_QUANTIZE_NEXT_CYCLE, 1, 4, FALSE, 1 };
 
   fixture->dir = g_dir_make_tmp ("sj-chat-XXXXXX", &error);
@@ -220,23 +158,7 @@ fixture_set_up (Fixture       *fixture,
   fixture->adjustment = gtk_scrolled_window_get_vadjustment (sj_chat_panel_get_scroller (fixture->panel));
   g_assert_nonnull (fixture->text_view);
 
-  fixture->window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (fixture->window, 420, 700);
-  gtk_window_set_child (fixture->window, GTK_WIDGET (fixture->panel));
-
-  keys = gtk_event_controller_key_new ();
-  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
-  g_signal_connect (keys, "key-pressed", G_CALLBACK (barrier_key_cb), fixture);
-  gtk_widget_add_controller (GTK_WIDGET (fixture->window), keys);
-  gtk_widget_add_tick_callback (GTK_WIDGET (fixture->window), tick_cb, fixture, NULL);
-
-  gtk_window_present (fixture->window);
-
-  /* There is no window manager under Xvfb: give the window the X input
-   * focus ourselves. */
-  xid = g_strdup_printf ("%lu", (gulong)gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (fixture->window))));
-  run_xdotool ((const char *[]) { "windowfocus", "--sync", xid, NULL });
-  spin_until (window_is_active, fixture, "the window to become active");
+  sj_test_key_window_open (&fixture->keys, GTK_WIDGET (fixture->panel), 420, 700, WAIT_TIMEOUT_S);
 
   sj_chat_panel_focus_composer (fixture->panel);
   g_assert_true (gtk_widget_has_focus (GTK_WIDGET (fixture->text_view)));
@@ -246,8 +168,7 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  gtk_window_destroy (fixture->window);
-  fixture->window = NULL;
+  sj_test_key_window_close (&fixture->keys);
   g_clear_object (&fixture->agent);
   g_clear_object (&fixture->store);
   g_clear_object (&fixture->applier);
@@ -259,65 +180,8 @@ fixture_tear_down (Fixture       *fixture,
   g_free (fixture->dir);
 }
 
-typedef struct
-{
-  Fixture *fixture;
-  guint    count;
-} Barrier;
-
-static gboolean
-barrier_passed (gpointer data)
-{
-  Barrier *barrier = data;
-
-  return barrier->fixture->barriers > barrier->count;
-}
-
-/* Types @keys (xdotool key names) into the focused widget, and returns
- * once the window has handled them all. */
-static void
-press_keys (Fixture            *fixture,
-            const char * const *keys)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) args = NULL;
-  Barrier barrier = { fixture, fixture->barriers };
-
-  g_strv_builder_add_many (builder, "key", "--delay", "20", NULL);
-  g_strv_builder_addv (builder, (const char **)keys);
-  g_strv_builder_add (builder, "F12");
-  args = g_strv_builder_end (builder);
-
-  run_xdotool ((const char * const *)args);
-  spin_until (barrier_passed, &barrier, "the keys to arrive");
-}
-
-#define PRESS(fixture, ...) press_keys ((fixture), (const char *[]) { __VA_ARGS__, NULL })
-
-typedef struct
-{
-  Fixture *fixture;
-  guint64  until;
-} Frames;
-
-static gboolean
-frames_passed (gpointer data)
-{
-  Frames *frames = data;
-
-  return frames->fixture->frames >= frames->until;
-}
-
-/* Lets the window draw @n more frames: work done on the next frame (the
- * Markdown render, layouts) has run. */
-static void
-wait_frames (Fixture *fixture,
-             guint    n)
-{
-  Frames frames = { fixture, fixture->frames + n };
-
-  spin_until (frames_passed, &frames, "frames to be drawn");
-}
+#define PRESS(fixture, ...) sj_test_key_window_press (&(fixture)->keys, (const char *[]) { __VA_ARGS__, NULL })
+#define wait_frames(fixture, n) sj_test_key_window_wait_frames (&(fixture)->keys, (n))
 
 static void
 assert_composer_text (Fixture    *fixture,
@@ -624,7 +488,7 @@ test_autoscroll (Fixture       *fixture,
 {
   SjAutoscroll *autoscroll = sj_chat_panel_get_autoscroll (fixture->panel);
   GtkWidget *jump = sj_test_find_by_class (GTK_WIDGET (fixture->panel), "osd");
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (fixture->window));
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (fixture->keys.window));
   g_autoptr(GString) text = g_string_new (NULL);
   ScrollWatch watch = { fixture, TRUE, 0, 0 };
   SjChatMessage *answer;
@@ -945,7 +809,7 @@ static double
 screenshot (Fixture    *fixture,
             const char *name)
 {
-  g_autoptr(GdkTexture) texture = sj_test_render_widget (GTK_WIDGET (fixture->window));
+  g_autoptr(GdkTexture) texture = sj_test_render_widget (GTK_WIDGET (fixture->keys.window));
   g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
   g_autofree guchar *pixels = NULL;
   g_autofree char *path = NULL;

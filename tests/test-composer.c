@@ -11,7 +11,6 @@
 
 #include "config.h"
 
-#include <gdk/x11/gdkx.h>
 
 #include "sj-autoscroll.h"
 #include "sj-composer.h"
@@ -25,161 +24,23 @@ typedef gboolean (*Condition) (gpointer data);
 
 /* The window -------------------------------------------------------------- */
 
-typedef struct
-{
-  GtkWindow *window;
-  guint      barriers;   /* F12 presses seen */
-  guint64    frames;     /* frames drawn */
-} Fixture;
-
-/* F12 is the barrier: X delivers keys in order, so once the window has
- * seen the F12 typed after some keys, it has handled those keys too. */
-static gboolean
-barrier_key_cb (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                Fixture               *fixture)
-{
-  if (keyval != GDK_KEY_F12)
-    return FALSE;
-
-  fixture->barriers++;
-  return TRUE;
-}
-
-/* Keeps the frame clock running, to wait for layouts to settle. */
-static gboolean
-tick_cb (GtkWidget     *widget,
-         GdkFrameClock *clock,
-         gpointer       data)
-{
-  Fixture *fixture = data;
-
-  fixture->frames++;
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-window_is_active (gpointer data)
-{
-  Fixture *fixture = data;
-
-  return gtk_window_is_active (fixture->window);
-}
-
-static void
-run_xdotool (const char * const *args)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) argv = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  int status = 0;
-
-  g_strv_builder_add (builder, "xdotool");
-  g_strv_builder_addv (builder, (const char **)args);
-  argv = g_strv_builder_end (builder);
-
-  g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                NULL, &err, &status, &error);
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("xdotool %s failed: %s", args[0], err);
-}
+typedef SjTestKeyWindow Fixture;
 
 static void
 fixture_open (Fixture   *fixture,
               GtkWidget *child)
 {
-  GtkEventController *keys = gtk_event_controller_key_new ();
-  g_autofree char *xid = NULL;
-
-  fixture->barriers = 0;
-  fixture->frames = 0;
-  fixture->window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (fixture->window, 400, 600);
-  gtk_window_set_child (fixture->window, child);
-
-  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
-  g_signal_connect (keys, "key-pressed", G_CALLBACK (barrier_key_cb), fixture);
-  gtk_widget_add_controller (GTK_WIDGET (fixture->window), keys);
-  gtk_widget_add_tick_callback (GTK_WIDGET (fixture->window), tick_cb, fixture, NULL);
-
-  gtk_window_present (fixture->window);
-
-  /* There is no window manager under Xvfb: give the window the X input
-   * focus ourselves. */
-  xid = g_strdup_printf ("%lu", (gulong)gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (fixture->window))));
-  run_xdotool ((const char *[]) { "windowfocus", "--sync", xid, NULL });
-  spin_until (window_is_active, fixture, "the window to become active");
+  sj_test_key_window_open (fixture, child, 400, 600, WAIT_TIMEOUT_S);
 }
 
 static void
 fixture_close (Fixture *fixture)
 {
-  gtk_window_destroy (fixture->window);
-  fixture->window = NULL;
+  sj_test_key_window_close (fixture);
 }
 
-typedef struct
-{
-  Fixture *fixture;
-  guint    count;
-} Barrier;
-
-static gboolean
-barrier_passed (gpointer data)
-{
-  Barrier *barrier = data;
-
-  return barrier->fixture->barriers > barrier->count;
-}
-
-/* Types @keys (xdotool key names) into the focused widget, and returns
- * once the window has handled them all. */
-static void
-press_keys (Fixture            *fixture,
-            const char * const *keys)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) args = NULL;
-  Barrier barrier = { fixture, fixture->barriers };
-
-  g_strv_builder_add_many (builder, "key", "--delay", "20", NULL);
-  g_strv_builder_addv (builder, (const char **)keys);
-  g_strv_builder_add (builder, "F12");
-  args = g_strv_builder_end (builder);
-
-  run_xdotool ((const char * const *)args);
-  spin_until (barrier_passed, &barrier, "the keys to arrive");
-}
-
-#define PRESS(fixture, ...) press_keys ((fixture), (const char *[]) { __VA_ARGS__, NULL })
-
-typedef struct
-{
-  Fixture *fixture;
-  guint64  until;
-} Frames;
-
-static gboolean
-frames_passed (gpointer data)
-{
-  Frames *frames = data;
-
-  return frames->fixture->frames >= frames->until;
-}
-
-/* Lets the window draw @n more frames: layouts done on idle have run. */
-static void
-wait_frames (Fixture *fixture,
-             guint    n)
-{
-  Frames frames = { fixture, fixture->frames + n };
-
-  spin_until (frames_passed, &frames, "frames to be drawn");
-}
+#define PRESS(fixture, ...) sj_test_key_window_press ((fixture), (const char *[]) { __VA_ARGS__, NULL })
+#define wait_frames sj_test_key_window_wait_frames
 
 static GtkWidget *
 find_descendant (GtkWidget *root,
