@@ -58,6 +58,50 @@ sj_test_find_by_class (GtkWidget  *root,
   return NULL;
 }
 
+/* Returns: (transfer none) (nullable): the first descendant of @root, depth
+ *   first, of @type */
+GtkWidget *
+sj_test_find_by_type (GtkWidget *root,
+                      GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = sj_test_find_by_type (child, type)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static void
+collect (GtkWidget *root,
+         GType      type,
+         GPtrArray *found)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        g_ptr_array_add (found, child);
+      collect (child, type, found);
+    }
+}
+
+/* Returns: (transfer container): every descendant of @root of @type, depth
+ *   first */
+GPtrArray *
+sj_test_find_all_by_type (GtkWidget *root,
+                          GType      type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect (root, type, found);
+  return found;
+}
+
 /* Returns: (transfer full): @widget as its native's renderer draws it */
 GdkTexture *
 sj_test_render_widget (GtkWidget *widget)

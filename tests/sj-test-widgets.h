@@ -15,6 +15,10 @@ void        sj_test_widgets_spin_until (gboolean    (*done) (gpointer),
                                         const char   *what);
 GtkWidget  *sj_test_find_by_class      (GtkWidget    *root,
                                         const char   *css_class);
+GtkWidget  *sj_test_find_by_type       (GtkWidget    *root,
+                                        GType         type);
+GPtrArray  *sj_test_find_all_by_type   (GtkWidget    *root,
+                                        GType         type);
 GdkTexture *sj_test_render_widget      (GtkWidget    *widget);
 
 /* A window that takes real key presses from xdotool under Xvfb, and counts

@@ -61,52 +61,12 @@ typedef struct
   GtkAdjustment     *adjustment;
 } Fixture;
 
-static GtkWidget *
-find_descendant (GtkWidget *root,
-                 GType      type)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
-        return child;
-      if ((found = find_descendant (child, type)) != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static void
-collect (GtkWidget *root,
-         GType      type,
-         GPtrArray *found)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
-        g_ptr_array_add (found, child);
-      collect (child, type, found);
-    }
-}
-
-static GPtrArray *
-find_all (GtkWidget *root,
-          GType      type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect (root, type, found);
-  return found;
-}
-
 /* The first label under @root whose text contains @text. */
 static GtkLabel *
 find_label_containing (GtkWidget  *root,
                        const char *text)
 {
-  g_autoptr(GPtrArray) labels = find_all (root, GTK_TYPE_LABEL);
+  g_autoptr(GPtrArray) labels = sj_test_find_all_by_type (root, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < labels->len; i++)
     if (strstr (gtk_label_get_text (labels->pdata[i]), text) != NULL)
@@ -154,7 +114,7 @@ fixture_set_up (Fixture       *fixture,
   fixture->panel = SJ_CHAT_PANEL (sj_chat_panel_new ());
   sj_chat_panel_set_agent (fixture->panel, fixture->agent, NULL);
   fixture->composer = sj_chat_panel_get_composer (fixture->panel);
-  fixture->text_view = GTK_TEXT_VIEW (find_descendant (GTK_WIDGET (fixture->composer), GTK_TYPE_TEXT_VIEW));
+  fixture->text_view = GTK_TEXT_VIEW (sj_test_find_by_type (GTK_WIDGET (fixture->composer), GTK_TYPE_TEXT_VIEW));
   fixture->adjustment = gtk_scrolled_window_get_vadjustment (sj_chat_panel_get_scroller (fixture->panel));
   g_assert_nonnull (fixture->text_view);
 
@@ -240,7 +200,7 @@ static SjMessageRow *
 row_for (Fixture       *fixture,
          SjChatMessage *message)
 {
-  g_autoptr(GPtrArray) rows = find_all (GTK_WIDGET (fixture->panel), SJ_TYPE_MESSAGE_ROW);
+  g_autoptr(GPtrArray) rows = sj_test_find_all_by_type (GTK_WIDGET (fixture->panel), SJ_TYPE_MESSAGE_ROW);
 
   for (guint i = 0; message != NULL && i < rows->len; i++)
     if (sj_message_row_get_message (rows->pdata[i]) == message)
@@ -381,7 +341,7 @@ static void
 test_stop (Fixture       *fixture,
            gconstpointer  data)
 {
-  GtkButton *button = GTK_BUTTON (find_descendant (GTK_WIDGET (fixture->composer), GTK_TYPE_BUTTON));
+  GtkButton *button = GTK_BUTTON (sj_test_find_by_type (GTK_WIDGET (fixture->composer), GTK_TYPE_BUTTON));
   Shown shown = { fixture, "Dropping the hats for a bar, then" };
   SjChatMessage *answer;
 
@@ -587,9 +547,9 @@ tool_rows (Fixture *fixture)
   GtkWidget *list;
 
   g_assert_nonnull (row);
-  list = find_descendant (GTK_WIDGET (row), GTK_TYPE_LIST_BOX);
+  list = sj_test_find_by_type (GTK_WIDGET (row), GTK_TYPE_LIST_BOX);
   g_assert_nonnull (list);
-  return find_all (list, SJ_TYPE_TOOL_LOG_ROW);
+  return sj_test_find_all_by_type (list, SJ_TYPE_TOOL_LOG_ROW);
 }
 
 typedef struct
@@ -734,7 +694,7 @@ static void
 assert_code_shown (Fixture *fixture,
                    guint    n)
 {
-  g_autoptr(GPtrArray) blocks = find_all (GTK_WIDGET (answer_markdown (fixture)), SJ_TYPE_CODE_BLOCK);
+  g_autoptr(GPtrArray) blocks = sj_test_find_all_by_type (GTK_WIDGET (answer_markdown (fixture)), SJ_TYPE_CODE_BLOCK);
 
   g_assert_cmpuint (blocks->len, ==, n);
   for (guint i = 0; i < blocks->len; i++)
@@ -783,7 +743,7 @@ test_markdown (Fixture       *fixture,
   assert_code_shown (fixture, 2);
 
   view = GTK_WIDGET (answer_markdown (fixture));
-  blocks = find_all (view, SJ_TYPE_CODE_BLOCK);
+  blocks = sj_test_find_all_by_type (view, SJ_TYPE_CODE_BLOCK);
   g_assert_cmpuint (blocks->len, ==, 2);
   g_assert_true (GTK_SOURCE_IS_VIEW (sj_code_block_get_view (blocks->pdata[0])));
   g_assert_true (gtk_widget_is_ancestor (sj_code_block_get_view (blocks->pdata[0]), blocks->pdata[0]));

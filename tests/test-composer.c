@@ -42,23 +42,6 @@ fixture_close (Fixture *fixture)
 #define PRESS(fixture, ...) sj_test_key_window_press ((fixture), (const char *[]) { __VA_ARGS__, NULL })
 #define wait_frames sj_test_key_window_wait_frames
 
-static GtkWidget *
-find_descendant (GtkWidget *root,
-                 GType      type)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
-        return child;
-      if ((found = find_descendant (child, type)) != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static void
 clicked_cb (GtkButton *button,
             gboolean  *clicked)
@@ -119,8 +102,8 @@ composer_open (ComposerFixture *cf)
   GtkWidget *spacer = gtk_label_new ("conversation");
 
   cf->composer = SJ_COMPOSER (sj_composer_new ());
-  cf->text_view = GTK_TEXT_VIEW (find_descendant (GTK_WIDGET (cf->composer), GTK_TYPE_TEXT_VIEW));
-  cf->button = GTK_BUTTON (find_descendant (GTK_WIDGET (cf->composer), GTK_TYPE_BUTTON));
+  cf->text_view = GTK_TEXT_VIEW (sj_test_find_by_type (GTK_WIDGET (cf->composer), GTK_TYPE_TEXT_VIEW));
+  cf->button = GTK_BUTTON (sj_test_find_by_type (GTK_WIDGET (cf->composer), GTK_TYPE_BUTTON));
   g_assert_nonnull (cf->text_view);
   g_assert_nonnull (cf->button);
   cf->sent = g_ptr_array_new_with_free_func (g_free);
@@ -360,7 +343,7 @@ test_composer_grows (void)
   int empty, three, six, eight, all, line;
 
   composer_open (&cf);
-  scroller = GTK_SCROLLED_WINDOW (find_descendant (GTK_WIDGET (cf.composer), GTK_TYPE_SCROLLED_WINDOW));
+  scroller = GTK_SCROLLED_WINDOW (sj_test_find_by_type (GTK_WIDGET (cf.composer), GTK_TYPE_SCROLLED_WINDOW));
   adjustment = gtk_scrolled_window_get_vadjustment (scroller);
 
   /* (A line or two fit in the scrolled window's minimum height, which

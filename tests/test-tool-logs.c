@@ -128,34 +128,11 @@ fixture_tear_down (Fixture       *fixture,
   g_free (fixture->dir);
 }
 
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *found)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
-        g_ptr_array_add (found, child);
-      collect (child, type, found);
-    }
-}
-
-static GPtrArray *
-find_all (GtkWidget *root,
-          GType      type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect (root, type, found);
-  return found;
-}
-
 static GtkWidget *
 find_status_page (GtkWidget  *root,
                   const char *title)
 {
-  g_autoptr(GPtrArray) pages = find_all (root, ADW_TYPE_STATUS_PAGE);
+  g_autoptr(GPtrArray) pages = sj_test_find_all_by_type (root, ADW_TYPE_STATUS_PAGE);
 
   for (guint i = 0; i < pages->len; i++)
     if (g_strcmp0 (adw_status_page_get_title (pages->pdata[i]), title) == 0)
@@ -191,7 +168,7 @@ static gboolean
 has_n_rows (gpointer data)
 {
   RowCount *count = data;
-  g_autoptr(GPtrArray) rows = find_all (count->root, SJ_TYPE_TOOL_LOG_ROW);
+  g_autoptr(GPtrArray) rows = sj_test_find_all_by_type (count->root, SJ_TYPE_TOOL_LOG_ROW);
   guint mapped = 0;
 
   for (guint i = 0; i < rows->len; i++)
@@ -207,7 +184,7 @@ wait_for_rows (GtkWidget *page,
   RowCount count = { page, n };
 
   spin_until (has_n_rows, &count, "the rows");
-  return find_all (page, SJ_TYPE_TOOL_LOG_ROW);
+  return sj_test_find_all_by_type (page, SJ_TYPE_TOOL_LOG_ROW);
 }
 
 static GtkWidget *
@@ -251,7 +228,7 @@ test_rows (Fixture       *fixture,
   GtkWidget *window;
   GtkWidget *page = new_page (fixture, fixture->session, &window);
   g_autoptr(GPtrArray) rows = wait_for_rows (page, G_N_ELEMENTS (fixture->ids));
-  g_autoptr(GPtrArray) views = find_all (page, GTK_SOURCE_TYPE_VIEW);
+  g_autoptr(GPtrArray) views = sj_test_find_all_by_type (page, GTK_SOURCE_TYPE_VIEW);
   static const char * const summaries[] = {
     [CALL_READ] = "read 12 lines",
     [CALL_SCHEDULED] = "scheduled for cycle 13",
@@ -373,7 +350,7 @@ test_expand (Fixture       *fixture,
   item = g_list_model_get_item (sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page)), CALL_KNOWLEDGE);
   g_assert_true (sj_tool_call_item_get_expanded (item));
 
-  views = find_all (page, GTK_SOURCE_TYPE_VIEW);
+  views = sj_test_find_all_by_type (page, GTK_SOURCE_TYPE_VIEW);
   g_assert_cmpuint (views->len, ==, 2);
   assert_json_view (sj_test_find_by_class (knowledge, "sj-tool-log-input"), "{\n  \"query\" : \"lpf\"\n}");
   assert_json_view (sj_test_find_by_class (knowledge, "sj-tool-log-output"), NULL);
@@ -422,7 +399,7 @@ test_expand (Fixture       *fixture,
   g_assert_false (sj_tool_call_item_get_expanded (item));
   g_assert_null (sj_test_find_by_class (knowledge, "sj-tool-log-input"));
   g_clear_pointer (&views, g_ptr_array_unref);
-  views = find_all (page, GTK_SOURCE_TYPE_VIEW);
+  views = sj_test_find_all_by_type (page, GTK_SOURCE_TYPE_VIEW);
   g_assert_cmpuint (views->len, ==, 3);
   g_assert_null (sj_test_find_by_class (row_with_id (rows, fixture->ids[CALL_READ]), "sj-tool-log-input"));
   sj_tool_log_row_set_expanded (SJ_TOOL_LOG_ROW (knowledge), TRUE);
@@ -492,7 +469,7 @@ test_filters (Fixture       *fixture,
   GtkWidget *window;
   GtkWidget *page = new_page (fixture, fixture->session, &window);
   g_autoptr(GPtrArray) rows = wait_for_rows (page, G_N_ELEMENTS (fixture->ids));
-  g_autoptr(GPtrArray) dropdowns = find_all (page, GTK_TYPE_DROP_DOWN);
+  g_autoptr(GPtrArray) dropdowns = sj_test_find_all_by_type (page, GTK_TYPE_DROP_DOWN);
   GListModel *calls = sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page));
   GtkDropDown *tool, *status;
   StatusShown none = { page, "No Matching Tool Calls", TRUE };
@@ -593,7 +570,7 @@ test_empty (Fixture       *fixture,
 
   spin_until (status_page_is, &empty, "the empty state");
   g_assert_cmpuint (g_list_model_get_n_items (sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page))), ==, 0);
-  rows = find_all (page, SJ_TYPE_TOOL_LOG_ROW);
+  rows = sj_test_find_all_by_type (page, SJ_TYPE_TOOL_LOG_ROW);
   g_assert_cmpuint (rows->len, ==, 0);
 
   /* The first call of the session replaces the empty state. */
