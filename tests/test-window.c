@@ -18,6 +18,7 @@
 #include "sj-knowledge-item.h"
 #include "sj-test-app.h"
 #include "sj-test-widgets.h"
+#include "sj-window-private.h"
 
 #define WAIT_TIMEOUT_S 60
 
@@ -41,6 +42,9 @@ test_first_start_and_playback (void)
   /* The very first start shows the demo, in the page's own editor. */
   code = sj_test_fetch_code (repl);
   g_assert_cmpstr (code, ==, sj_code_store_get_demo_code ());
+
+  /* ... and opens the side panel on the chat with the AI partner. */
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->panel_stack), ==, "chat");
 
   /* The bundled Strudel is the pinned one. */
   g_assert_cmpstr (json_object_get_string_member (sj_repl_get_versions (repl), "@strudel/core"), ==, "1.2.6");
