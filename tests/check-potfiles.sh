@@ -9,7 +9,7 @@ cd "$srcdir"
 
 missing=0
 for file in $(grep -lE '(^|[^A-Za-z0-9_])(N?_|g_dngettext|C_) ?\(|translatable="yes"' \
-                src/*.c src/*/*.c ui/*.ui 2>/dev/null); do
+                $(find src -name '*.c' | sort) ui/*.ui 2>/dev/null); do
   if ! grep -qx "$file" po/POTFILES.in; then
     echo "not in po/POTFILES.in: $file"
     missing=1

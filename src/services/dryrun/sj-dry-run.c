@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * Dry-runs Strudel code before it reaches the page: evaluates it with
- * Strudel's own REPL in strudel-jam-dryrun (src/dryrun/), queries a few
+ * Strudel's own REPL in strudel-jam-dryrun (src/dryrun-helper/), queries a few
  * cycles and answers what would play, or why it would fail.
  *
  * The helper is a separate process because user code can loop forever and
