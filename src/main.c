@@ -9,7 +9,7 @@
 #include <locale.h>
 
 #include "sj-application.h"
-#include "sj-history-store.h"
+#include "sj-redact.h"
 
 int
 main (int   argc,
@@ -18,7 +18,7 @@ main (int   argc,
   g_autoptr(SjApplication) app = NULL;
 
   /* Secrets are masked in every log line, whoever logs it. */
-  g_log_set_writer_func (sj_history_redacting_log_writer, NULL, NULL);
+  g_log_set_writer_func (sj_redact_log_writer, NULL, NULL);
   sj_application_prepare_env ();
 
   setlocale (LC_ALL, "");

@@ -20,6 +20,7 @@
 #include "sj-test-files.h"
 #include "sj-test-model-server.h"
 #include "sj-test-target.h"
+#include "sj-redact.h"
 
 #define CODE "note(\"c3 e3 g3 b3\").s(\"sawtooth\").lpf(800)"
 #define PLANTED_KEY "plantedkey-4f7Qz9XwV2mL8sKd"
@@ -983,7 +984,7 @@ test_log_writer (void)
     {
       g_autoptr(SjLlmClient) client = sj_llm_client_new ("http://127.0.0.1:1/v1", PLANTED_KEY);
 
-      g_log_set_writer_func (sj_history_redacting_log_writer, NULL, NULL);
+      g_log_set_writer_func (sj_redact_log_writer, NULL, NULL);
       g_message ("the provider said: invalid key %s", PLANTED_KEY);
       g_message ("Authorization: Bearer %s", PLANTED_KEY);
       return;

@@ -18,6 +18,7 @@
 
 #include "sj-history-store.h"
 #include "sj-test-files.h"
+#include "sj-redact.h"
 
 #define OPENROUTER_KEY "sk-or-v1-0123456789abcdef0123456789abcdef0123456789abcdef0123456789ab"
 #define OPENAI_KEY "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx"
@@ -452,14 +453,14 @@ test_redact (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *redacted = sj_history_redact (cases[i].input);
-      g_autofree char *twice = sj_history_redact (redacted);
+      g_autofree char *redacted = sj_redact (cases[i].input);
+      g_autofree char *twice = sj_redact (redacted);
 
       g_assert_cmpstr (redacted, ==, cases[i].expected);
       g_assert_cmpstr (twice, ==, redacted);
     }
 
-  g_assert_null (sj_history_redact (NULL));
+  g_assert_null (sj_redact (NULL));
 }
 
 static void

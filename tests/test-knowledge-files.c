@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "sj-knowledge-base.h"
-#include "sj-knowledge-data.h"
+#include "sj-bundled-data.h"
 #include "sj-reference-index.h"
 #include "sj-sounds-index.h"
 
@@ -451,7 +451,7 @@ test_reference_matches_upstream (void)
 {
   g_autofree char *path = shared_path ("doc.json");
   g_autofree char *contents = NULL;
-  g_autoptr(GBytes) scope = sj_knowledge_data_lookup ("runtime-scope.json", NULL);
+  g_autoptr(GBytes) scope = sj_bundled_data_lookup ("runtime-scope.json", NULL);
   g_autoptr(GBytes) doc = NULL;
   g_autoptr(SjReferenceIndex) upstream = NULL;
   g_autoptr(GError) error = NULL;

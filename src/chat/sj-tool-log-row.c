@@ -11,7 +11,7 @@
  * Only finished calls are ever logged, so there is no running state to
  * show. A session can hold hundreds of calls: the JSON views are built the
  * first time a row is expanded, never for rows only glanced at. Everything
- * shown or copied goes through sj_history_redact ().
+ * shown or copied goes through sj_redact ().
  */
 
 #include "config.h"
@@ -22,6 +22,7 @@
 
 #include "sj-tool-log-row.h"
 #include "sj-tool-log-summary.h"
+#include "sj-redact.h"
 
 struct _SjToolLogRow
 {
@@ -349,7 +350,7 @@ sj_tool_log_row_new (const SjHistoryToolCall *call)
   self->status = call->status;
   self->duration_ms = call->duration_ms;
   summary = sj_tool_log_summary (call);
-  self->summary = sj_history_redact (summary);
+  self->summary = sj_redact (summary);
 
   self->expander = GTK_EXPANDER (gtk_expander_new (NULL));
   gtk_expander_set_label_widget (self->expander, build_header (self));
@@ -427,7 +428,7 @@ sj_tool_log_row_get_copy_text (SjToolLogRow *self)
 
   /* Each part is redacted already; the whole is too, in case a secret was
    * split across parts or registered meanwhile. */
-  return sj_history_redact (text);
+  return sj_redact (text);
 }
 
 /**

@@ -18,6 +18,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-tool-log-summary.h"
+#include "sj-redact.h"
 
 /* Returns: (transfer full) (nullable): @text's top-level object, or %NULL
  * when @text is not a JSON object. */
@@ -234,7 +235,7 @@ sj_tool_log_pretty_json (const char *text)
 
   /* Redacted before parsing so no secret goes through the generator, and
    * after, since the masks match the indented text as well. */
-  redacted = sj_history_redact (text);
+  redacted = sj_redact (text);
   parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, redacted, -1, NULL) || json_parser_get_root (parser) == NULL)
     return g_steal_pointer (&redacted);
@@ -245,5 +246,5 @@ sj_tool_log_pretty_json (const char *text)
   json_generator_set_root (generator, json_parser_get_root (parser));
   pretty = json_generator_to_data (generator, NULL);
 
-  return sj_history_redact (pretty);
+  return sj_redact (pretty);
 }

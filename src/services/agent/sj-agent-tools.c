@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "sj-agent-tools.h"
-#include "sj-knowledge-data.h"
+#include "sj-bundled-data.h"
 
 #define TOOLS_RESOURCE "/io/github/strudeljam/StrudelJam/agent/tools.json"
 
@@ -185,7 +185,7 @@ sj_agent_tools_get_definitions (void)
       gsize len;
       const char *data;
 
-      sj_knowledge_data_register ();
+      sj_bundled_data_register ();
       bytes = g_resources_lookup_data (TOOLS_RESOURCE, 0, NULL);
       g_assert (bytes != NULL);
       data = g_bytes_get_data (bytes, &len);

@@ -18,7 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "sj-agent-private.h"
-#include "sj-knowledge-data.h"
+#include "sj-bundled-data.h"
 
 #define SYSTEM_PROMPT_RESOURCE "/io/github/strudeljam/StrudelJam/agent/system-prompt.md"
 #define TITLE_LENGTH 48
@@ -33,7 +33,7 @@ load_system_prompt (void)
 {
   g_autoptr(GBytes) bytes = NULL;
 
-  sj_knowledge_data_register ();
+  sj_bundled_data_register ();
   bytes = g_resources_lookup_data (SYSTEM_PROMPT_RESOURCE, 0, NULL);
   g_assert (bytes != NULL);
   return g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));

@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "sj-history-store-private.h"
+#include "sj-redact.h"
 
 gboolean
 sj_history_store_set_error (sqlite3  *db,
@@ -114,7 +115,7 @@ sj_history_sanitize (const char *text)
     return NULL;
 
   valid = g_utf8_make_valid (text, -1);
-  return sj_history_redact (valid);
+  return sj_redact (valid);
 }
 
 

@@ -10,7 +10,7 @@
  * second of streamed text. A failed commit (full disk, read-only file)
  * keeps the buffer, to be retried on the next flush.
  *
- * Everything written goes through sj_history_redact (): the history is
+ * Everything written goes through sj_redact (): the history is
  * exported and shared, and it must never hold an API key.
  */
 
@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 
 #include "sj-history-store-private.h"
+#include "sj-redact.h"
 
 typedef struct
 {

@@ -115,13 +115,6 @@ G_DECLARE_FINAL_TYPE (SjHistoryStore, sj_history_store, SJ, HISTORY_STORE, GObje
 
 GQuark          sj_history_store_error_quark      (void);
 
-char           *sj_history_redact                 (const char              *text);
-void            sj_history_redact_add_secret      (const char              *secret);
-GLogWriterOutput sj_history_redacting_log_writer  (GLogLevelFlags           log_level,
-                                                   const GLogField         *fields,
-                                                   gsize                    n_fields,
-                                                   gpointer                 user_data);
-
 char           *sj_history_store_default_path     (void);
 SjHistoryStore *sj_history_store_new              (const char              *path,
                                                    GError                 **error);

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "sj-knowledge-base.h"
-#include "sj-knowledge-data.h"
+#include "sj-bundled-data.h"
 
 /* PCRE2 stops a match after this many backtracking steps, so a pattern
  * like (a+)+$ fails fast instead of running for minutes. */
@@ -272,7 +272,7 @@ load_bundled (gpointer data)
       gsize length;
       const char *contents;
 
-      if ((bytes = sj_knowledge_data_lookup (file_name, &error)) == NULL)
+      if ((bytes = sj_bundled_data_lookup (file_name, &error)) == NULL)
         g_error ("The bundled knowledge file %s is missing: %s", file_name, error->message);
 
       contents = g_bytes_get_data (bytes, &length);

@@ -17,7 +17,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
-#include "sj-knowledge-data.h"
+#include "sj-bundled-data.h"
 #include "sj-fuzzy.h"
 #include "sj-html-text.h"
 #include "sj-reference-index.h"
@@ -494,9 +494,9 @@ load_bundled (gpointer data)
   g_autoptr(GError) error = NULL;
   SjReferenceIndex *index;
 
-  doc = sj_knowledge_data_lookup ("doc.json", &error);
+  doc = sj_bundled_data_lookup ("doc.json", &error);
   if (doc != NULL)
-    scope = sj_knowledge_data_lookup ("runtime-scope.json", &error);
+    scope = sj_bundled_data_lookup ("runtime-scope.json", &error);
   if (doc == NULL || scope == NULL ||
       (index = sj_reference_index_new (doc, scope, &error)) == NULL)
     g_error ("The bundled Strudel reference cannot be read: %s", error->message);

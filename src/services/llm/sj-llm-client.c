@@ -22,9 +22,9 @@
 
 #include <libsoup/soup.h>
 
-#include "sj-history-store.h"
 #include "sj-llm-client.h"
 #include "sj-llm-response.h"
+#include "sj-redact.h"
 
 #define READ_SIZE 16384
 /* Error bodies and model lists are small; a provider sending more is
@@ -389,7 +389,7 @@ sj_llm_client_new (const char *base_url,
   self->api_key = g_strdup (api_key);
   /* The key is masked wherever the app writes text: the history, the
    * tool logs, exports, and the log. */
-  sj_history_redact_add_secret (api_key);
+  sj_redact_add_secret (api_key);
 
   /* "…/v1/" and "…/v1" are the same endpoint. */
   len = strlen (self->base_url);

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "sj-fuzzy.h"
-#include "sj-knowledge-data.h"
+#include "sj-bundled-data.h"
 #include "sj-page-message.h"
 #include "sj-sounds-index.h"
 
@@ -380,7 +380,7 @@ sj_sounds_index_load_bundled (SjSoundsIndex *self)
 
   g_assert (SJ_IS_SOUNDS_INDEX (self));
 
-  bytes = sj_knowledge_data_lookup ("runtime-scope.json", &error);
+  bytes = sj_bundled_data_lookup ("runtime-scope.json", &error);
   if (bytes == NULL)
     g_error ("The bundled runtime scope is missing: %s", error->message);
 

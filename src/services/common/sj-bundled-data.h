@@ -1,4 +1,4 @@
-/* sj-knowledge-data.h
+/* sj-bundled-data.h
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  */
@@ -9,8 +9,8 @@
 
 G_BEGIN_DECLS
 
-void    sj_knowledge_data_register (void);
-GBytes *sj_knowledge_data_lookup (const char  *name,
+void    sj_bundled_data_register (void);
+GBytes *sj_bundled_data_lookup   (const char  *name,
                                   GError     **error);
 
 G_END_DECLS
