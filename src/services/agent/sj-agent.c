@@ -26,7 +26,17 @@
 G_DEFINE_FINAL_TYPE (SjAgent, sj_agent, G_TYPE_OBJECT)
 G_DEFINE_QUARK (sj-agent-error-quark, sj_agent_error)
 
-guint sj_agent_signals[N_AGENT_SIGNALS];
+enum {
+  SIGNAL_MESSAGE_ADDED,
+  SIGNAL_TEXT_DELTA,
+  SIGNAL_TOOL_FINISHED,
+  SIGNAL_MESSAGE_FINISHED,
+  SIGNAL_RETRYING,
+  SIGNAL_REQUEST_SENT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static char *
 load_system_prompt (void)
@@ -54,7 +64,7 @@ on_delta (SjAgent          *self,
   if (kind == SJ_AGENT_DELTA_CONTENT && !turn->received && turn->has_content)
     {
       sj_history_store_append_text (self->store, turn->message_id, "\n\n", NULL);
-      g_signal_emit (self, sj_agent_signals[SIGNAL_TEXT_DELTA], 0, turn->message_id, kind, "\n\n");
+      g_signal_emit (self, signals[SIGNAL_TEXT_DELTA], 0, turn->message_id, kind, "\n\n");
     }
   if (kind == SJ_AGENT_DELTA_CONTENT)
     turn->has_content = TRUE;
@@ -63,7 +73,7 @@ on_delta (SjAgent          *self,
   sj_history_store_append_text (self->store, turn->message_id,
                                 kind == SJ_AGENT_DELTA_CONTENT ? text : NULL,
                                 kind == SJ_AGENT_DELTA_REASONING ? text : NULL);
-  g_signal_emit (self, sj_agent_signals[SIGNAL_TEXT_DELTA], 0, turn->message_id, kind, text);
+  g_signal_emit (self, signals[SIGNAL_TEXT_DELTA], 0, turn->message_id, kind, text);
 }
 
 static void
@@ -175,7 +185,7 @@ sj_agent_class_init (SjAgentClass *klass)
    * @message_id: the message in the store
    * @role: its #SjHistoryRole
    */
-  sj_agent_signals[SIGNAL_MESSAGE_ADDED] =
+  signals[SIGNAL_MESSAGE_ADDED] =
     g_signal_new ("message-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT);
   /**
@@ -184,7 +194,7 @@ sj_agent_class_init (SjAgentClass *klass)
    *
    * Text or reasoning of an assistant message as it streams.
    */
-  sj_agent_signals[SIGNAL_TEXT_DELTA] =
+  signals[SIGNAL_TEXT_DELTA] =
     g_signal_new ("text-delta", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT, G_TYPE_STRING);
   /**
@@ -192,14 +202,14 @@ sj_agent_class_init (SjAgentClass *klass)
    * @message_id: the assistant message
    * @tool_call_id: the call in the store, in a terminal state
    */
-  sj_agent_signals[SIGNAL_TOOL_FINISHED] =
+  signals[SIGNAL_TOOL_FINISHED] =
     g_signal_new ("tool-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
   /**
    * SjAgent::message-finished:
    * @status: the #SjHistoryMessageStatus it ended with
    */
-  sj_agent_signals[SIGNAL_MESSAGE_FINISHED] =
+  signals[SIGNAL_MESSAGE_FINISHED] =
     g_signal_new ("message-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT);
   /**
@@ -208,7 +218,7 @@ sj_agent_class_init (SjAgentClass *klass)
    * @delay_ms: how long until it is made
    * @reason: why, for the status line
    */
-  sj_agent_signals[SIGNAL_RETRYING] =
+  signals[SIGNAL_RETRYING] =
     g_signal_new ("retrying", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING);
   /**
@@ -220,7 +230,7 @@ sj_agent_class_init (SjAgentClass *klass)
    *
    * For the benchmark and the status line.
    */
-  sj_agent_signals[SIGNAL_REQUEST_SENT] =
+  signals[SIGNAL_REQUEST_SENT] =
     g_signal_new ("request-sent", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_INT64);
 }
@@ -242,6 +252,31 @@ sj_agent_init (SjAgent *self)
   self->retry_max_ms = SJ_AGENT_DEFAULT_RETRY_MAX_MS;
   self->config_error = g_error_new_literal (SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOT_CONFIGURED,
                                             _("No language model is set up. Choose a provider and model in the agent’s settings."));
+}
+
+void
+sj_agent_emit_tool_finished (SjAgent *self,
+                             gint64   message_id,
+                             gint64   tool_call_id)
+{
+  g_signal_emit (self, signals[SIGNAL_TOOL_FINISHED], 0, message_id, tool_call_id);
+}
+
+void
+sj_agent_emit_retrying (SjAgent    *self,
+                        guint       attempt,
+                        guint       delay_ms,
+                        const char *reason)
+{
+  g_signal_emit (self, signals[SIGNAL_RETRYING], 0, attempt, delay_ms, reason);
+}
+
+void
+sj_agent_emit_request_sent (SjAgent *self,
+                            guint    round,
+                            gint64   overhead_us)
+{
+  g_signal_emit (self, signals[SIGNAL_REQUEST_SENT], 0, round, overhead_us);
 }
 
 SjAgent *
@@ -532,7 +567,7 @@ sj_agent_add_system_message (SjAgent    *self,
   if (id == 0)
     g_warning ("Could not store a message: %s", error->message);
   else
-    g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_ADDED], 0, id, SJ_HISTORY_ROLE_SYSTEM);
+    g_signal_emit (self, signals[SIGNAL_MESSAGE_ADDED], 0, id, SJ_HISTORY_ROLE_SYSTEM);
 }
 
 void
@@ -592,7 +627,7 @@ sj_agent_turn_end (SjAgent                *self,
     sj_agent_add_system_message (self, turn->session_id, error->message);
 
   if (turn->message_id != 0)
-    g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_FINISHED], 0, turn->message_id, status);
+    g_signal_emit (self, signals[SIGNAL_MESSAGE_FINISHED], 0, turn->message_id, status);
 
   sj_agent_turn_free (turn);
 
@@ -726,7 +761,7 @@ start_turn (SjAgent             *self,
           sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_steal_pointer (&error));
           return;
         }
-      g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_ADDED], 0, turn->user_message_id, SJ_HISTORY_ROLE_USER);
+      g_signal_emit (self, signals[SIGNAL_MESSAGE_ADDED], 0, turn->user_message_id, SJ_HISTORY_ROLE_USER);
     }
 
   if (self->client == NULL)
@@ -742,7 +777,7 @@ start_turn (SjAgent             *self,
       sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_steal_pointer (&error));
       return;
     }
-  g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_ADDED], 0, turn->message_id, SJ_HISTORY_ROLE_ASSISTANT);
+  g_signal_emit (self, signals[SIGNAL_MESSAGE_ADDED], 0, turn->message_id, SJ_HISTORY_ROLE_ASSISTANT);
 
   sj_change_applier_read_code_async (sj_agent_tools_get_applier (self->tools), NULL, turn->cancellable,
                                      read_code_cb, g_object_ref (self));
