@@ -92,6 +92,16 @@ void     sj_agent_emit_request_sent  (SjAgent    *self,
                                       gint64      overhead_us);
 
 
+/* sj-agent-session.c */
+void     sj_agent_reset_conversation (SjAgent    *self);
+gboolean sj_agent_ensure_session     (SjAgent    *self,
+                                      const char *first_message,
+                                      GError    **error);
+gint64   sj_agent_rewind             (SjAgent    *self,
+                                      gboolean    drop_user,
+                                      char      **out_text,
+                                      GError    **error);
+
 /* sj-agent.c and sj-agent-turn.c: a turn */
 void     sj_agent_turn_begin  (SjAgent      *self,
                                SjAgentTurn  *turn);

@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The jam agent: a musician's message in, a safe change (or an honest
- * answer) out. This file holds the agent's settings, its sessions, what
- * it keeps in the history store, and the start and end of a turn; the
- * loop of model requests and tool calls in between is sj-agent-turn.c.
+ * answer) out. This file holds the agent's settings, what it keeps in the
+ * history store, and the start and end of a turn; its sessions are in
+ * sj-agent-session.c, and the loop of model requests and tool calls in
+ * between is sj-agent-turn.c.
  *
  * Everything the musician sees is in the store as it happens (their
  * message at once, the answer streamed in, every finished tool call, the
@@ -18,10 +19,6 @@
 #include <glib/gi18n.h>
 
 #include "sj-agent-private.h"
-#include "sj-bundled-data.h"
-
-#define SYSTEM_PROMPT_RESOURCE "/io/github/strudeljam/StrudelJam/agent/system-prompt.md"
-#define TITLE_LENGTH 48
 
 G_DEFINE_FINAL_TYPE (SjAgent, sj_agent, G_TYPE_OBJECT)
 G_DEFINE_QUARK (sj-agent-error-quark, sj_agent_error)
@@ -37,17 +34,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-static char *
-load_system_prompt (void)
-{
-  g_autoptr(GBytes) bytes = NULL;
-
-  sj_bundled_data_register ();
-  bytes = g_resources_lookup_data (SYSTEM_PROMPT_RESOURCE, 0, NULL);
-  g_assert (bytes != NULL);
-  return g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-}
 
 static void
 on_delta (SjAgent          *self,
@@ -90,24 +76,6 @@ reasoning_delta_cb (SjLlmClient *client,
                     SjAgent     *self)
 {
   on_delta (self, SJ_AGENT_DELTA_REASONING, text);
-}
-
-static gboolean
-ensure_session (SjAgent     *self,
-                const char  *first_message,
-                GError     **error)
-{
-  g_autofree char *title = NULL;
-
-  if (self->session_id != 0)
-    return TRUE;
-
-  /* The first words of the first message name the session, on one line. */
-  title = g_utf8_substring (first_message, 0, MIN (g_utf8_strlen (first_message, -1), TITLE_LENGTH));
-  g_strdelimit (title, "\r\n\t", ' ');
-  self->session_id = sj_history_store_create_session (self->store, g_strstrip (title), error);
-
-  return self->session_id != 0;
 }
 
 /* Every snapshot the apply pipeline adds to the undo timeline goes to the
@@ -238,9 +206,7 @@ sj_agent_class_init (SjAgentClass *klass)
 static void
 sj_agent_init (SjAgent *self)
 {
-  g_autofree char *prompt = load_system_prompt ();
-
-  self->context = sj_agent_context_new (prompt);
+  sj_agent_reset_conversation (self);
   self->no_reasoning = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->reasoning_mode = g_strdup ("balanced");
   self->temperature = 0.7;
@@ -444,108 +410,12 @@ sj_agent_set_retry_policy (SjAgent *self,
   self->retry_max_ms = MAX (max_delay_ms, base_delay_ms);
 }
 
-gint64
-sj_agent_get_session (SjAgent *self)
-{
-  g_assert (SJ_IS_AGENT (self));
-
-  return self->session_id;
-}
-
 gboolean
 sj_agent_is_busy (SjAgent *self)
 {
   g_assert (SJ_IS_AGENT (self));
 
   return self->turn != NULL;
-}
-
-static void
-reset_conversation (SjAgent *self)
-{
-  g_autofree char *prompt = load_system_prompt ();
-
-  /* A stopped turn still finishing writes into its own conversation, not
-   * into the new one. */
-  if (self->turn != NULL && self->turn->context == self->context)
-    self->turn->orphan = g_steal_pointer (&self->context);
-  g_clear_pointer (&self->context, sj_agent_context_free);
-  self->context = sj_agent_context_new (prompt);
-  g_clear_pointer (&self->known_hash, g_free);
-}
-
-/**
- * sj_agent_new_session:
- *
- * The next message starts a new session. A turn under way is stopped.
- */
-void
-sj_agent_new_session (SjAgent *self)
-{
-  g_assert (SJ_IS_AGENT (self));
-
-  sj_agent_stop (self);
-  reset_conversation (self);
-  self->session_id = 0;
-}
-
-/**
- * sj_agent_load_session:
- *
- * Continues a stored session: the model gets its messages back (the
- * words, not the old tool calls, which were about code that has moved
- * on), and sees the current code again on the next turn.
- */
-gboolean
-sj_agent_load_session (SjAgent  *self,
-                       gint64    session_id,
-                       GError  **error)
-{
-  g_autoptr(GPtrArray) messages = NULL;
-
-  g_assert (SJ_IS_AGENT (self));
-
-  messages = sj_history_store_list_messages (self->store, session_id, error);
-  if (messages == NULL)
-    return FALSE;
-
-  sj_agent_stop (self);
-  reset_conversation (self);
-  self->session_id = session_id;
-
-  for (guint i = 0; i < messages->len; i++)
-    {
-      SjHistoryMessage *message = g_ptr_array_index (messages, i);
-
-      if (message->role == SJ_HISTORY_ROLE_USER)
-        sj_agent_context_add_user (self->context, message->content, NULL, NULL, NULL);
-      else if (message->role == SJ_HISTORY_ROLE_ASSISTANT)
-        sj_agent_context_add_assistant (self->context, message->content, NULL);
-    }
-
-  return TRUE;
-}
-
-/* Returns: the last user message of the session, 0 when there is none */
-gint64
-sj_agent_get_last_user_message (SjAgent *self)
-{
-  g_autoptr(GPtrArray) messages = NULL;
-
-  g_assert (SJ_IS_AGENT (self));
-
-  if (self->session_id == 0)
-    return 0;
-  messages = sj_history_store_list_messages (self->store, self->session_id, NULL);
-  for (guint i = messages ? messages->len : 0; i > 0; i--)
-    {
-      SjHistoryMessage *message = g_ptr_array_index (messages, i - 1);
-
-      if (message->role == SJ_HISTORY_ROLE_USER)
-        return message->id;
-    }
-
-  return 0;
 }
 
 /**
@@ -728,7 +598,7 @@ start_turn (SjAgent             *self,
       return;
     }
 
-  if (!ensure_session (self, text, &error))
+  if (!sj_agent_ensure_session (self, text, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -804,41 +674,6 @@ sj_agent_send_async (SjAgent             *self,
   start_turn (self, text, 0, cancellable, callback, user_data);
 }
 
-/* Forgets the answer to (and with @drop_user, also) the last user message,
- * in the store and in the model's context. */
-static gint64
-rewind (SjAgent   *self,
-        gboolean   drop_user,
-        char     **out_text,
-        GError   **error)
-{
-  gint64 user_message = sj_agent_get_last_user_message (self);
-  g_autofree char *text = NULL;
-
-  if (self->turn != NULL)
-    {
-      g_set_error_literal (error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_BUSY, _("The agent is still answering. Stop it first."));
-      return 0;
-    }
-  if (user_message == 0)
-    {
-      g_set_error_literal (error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOTHING_TO_REDO, _("There is no message to answer again."));
-      return 0;
-    }
-
-  if (!sj_history_store_delete_messages_from (self->store, self->session_id,
-                                              drop_user ? user_message : user_message + 1, error))
-    return 0;
-
-  /* The old user message goes from the context too: it is added again
-   * with a fresh runtime envelope, as the code may have changed since. */
-  text = sj_agent_context_rewind_to_last_user (self->context, TRUE);
-  g_clear_pointer (&self->known_hash, g_free);
-  *out_text = g_steal_pointer (&text);
-
-  return user_message;
-}
-
 /**
  * sj_agent_regenerate_async:
  *
@@ -858,7 +693,7 @@ sj_agent_regenerate_async (SjAgent             *self,
 
   g_assert (SJ_IS_AGENT (self));
 
-  user_message = rewind (self, FALSE, &text, &error);
+  user_message = sj_agent_rewind (self, FALSE, &text, &error);
   if (user_message == 0)
     {
       g_task_report_error (self, callback, user_data, sj_agent_send_async, g_steal_pointer (&error));
@@ -887,7 +722,7 @@ sj_agent_resend_async (SjAgent             *self,
   g_assert (SJ_IS_AGENT (self));
   g_assert (text != NULL);
 
-  if (rewind (self, TRUE, &old_text, &error) == 0)
+  if (sj_agent_rewind (self, TRUE, &old_text, &error) == 0)
     {
       g_task_report_error (self, callback, user_data, sj_agent_send_async, g_steal_pointer (&error));
       return;
