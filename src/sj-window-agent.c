@@ -34,7 +34,7 @@ message_added_cb (SjWindow *self,
                   gint64    message_id,
                   int       role)
 {
-  gint64 session = sj_agent_get_session (self->agent);
+  gint64 session = sj_agent_get_session_id (self->agent);
 
   /* The first message started a session: the other pages follow. */
   if (session != sj_sessions_page_get_current (self->sessions_page))
@@ -81,7 +81,7 @@ static void
 session_deleted_cb (SjWindow *self,
                     gint64    session_id)
 {
-  if (session_id == sj_agent_get_session (self->agent))
+  if (session_id == sj_agent_get_session_id (self->agent))
     new_session_cb (self);
 }
 

@@ -541,7 +541,7 @@ sj_chat_panel_set_agent (SjChatPanel   *self,
         config_changed_cb (self, config);
     }
 
-  sj_chat_panel_load_session (self, sj_agent_get_session (agent));
+  sj_chat_panel_load_session (self, sj_agent_get_session_id (agent));
 }
 
 SjAgent *

@@ -78,8 +78,8 @@ struct _SjAgent
   SjAgentTurn    *turn;
 };
 
-/* sj-agent.c: the signals are its own; the other parts of the agent
- * emit them through these. */
+/* sj-agent.c: the signals and properties are its own; the other parts
+ * of the agent emit and notify them through these. */
 void     sj_agent_emit_tool_finished (SjAgent    *self,
                                       gint64      message_id,
                                       gint64      tool_call_id);
@@ -90,6 +90,7 @@ void     sj_agent_emit_retrying      (SjAgent    *self,
 void     sj_agent_emit_request_sent  (SjAgent    *self,
                                       guint       round,
                                       gint64      overhead_us);
+void     sj_agent_notify_session_id  (SjAgent    *self);
 
 
 /* sj-agent-session.c */

@@ -65,12 +65,21 @@ sj_agent_ensure_session (SjAgent     *self,
   title = g_utf8_substring (first_message, 0, MIN (g_utf8_strlen (first_message, -1), TITLE_LENGTH));
   g_strdelimit (title, "\r\n\t", ' ');
   self->session_id = sj_history_store_create_session (self->store, g_strstrip (title), error);
+  if (self->session_id == 0)
+    return FALSE;
 
-  return self->session_id != 0;
+  sj_agent_notify_session_id (self);
+  return TRUE;
 }
 
+/**
+ * sj_agent_get_session_id:
+ *
+ * Returns: the session the conversation is in, 0 for a new one that has
+ *   no message yet (see #SjAgent:session-id)
+ */
 gint64
-sj_agent_get_session (SjAgent *self)
+sj_agent_get_session_id (SjAgent *self)
 {
   g_assert (SJ_IS_AGENT (self));
 
@@ -90,6 +99,7 @@ sj_agent_new_session (SjAgent *self)
   sj_agent_stop (self);
   sj_agent_reset_conversation (self);
   self->session_id = 0;
+  sj_agent_notify_session_id (self);
 }
 
 /**
@@ -125,6 +135,8 @@ sj_agent_load_session (SjAgent  *self,
       else if (message->role == SJ_HISTORY_ROLE_ASSISTANT)
         sj_agent_context_add_assistant (self->context, message->content, NULL);
     }
+  /* Once the model's context is back, for whoever reads it then. */
+  sj_agent_notify_session_id (self);
 
   return TRUE;
 }

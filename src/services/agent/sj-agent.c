@@ -35,6 +35,15 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+enum {
+  PROP_0,
+  PROP_BUSY,
+  PROP_SESSION_ID,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static void
 on_delta (SjAgent          *self,
           SjAgentDeltaKind  kind,
@@ -141,12 +150,64 @@ sj_agent_finalize (GObject *object)
 }
 
 static void
+sj_agent_get_property (GObject    *object,
+                       guint       prop_id,
+                       GValue     *value,
+                       GParamSpec *pspec)
+{
+  SjAgent *self = SJ_AGENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, sj_agent_is_busy (self));
+      break;
+
+    case PROP_SESSION_ID:
+      g_value_set_int64 (value, sj_agent_get_session_id (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 sj_agent_class_init (SjAgentClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = sj_agent_dispose;
   object_class->finalize = sj_agent_finalize;
+  object_class->get_property = sj_agent_get_property;
+
+  /**
+   * SjAgent:busy:
+   *
+   * Whether a turn is under way: from the moment a message is sent (or
+   * an answer regenerated) until its transcript is whole, the answer
+   * finished, stopped or failed and the app's own lines about it added.
+   * It goes back to %FALSE before the caller's callback runs. A stop asked
+   * for does not end it: the turn still has to wind down.
+   */
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * SjAgent:session-id:
+   *
+   * The session in the history the conversation is in; 0 for a new one,
+   * which the first message creates.
+   *
+   * Notified when that first message creates it, and whenever a session
+   * is taken up (sj_agent_load_session(), sj_agent_new_session()), even
+   * the one already current: its conversation then starts over from the
+   * store, and whoever shows it reads it again.
+   */
+  properties[PROP_SESSION_ID] =
+    g_param_spec_int64 ("session-id", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * SjAgent::message-added:
@@ -243,6 +304,12 @@ sj_agent_emit_request_sent (SjAgent *self,
                             gint64   overhead_us)
 {
   g_signal_emit (self, signals[SIGNAL_REQUEST_SENT], 0, round, overhead_us);
+}
+
+void
+sj_agent_notify_session_id (SjAgent *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION_ID]);
 }
 
 SjAgent *
@@ -501,6 +568,10 @@ sj_agent_turn_end (SjAgent                *self,
 
   sj_agent_turn_free (turn);
 
+  /* No longer busy once the transcript is whole, and before the caller
+   * hears how it went. */
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+
   if (error != NULL)
     g_task_return_error (task, error);
   else
@@ -618,6 +689,7 @@ start_turn (SjAgent             *self,
                                                 g_object_ref (turn->cancellable), g_object_unref);
     }
   self->turn = turn;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 
   /* The musician's words are kept whatever happens next. */
   if (reuse_user_message != 0)
