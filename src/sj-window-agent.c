@@ -8,6 +8,11 @@
  * (Chat, Tool Logs, Sessions, Agent Settings), kept in step: a new
  * session shows everywhere, a finished tool call appears in the Tool Logs,
  * a swap that lands is marked on the answer that queued it.
+ *
+ * The pages follow the agent rather than the commands that change it: a
+ * GSignalGroup holds the window's connections to the agent, and its
+ * SjAgent:session-id says which session to show, whether the musician
+ * chose one, asked for a new one, or started one with a first message.
  */
 
 #include "config.h"
@@ -19,30 +24,19 @@
 #include "sj-application.h"
 #include "sj-window-private.h"
 
+/* The chat follows the agent's session itself; the Tool Logs and the
+ * Sessions list follow it here. The list is read again each time, as it
+ * does not follow the history live. */
 static void
-show_session (SjWindow *self,
-              gint64    session_id)
+agent_session_cb (SjWindow   *self,
+                  GParamSpec *pspec,
+                  SjAgent    *agent)
 {
-  sj_chat_panel_load_session (self->chat_panel, session_id);
-  sj_tool_logs_page_set_session (self->tool_logs_page, session_id);
+  gint64 session = sj_agent_get_session_id (agent);
+
+  sj_tool_logs_page_set_session (self->tool_logs_page, session);
   sj_sessions_page_reload (self->sessions_page);
-  sj_sessions_page_set_current (self->sessions_page, session_id);
-}
-
-static void
-message_added_cb (SjWindow *self,
-                  gint64    message_id,
-                  int       role)
-{
-  gint64 session = sj_agent_get_session (self->agent);
-
-  /* The first message started a session: the other pages follow. */
-  if (session != sj_sessions_page_get_current (self->sessions_page))
-    {
-      sj_tool_logs_page_set_session (self->tool_logs_page, session);
-      sj_sessions_page_reload (self->sessions_page);
-      sj_sessions_page_set_current (self->sessions_page, session);
-    }
+  sj_sessions_page_set_current (self->sessions_page, session);
 }
 
 static void
@@ -64,7 +58,6 @@ session_activated_cb (SjWindow *self,
       _sj_window_show_toast (self, error->message, NULL, NULL);
       return;
     }
-  show_session (self, session_id);
   adw_view_stack_set_visible_child_name (self->panel_stack, "chat");
 }
 
@@ -72,7 +65,6 @@ static void
 new_session_cb (SjWindow *self)
 {
   sj_agent_new_session (self->agent);
-  show_session (self, 0);
   adw_view_stack_set_visible_child_name (self->panel_stack, "chat");
   sj_chat_panel_focus_composer (self->chat_panel);
 }
@@ -81,7 +73,7 @@ static void
 session_deleted_cb (SjWindow *self,
                     gint64    session_id)
 {
-  if (session_id == sj_agent_get_session (self->agent))
+  if (session_id == sj_agent_get_session_id (self->agent))
     new_session_cb (self);
 }
 
@@ -159,9 +151,8 @@ build_agent_cb (gpointer user_data)
   adw_bin_set_child (self->settings_bin, GTK_WIDGET (self->settings_page));
   sj_tool_logs_page_set_store (self->tool_logs_page, self->history);
   sj_chat_panel_set_agent (self->chat_panel, self->agent, self->agent_config);
+  g_signal_group_set_target (self->agent_signals, self->agent);
 
-  g_signal_connect_object (self->agent, "message-added", G_CALLBACK (message_added_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->agent, "tool-finished", G_CALLBACK (tool_finished_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sessions_page, "session-activated", G_CALLBACK (session_activated_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sessions_page, "new-session-requested", G_CALLBACK (new_session_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sessions_page, "session-deleted", G_CALLBACK (session_deleted_cb), self, G_CONNECT_SWAPPED);
@@ -169,7 +160,7 @@ build_agent_cb (gpointer user_data)
   g_signal_connect_object (self->settings_page, "api-key-changed", G_CALLBACK (api_key_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "swap-changed", G_CALLBACK (swap_changed_cb), self, G_CONNECT_SWAPPED);
 
-  show_session (self, 0);
+  agent_session_cb (self, NULL, self->agent);
 
   return G_SOURCE_REMOVE;
 }
@@ -306,6 +297,10 @@ _sj_window_agent_init (SjWindow *self)
 {
   g_autoptr(GSimpleActionGroup) agent_group = g_simple_action_group_new ();
 
+  self->agent_signals = g_signal_group_new (SJ_TYPE_AGENT);
+  g_signal_group_connect_object (self->agent_signals, "tool-finished", G_CALLBACK (tool_finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->agent_signals, "notify::session-id", G_CALLBACK (agent_session_cb), self, G_CONNECT_SWAPPED);
+
   g_action_map_add_action_entries (G_ACTION_MAP (self), agent_entries, G_N_ELEMENTS (agent_entries), self);
   g_action_map_add_action_entries (G_ACTION_MAP (agent_group), retry_entries, G_N_ELEMENTS (retry_entries), self);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "agent", G_ACTION_GROUP (agent_group));
@@ -316,6 +311,7 @@ _sj_window_agent_init (SjWindow *self)
 void
 _sj_window_agent_dispose (SjWindow *self)
 {
+  g_clear_object (&self->agent_signals);
   if (self->agent != NULL)
     sj_agent_stop (self->agent);
   g_clear_object (&self->agent_config);

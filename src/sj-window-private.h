@@ -52,6 +52,7 @@ struct _SjWindow
   /* The agent, built once the window has its application. */
   SjHistoryStore       *history;
   SjAgent              *agent;
+  GSignalGroup         *agent_signals; /* the window's connections to it */
   SjAgentConfig        *agent_config;
   SjSessionsPage       *sessions_page;
   SjSettingsPage       *settings_page;

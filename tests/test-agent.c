@@ -191,7 +191,7 @@ static GPtrArray *
 messages (Fixture *fixture)
 {
   g_autoptr(GError) error = NULL;
-  GPtrArray *list = sj_history_store_list_messages (fixture->store, sj_agent_get_session (fixture->agent), &error);
+  GPtrArray *list = sj_history_store_list_messages (fixture->store, sj_agent_get_session_id (fixture->agent), &error);
 
   g_assert_no_error (error);
   return list;
@@ -374,7 +374,7 @@ test_apply_scheduled (Fixture       *fixture,
 
   /* The timeline is persisted: what played before, and the agent's change
    * tied to its message. */
-  snapshots = sj_history_store_list_snapshots (fixture->store, sj_agent_get_session (fixture->agent), NULL);
+  snapshots = sj_history_store_list_snapshots (fixture->store, sj_agent_get_session_id (fixture->agent), NULL);
   g_assert_cmpuint (snapshots->len, ==, 2);
   g_assert_cmpstr (((SjHistorySnapshot *) g_ptr_array_index (snapshots, 0))->code, ==, CODE);
   g_assert_cmpint (((SjHistorySnapshot *) g_ptr_array_index (snapshots, 1))->source, ==, SJ_HISTORY_SOURCE_AGENT);
@@ -695,6 +695,128 @@ test_resend_edited (Fixture       *fixture,
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (sj_test_model_server_get_request (fixture->server, 1), "messages")), ==, 2);
 }
 
+/* Busy and the session, as properties -------------------------------------- */
+
+typedef struct
+{
+  Fixture *fixture;
+  GString *log;
+} Events;
+
+static void
+busy_notify_cb (SjAgent    *agent,
+                GParamSpec *pspec,
+                GString    *log)
+{
+  gboolean busy;
+
+  g_object_get (agent, "busy", &busy, NULL);
+  g_string_append_printf (log, "busy=%d ", busy);
+}
+
+static void
+session_notify_cb (SjAgent    *agent,
+                   GParamSpec *pspec,
+                   GString    *log)
+{
+  g_string_append (log, "session ");
+}
+
+static void
+finished_event_cb (SjAgent *agent,
+                   gint64   message_id,
+                   int      status,
+                   GString *log)
+{
+  g_string_append (log, "finished ");
+}
+
+static void
+events_send_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Events *events = user_data;
+
+  g_string_append (events->log, "done ");
+  send_cb (object, result, events->fixture);
+}
+
+static void
+test_properties (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GString) log = g_string_new (NULL);
+  g_autoptr(GAsyncResult) refused = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) not_configured = g_error_new_literal (SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOT_CONFIGURED, "No model.");
+  Events events = { fixture, log };
+  gboolean busy = TRUE;
+  gint64 session = -1;
+  gint64 first;
+
+  g_object_get (fixture->agent, "busy", &busy, "session-id", &session, NULL);
+  g_assert_false (busy);
+  g_assert_cmpint (session, ==, 0);
+  g_signal_connect (fixture->agent, "notify::busy", G_CALLBACK (busy_notify_cb), log);
+  g_signal_connect (fixture->agent, "notify::session-id", G_CALLBACK (session_notify_cb), log);
+  g_signal_connect (fixture->agent, "message-finished", G_CALLBACK (finished_event_cb), log);
+
+  /* The first message creates the session; the agent is busy from the
+   * send until the answer is finished, and no longer by the time the
+   * caller hears of it. */
+  sj_test_model_server_reply_text (fixture->server, "One.", 2);
+  fixture->done = FALSE;
+  sj_agent_send_async (fixture->agent, "play something", NULL, events_send_cb, &events);
+  g_assert_cmpstr (log->str, ==, "session busy=1 ");
+  wait_done (fixture);
+  g_assert_no_error (fixture->error);
+  g_assert_cmpstr (log->str, ==, "session busy=1 finished busy=0 done ");
+  first = sj_agent_get_session_id (fixture->agent);
+  g_assert_cmpint (first, >, 0);
+  g_object_get (fixture->agent, "session-id", &session, NULL);
+  g_assert_cmpint (session, ==, first);
+
+  /* The next message, in the same session: busy and back once, even with
+   * a message refused meanwhile. */
+  g_string_truncate (log, 0);
+  sj_test_model_server_reply_text (fixture->server, "Two.", 2);
+  fixture->done = FALSE;
+  sj_agent_send_async (fixture->agent, "and again", NULL, events_send_cb, &events);
+  sj_agent_send_async (fixture->agent, "too soon", NULL, store_result_cb, &refused);
+  wait_done (fixture);
+  g_assert_no_error (fixture->error);
+  while (refused == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (sj_agent_send_finish (fixture->agent, refused, &error));
+  g_assert_error (error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_BUSY);
+  g_assert_cmpstr (log->str, ==, "busy=1 finished busy=0 done ");
+  g_assert_cmpint (sj_agent_get_session_id (fixture->agent), ==, first);
+
+  /* A new session, the first one taken up again, and again: each time
+   * whoever shows the session hears of it. */
+  g_string_truncate (log, 0);
+  sj_agent_new_session (fixture->agent);
+  g_assert_cmpstr (log->str, ==, "session ");
+  g_assert_cmpint (sj_agent_get_session_id (fixture->agent), ==, 0);
+  g_assert_true (sj_agent_load_session (fixture->agent, first, NULL));
+  g_assert_cmpstr (log->str, ==, "session session ");
+  g_assert_cmpint (sj_agent_get_session_id (fixture->agent), ==, first);
+  g_assert_true (sj_agent_load_session (fixture->agent, first, NULL));
+  g_assert_cmpstr (log->str, ==, "session session session ");
+
+  /* A turn that ends at once (no model set up) is busy and back all the
+   * same. */
+  g_string_truncate (log, 0);
+  sj_agent_set_config_error (fixture->agent, not_configured);
+  fixture->done = FALSE;
+  sj_agent_send_async (fixture->agent, "anyone there?", NULL, events_send_cb, &events);
+  g_assert_cmpstr (log->str, ==, "busy=1 busy=0 ");
+  wait_done (fixture);
+  g_assert_error (fixture->error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOT_CONFIGURED);
+  g_assert_cmpstr (log->str, ==, "busy=1 busy=0 done ");
+}
+
 static void
 test_condense (Fixture       *fixture,
                gconstpointer  data)
@@ -822,7 +944,7 @@ test_redaction (Fixture       *fixture,
   g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_UNAUTHORIZED);
   g_assert_true (sj_history_store_flush (fixture->store, NULL));
 
-  export = sj_history_store_export_markdown (fixture->store, sj_agent_get_session (fixture->agent), &error);
+  export = sj_history_store_export_markdown (fixture->store, sj_agent_get_session_id (fixture->agent), &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (export, "[redacted]"));
   g_assert_null (strstr (export, PLANTED_KEY));
@@ -1023,6 +1145,7 @@ main (int   argc,
   ADD ("/agent/malformed-tool-call", test_malformed_tool_call);
   ADD ("/agent/tool-budget", test_tool_budget);
   ADD ("/agent/resend-edited", test_resend_edited);
+  ADD ("/agent/properties", test_properties);
   ADD ("/agent/condense", test_condense);
   ADD ("/agent/reasoning-effort", test_reasoning_effort);
   ADD ("/agent/not-configured", test_not_configured);

@@ -878,6 +878,62 @@ test_banner (Fixture       *fixture,
   g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
 }
 
+/* The panel follows its agent ---------------------------------------------- */
+
+static gboolean
+agent_idle (gpointer data)
+{
+  return !sj_agent_is_busy (SJ_AGENT (data));
+}
+
+static void
+test_follows_agent (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GListModel *messages = sj_chat_panel_get_messages (fixture->panel);
+  g_autoptr(SjAgent) other = NULL;
+  gint64 session;
+
+  /* A turn the composer did not start (the window's Regenerate, say)
+   * still makes Send a Stop, and takes Edit and Regenerate off the last
+   * messages until it is over. */
+  sj_test_model_server_reply_text (fixture->server, "One.", 2);
+  sj_agent_send_async (fixture->agent, "first", NULL, NULL, NULL);
+  g_assert_true (sj_composer_get_streaming (fixture->composer));
+  wait_turn_over (fixture);
+  g_assert_true (sj_chat_message_get_is_last (last_message (fixture, SJ_HISTORY_ROLE_USER)));
+
+  sj_test_model_server_reply_text (fixture->server, "Two.", 2);
+  sj_agent_send_async (fixture->agent, "second", NULL, NULL, NULL);
+  g_assert_true (sj_composer_get_streaming (fixture->composer));
+  g_assert_false (sj_chat_message_get_is_last (last_message (fixture, SJ_HISTORY_ROLE_USER)));
+  wait_turn_over (fixture);
+  g_assert_true (sj_chat_message_get_is_last (last_message (fixture, SJ_HISTORY_ROLE_USER)));
+  g_assert_true (sj_chat_message_get_is_last (last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT)));
+
+  /* The conversation shown is the agent's session, whoever changes it. */
+  session = sj_agent_get_session_id (fixture->agent);
+  sj_agent_new_session (fixture->agent);
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 0);
+  g_assert_true (sj_agent_load_session (fixture->agent, session, NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 4);
+
+  /* Given another agent, the panel follows that one, and only that one. */
+  other = sj_agent_new (sj_agent_get_tools (fixture->agent), sj_agent_get_store (fixture->agent));
+  sj_chat_panel_set_agent (fixture->panel, other, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 0);
+  g_assert_true (sj_agent_load_session (fixture->agent, session, NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 0);
+  sj_test_model_server_reply_text (fixture->server, "Three.", 2);
+  sj_agent_send_async (fixture->agent, "third", NULL, NULL, NULL);
+  g_assert_false (sj_composer_get_streaming (fixture->composer));
+  spin_until (agent_idle, fixture->agent, "the old agent to answer");
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 0);
+
+  g_assert_true (sj_agent_load_session (other, session, NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 6);
+}
+
 /* Regenerate and edit ---------------------------------------------------- */
 
 static void
@@ -952,6 +1008,7 @@ main (int   argc,
   ADD ("/chat/tool-logs", test_tool_logs);
   ADD ("/chat/markdown", test_markdown);
   ADD ("/chat/regenerate-and-edit", test_regenerate_and_edit);
+  ADD ("/chat/follows-agent", test_follows_agent);
   ADD ("/chat/screenshots", test_screenshots);
   ADD ("/chat/banner", test_banner);
 #undef ADD

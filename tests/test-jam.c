@@ -185,16 +185,16 @@ test_jam (void)
   /* The Logs and Sessions follow. */
   g_assert_cmpuint (g_list_model_get_n_items (sj_tool_logs_page_get_calls (window->tool_logs_page)), ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (sj_sessions_page_get_sessions (window->sessions_page)), ==, 1);
-  g_assert_cmpint (sj_sessions_page_get_current (window->sessions_page), ==, sj_agent_get_session (window->agent));
+  g_assert_cmpint (sj_sessions_page_get_current (window->sessions_page), ==, sj_agent_get_session_id (window->agent));
 
   /* A new session empties the chat; the old one comes back from Sessions. */
-  session = sj_agent_get_session (window->agent);
+  session = sj_agent_get_session_id (window->agent);
   g_action_group_activate_action (G_ACTION_GROUP (window), "new-session", NULL);
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 0);
-  g_assert_cmpint (sj_agent_get_session (window->agent), ==, 0);
+  g_assert_cmpint (sj_agent_get_session_id (window->agent), ==, 0);
   g_signal_emit_by_name (window->sessions_page, "session-activated", session);
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
-  g_assert_cmpint (sj_agent_get_session (window->agent), ==, session);
+  g_assert_cmpint (sj_agent_get_session_id (window->agent), ==, session);
 
   /* Ctrl+Shift+G: the last answer again, from anywhere in the window. */
   sj_test_model_server_reply_text (server, "Same change, said again.", 6);

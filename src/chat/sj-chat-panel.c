@@ -9,8 +9,14 @@
  * thousands of messages costs only the rows on screen. The agent's signals
  * keep the messages up to date while it streams; rows follow the message
  * they are bound to. The view follows new output only while the musician
- * is at the bottom (SjAutoscroll), and the composer turns into Stop while
- * the agent works.
+ * is at the bottom (SjAutoscroll).
+ *
+ * The panel follows its agent the way a text editor's window follows its
+ * current page: a GSignalGroup holds the connections to the agent's
+ * signals and a GBindingGroup its bindings, so giving the panel another
+ * agent moves them all. The composer is Stop while the agent is busy,
+ * Stop, Regenerate and Edit are enabled by it, and the conversation shown
+ * is the agent's session.
  */
 
 #include "config.h"
@@ -29,6 +35,9 @@ struct _SjChatPanel
 
   SjAgent         *agent;
   SjAgentConfig   *config;
+  GSignalGroup    *agent_signals;
+  GBindingGroup   *agent_bindings;
+  GSignalGroup    *config_signals;
   GListStore      *messages;
   GtkSliceListModel *slice;
   SjAutoscroll    *autoscroll;
@@ -79,7 +88,8 @@ find_message (SjChatPanel *self,
 }
 
 /* Only the last answer can be regenerated and the last message of the
- * musician edited. */
+ * musician edited, and neither while the agent is busy, when Stop is what
+ * there is to do. Follows the list and SjAgent:busy. */
 static void
 update_last_flags (SjChatPanel *self)
 {
@@ -144,6 +154,24 @@ message_added_cb (SjChatPanel *self,
   g_list_store_append (self->messages, message);
   update_last_flags (self);
   update_empty (self);
+}
+
+static void
+agent_busy_cb (SjChatPanel *self,
+               GParamSpec  *pspec,
+               SjAgent     *agent)
+{
+  update_last_flags (self);
+}
+
+/* The conversation shown is the agent's: a session loaded, a new one
+ * begun, or the one a first message created. */
+static void
+agent_session_cb (SjChatPanel *self,
+                  GParamSpec  *pspec,
+                  SjAgent     *agent)
+{
+  sj_chat_panel_load_session (self, sj_agent_get_session_id (agent));
 }
 
 static void
@@ -255,14 +283,11 @@ send_done_cb (GObject      *object,
   g_autoptr(SjChatPanel) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  sj_composer_set_streaming (self->composer, FALSE);
   if (!sj_agent_send_finish (SJ_AGENT (object), result, &error) &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     show_problem (self, error);
   else if (error == NULL)
     sj_problem_banner_hide (self->banner);
-
-  update_last_flags (self);
 }
 
 static void drop_last_turn (SjChatPanel *self,
@@ -277,7 +302,6 @@ composer_send_cb (SjChatPanel *self,
   if (self->agent == NULL || sj_agent_is_busy (self->agent))
     return;
 
-  sj_composer_set_streaming (self->composer, TRUE);
   /* The musician's own message always scrolls to the bottom. */
   sj_autoscroll_jump_to_latest (self->autoscroll);
 
@@ -290,8 +314,6 @@ composer_send_cb (SjChatPanel *self,
   else
     sj_agent_send_async (self->agent, text, NULL, send_done_cb, g_object_ref (self));
   self->editing = FALSE;
-
-  update_last_flags (self);
 }
 
 static void
@@ -329,6 +351,7 @@ drop_last_turn (SjChatPanel *self,
           break;
         }
     }
+  update_last_flags (self);
   update_empty (self);
 }
 
@@ -343,9 +366,7 @@ regenerate_action (GtkWidget  *widget,
     return;
 
   drop_last_turn (self, FALSE);
-  sj_composer_set_streaming (self->composer, TRUE);
   sj_agent_regenerate_async (self->agent, NULL, send_done_cb, g_object_ref (self));
-  update_last_flags (self);
 }
 
 static void
@@ -513,6 +534,13 @@ sj_chat_panel_swap_changed (SjChatPanel *self,
     }
 }
 
+/**
+ * sj_chat_panel_set_agent:
+ * @config: (nullable): the agent's setup, whose problems the banner shows
+ *
+ * The panel shows @agent's conversation from now on, and follows it: its
+ * signals, its busy state and its session, in place of the agent before.
+ */
 void
 sj_chat_panel_set_agent (SjChatPanel   *self,
                          SjAgent       *agent,
@@ -522,26 +550,15 @@ sj_chat_panel_set_agent (SjChatPanel   *self,
   g_assert (SJ_IS_AGENT (agent));
   g_assert (!config || SJ_IS_AGENT_CONFIG (config));
 
-  if (self->agent != NULL)
-    g_signal_handlers_disconnect_by_data (self->agent, self);
-  if (self->config != NULL)
-    g_signal_handlers_disconnect_by_data (self->config, self);
   g_set_object (&self->agent, agent);
   g_set_object (&self->config, config);
+  g_signal_group_set_target (self->agent_signals, agent);
+  g_binding_group_set_source (self->agent_bindings, agent);
+  g_signal_group_set_target (self->config_signals, config);
 
-  g_signal_connect_object (agent, "message-added", G_CALLBACK (message_added_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (agent, "text-delta", G_CALLBACK (text_delta_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (agent, "tool-finished", G_CALLBACK (tool_finished_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (agent, "message-finished", G_CALLBACK (message_finished_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (agent, "retrying", G_CALLBACK (retrying_cb), self, G_CONNECT_SWAPPED);
-  if (config != NULL)
-    {
-      g_signal_connect_object (config, "changed", G_CALLBACK (config_changed_cb), self, G_CONNECT_SWAPPED);
-      if (sj_agent_config_is_ready (config))
-        config_changed_cb (self, config);
-    }
-
-  sj_chat_panel_load_session (self, sj_agent_get_session (agent));
+  if (config != NULL && sj_agent_config_is_ready (config))
+    config_changed_cb (self, config);
+  sj_chat_panel_load_session (self, sj_agent_get_session_id (agent));
 }
 
 SjAgent *
@@ -598,6 +615,10 @@ sj_chat_panel_dispose (GObject *object)
 {
   SjChatPanel *self = (SjChatPanel *)object;
 
+  /* Before the template: the composer is a target of the bindings. */
+  g_clear_object (&self->agent_signals);
+  g_clear_object (&self->agent_bindings);
+  g_clear_object (&self->config_signals);
   g_clear_object (&self->autoscroll);
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_CHAT_PANEL);
   g_clear_object (&self->slice);
@@ -652,6 +673,20 @@ sj_chat_panel_init (SjChatPanel *self)
   g_autoptr(GtkNoSelection) selection = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->agent_signals = g_signal_group_new (SJ_TYPE_AGENT);
+  g_signal_group_connect_object (self->agent_signals, "message-added", G_CALLBACK (message_added_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->agent_signals, "text-delta", G_CALLBACK (text_delta_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->agent_signals, "tool-finished", G_CALLBACK (tool_finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->agent_signals, "message-finished", G_CALLBACK (message_finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->agent_signals, "retrying", G_CALLBACK (retrying_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->agent_signals, "notify::busy", G_CALLBACK (agent_busy_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->agent_signals, "notify::session-id", G_CALLBACK (agent_session_cb), self, G_CONNECT_SWAPPED);
+  /* Send is Stop while the agent works. */
+  self->agent_bindings = g_binding_group_new ();
+  g_binding_group_bind (self->agent_bindings, "busy", self->composer, "streaming", G_BINDING_SYNC_CREATE);
+  self->config_signals = g_signal_group_new (SJ_TYPE_AGENT_CONFIG);
+  g_signal_group_connect_object (self->config_signals, "changed", G_CALLBACK (config_changed_cb), self, G_CONNECT_SWAPPED);
 
   self->messages = g_list_store_new (SJ_TYPE_CHAT_MESSAGE);
   self->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (self->messages)), 0, 0);

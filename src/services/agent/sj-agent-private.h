@@ -10,18 +10,6 @@
 
 G_BEGIN_DECLS
 
-enum {
-  SIGNAL_MESSAGE_ADDED,
-  SIGNAL_TEXT_DELTA,
-  SIGNAL_TOOL_FINISHED,
-  SIGNAL_MESSAGE_FINISHED,
-  SIGNAL_RETRYING,
-  SIGNAL_REQUEST_SENT,
-  N_AGENT_SIGNALS
-};
-
-extern guint sj_agent_signals[N_AGENT_SIGNALS];
-
 /* One user message and everything the agent does about it. */
 typedef struct
 {
@@ -90,6 +78,32 @@ struct _SjAgent
   SjAgentTurn    *turn;
 };
 
+/* sj-agent.c: the signals and properties are its own; the other parts
+ * of the agent emit and notify them through these. */
+void     sj_agent_emit_tool_finished (SjAgent    *self,
+                                      gint64      message_id,
+                                      gint64      tool_call_id);
+void     sj_agent_emit_retrying      (SjAgent    *self,
+                                      guint       attempt,
+                                      guint       delay_ms,
+                                      const char *reason);
+void     sj_agent_emit_request_sent  (SjAgent    *self,
+                                      guint       round,
+                                      gint64      overhead_us);
+void     sj_agent_notify_session_id  (SjAgent    *self);
+
+
+/* sj-agent-session.c */
+void     sj_agent_reset_conversation (SjAgent    *self);
+gboolean sj_agent_ensure_session     (SjAgent    *self,
+                                      const char *first_message,
+                                      GError    **error);
+gint64   sj_agent_rewind             (SjAgent    *self,
+                                      gboolean    drop_user,
+                                      char      **out_text,
+                                      GError    **error);
+
+/* sj-agent.c and sj-agent-turn.c: a turn */
 void     sj_agent_turn_begin  (SjAgent      *self,
                                SjAgentTurn  *turn);
 void     sj_agent_turn_end    (SjAgent      *self,

@@ -140,7 +140,7 @@ schedule_retry (SjAgent      *self,
   delay = MIN (delay, self->retry_max_ms);
   turn->attempt++;
 
-  g_signal_emit (self, sj_agent_signals[SIGNAL_RETRYING], 0, turn->attempt, (guint) delay, error->message);
+  sj_agent_emit_retrying (self, turn->attempt, (guint) delay, error->message);
 
   turn->retry_id = g_timeout_add (delay, retry_cb, turn);
   cancelled = g_cancellable_source_new (turn->cancellable);
@@ -277,7 +277,7 @@ start_round (SjAgent     *self,
   if (turn->last_byte_time != 0)
     overhead = g_get_monotonic_time () - turn->last_byte_time - turn->round_dry_run_us;
   turn->round_dry_run_us = 0;
-  g_signal_emit (self, sj_agent_signals[SIGNAL_REQUEST_SENT], 0, turn->rounds, MAX (overhead, 0));
+  sj_agent_emit_request_sent (self, turn->rounds, MAX (overhead, 0));
 
   sj_llm_client_stream_async (self->client, body, turn->cancellable, stream_cb, turn);
 }
@@ -331,7 +331,7 @@ record_outcome (SjAgent       *self,
   if (id == 0)
     g_warning ("Could not record a tool call: %s", error->message);
   else
-    g_signal_emit (self, sj_agent_signals[SIGNAL_TOOL_FINISHED], 0, turn->message_id, id);
+    sj_agent_emit_tool_finished (self, turn->message_id, id);
 }
 
 static void

@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The jam agent: a musician's message in, a safe change (or an honest
- * answer) out. This file holds the agent's settings, its sessions, what
- * it keeps in the history store, and the start and end of a turn; the
- * loop of model requests and tool calls in between is sj-agent-turn.c.
+ * answer) out. This file holds the agent's settings, what it keeps in the
+ * history store, and the start and end of a turn; its sessions are in
+ * sj-agent-session.c, and the loop of model requests and tool calls in
+ * between is sj-agent-turn.c.
  *
  * Everything the musician sees is in the store as it happens (their
  * message at once, the answer streamed in, every finished tool call, the
@@ -18,26 +19,30 @@
 #include <glib/gi18n.h>
 
 #include "sj-agent-private.h"
-#include "sj-bundled-data.h"
-
-#define SYSTEM_PROMPT_RESOURCE "/io/github/strudeljam/StrudelJam/agent/system-prompt.md"
-#define TITLE_LENGTH 48
 
 G_DEFINE_FINAL_TYPE (SjAgent, sj_agent, G_TYPE_OBJECT)
 G_DEFINE_QUARK (sj-agent-error-quark, sj_agent_error)
 
-guint sj_agent_signals[N_AGENT_SIGNALS];
+enum {
+  SIGNAL_MESSAGE_ADDED,
+  SIGNAL_TEXT_DELTA,
+  SIGNAL_TOOL_FINISHED,
+  SIGNAL_MESSAGE_FINISHED,
+  SIGNAL_RETRYING,
+  SIGNAL_REQUEST_SENT,
+  N_SIGNALS
+};
 
-static char *
-load_system_prompt (void)
-{
-  g_autoptr(GBytes) bytes = NULL;
+static guint signals[N_SIGNALS];
 
-  sj_bundled_data_register ();
-  bytes = g_resources_lookup_data (SYSTEM_PROMPT_RESOURCE, 0, NULL);
-  g_assert (bytes != NULL);
-  return g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-}
+enum {
+  PROP_0,
+  PROP_BUSY,
+  PROP_SESSION_ID,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static void
 on_delta (SjAgent          *self,
@@ -54,7 +59,7 @@ on_delta (SjAgent          *self,
   if (kind == SJ_AGENT_DELTA_CONTENT && !turn->received && turn->has_content)
     {
       sj_history_store_append_text (self->store, turn->message_id, "\n\n", NULL);
-      g_signal_emit (self, sj_agent_signals[SIGNAL_TEXT_DELTA], 0, turn->message_id, kind, "\n\n");
+      g_signal_emit (self, signals[SIGNAL_TEXT_DELTA], 0, turn->message_id, kind, "\n\n");
     }
   if (kind == SJ_AGENT_DELTA_CONTENT)
     turn->has_content = TRUE;
@@ -63,7 +68,7 @@ on_delta (SjAgent          *self,
   sj_history_store_append_text (self->store, turn->message_id,
                                 kind == SJ_AGENT_DELTA_CONTENT ? text : NULL,
                                 kind == SJ_AGENT_DELTA_REASONING ? text : NULL);
-  g_signal_emit (self, sj_agent_signals[SIGNAL_TEXT_DELTA], 0, turn->message_id, kind, text);
+  g_signal_emit (self, signals[SIGNAL_TEXT_DELTA], 0, turn->message_id, kind, text);
 }
 
 static void
@@ -80,24 +85,6 @@ reasoning_delta_cb (SjLlmClient *client,
                     SjAgent     *self)
 {
   on_delta (self, SJ_AGENT_DELTA_REASONING, text);
-}
-
-static gboolean
-ensure_session (SjAgent     *self,
-                const char  *first_message,
-                GError     **error)
-{
-  g_autofree char *title = NULL;
-
-  if (self->session_id != 0)
-    return TRUE;
-
-  /* The first words of the first message name the session, on one line. */
-  title = g_utf8_substring (first_message, 0, MIN (g_utf8_strlen (first_message, -1), TITLE_LENGTH));
-  g_strdelimit (title, "\r\n\t", ' ');
-  self->session_id = sj_history_store_create_session (self->store, g_strstrip (title), error);
-
-  return self->session_id != 0;
 }
 
 /* Every snapshot the apply pipeline adds to the undo timeline goes to the
@@ -163,19 +150,71 @@ sj_agent_finalize (GObject *object)
 }
 
 static void
+sj_agent_get_property (GObject    *object,
+                       guint       prop_id,
+                       GValue     *value,
+                       GParamSpec *pspec)
+{
+  SjAgent *self = SJ_AGENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, sj_agent_is_busy (self));
+      break;
+
+    case PROP_SESSION_ID:
+      g_value_set_int64 (value, sj_agent_get_session_id (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 sj_agent_class_init (SjAgentClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = sj_agent_dispose;
   object_class->finalize = sj_agent_finalize;
+  object_class->get_property = sj_agent_get_property;
+
+  /**
+   * SjAgent:busy:
+   *
+   * Whether a turn is under way: from the moment a message is sent (or
+   * an answer regenerated) until its transcript is whole, the answer
+   * finished, stopped or failed and the app's own lines about it added.
+   * It goes back to %FALSE before the caller's callback runs. A stop asked
+   * for does not end it: the turn still has to wind down.
+   */
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * SjAgent:session-id:
+   *
+   * The session in the history the conversation is in; 0 for a new one,
+   * which the first message creates.
+   *
+   * Notified when that first message creates it, and whenever a session
+   * is taken up (sj_agent_load_session(), sj_agent_new_session()), even
+   * the one already current: its conversation then starts over from the
+   * store, and whoever shows it reads it again.
+   */
+  properties[PROP_SESSION_ID] =
+    g_param_spec_int64 ("session-id", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * SjAgent::message-added:
    * @message_id: the message in the store
    * @role: its #SjHistoryRole
    */
-  sj_agent_signals[SIGNAL_MESSAGE_ADDED] =
+  signals[SIGNAL_MESSAGE_ADDED] =
     g_signal_new ("message-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT);
   /**
@@ -184,7 +223,7 @@ sj_agent_class_init (SjAgentClass *klass)
    *
    * Text or reasoning of an assistant message as it streams.
    */
-  sj_agent_signals[SIGNAL_TEXT_DELTA] =
+  signals[SIGNAL_TEXT_DELTA] =
     g_signal_new ("text-delta", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT, G_TYPE_STRING);
   /**
@@ -192,14 +231,14 @@ sj_agent_class_init (SjAgentClass *klass)
    * @message_id: the assistant message
    * @tool_call_id: the call in the store, in a terminal state
    */
-  sj_agent_signals[SIGNAL_TOOL_FINISHED] =
+  signals[SIGNAL_TOOL_FINISHED] =
     g_signal_new ("tool-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
   /**
    * SjAgent::message-finished:
    * @status: the #SjHistoryMessageStatus it ended with
    */
-  sj_agent_signals[SIGNAL_MESSAGE_FINISHED] =
+  signals[SIGNAL_MESSAGE_FINISHED] =
     g_signal_new ("message-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT);
   /**
@@ -208,7 +247,7 @@ sj_agent_class_init (SjAgentClass *klass)
    * @delay_ms: how long until it is made
    * @reason: why, for the status line
    */
-  sj_agent_signals[SIGNAL_RETRYING] =
+  signals[SIGNAL_RETRYING] =
     g_signal_new ("retrying", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING);
   /**
@@ -220,7 +259,7 @@ sj_agent_class_init (SjAgentClass *klass)
    *
    * For the benchmark and the status line.
    */
-  sj_agent_signals[SIGNAL_REQUEST_SENT] =
+  signals[SIGNAL_REQUEST_SENT] =
     g_signal_new ("request-sent", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_INT64);
 }
@@ -228,9 +267,7 @@ sj_agent_class_init (SjAgentClass *klass)
 static void
 sj_agent_init (SjAgent *self)
 {
-  g_autofree char *prompt = load_system_prompt ();
-
-  self->context = sj_agent_context_new (prompt);
+  sj_agent_reset_conversation (self);
   self->no_reasoning = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->reasoning_mode = g_strdup ("balanced");
   self->temperature = 0.7;
@@ -242,6 +279,37 @@ sj_agent_init (SjAgent *self)
   self->retry_max_ms = SJ_AGENT_DEFAULT_RETRY_MAX_MS;
   self->config_error = g_error_new_literal (SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOT_CONFIGURED,
                                             _("No language model is set up. Choose a provider and model in the agent’s settings."));
+}
+
+void
+sj_agent_emit_tool_finished (SjAgent *self,
+                             gint64   message_id,
+                             gint64   tool_call_id)
+{
+  g_signal_emit (self, signals[SIGNAL_TOOL_FINISHED], 0, message_id, tool_call_id);
+}
+
+void
+sj_agent_emit_retrying (SjAgent    *self,
+                        guint       attempt,
+                        guint       delay_ms,
+                        const char *reason)
+{
+  g_signal_emit (self, signals[SIGNAL_RETRYING], 0, attempt, delay_ms, reason);
+}
+
+void
+sj_agent_emit_request_sent (SjAgent *self,
+                            guint    round,
+                            gint64   overhead_us)
+{
+  g_signal_emit (self, signals[SIGNAL_REQUEST_SENT], 0, round, overhead_us);
+}
+
+void
+sj_agent_notify_session_id (SjAgent *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION_ID]);
 }
 
 SjAgent *
@@ -409,108 +477,12 @@ sj_agent_set_retry_policy (SjAgent *self,
   self->retry_max_ms = MAX (max_delay_ms, base_delay_ms);
 }
 
-gint64
-sj_agent_get_session (SjAgent *self)
-{
-  g_assert (SJ_IS_AGENT (self));
-
-  return self->session_id;
-}
-
 gboolean
 sj_agent_is_busy (SjAgent *self)
 {
   g_assert (SJ_IS_AGENT (self));
 
   return self->turn != NULL;
-}
-
-static void
-reset_conversation (SjAgent *self)
-{
-  g_autofree char *prompt = load_system_prompt ();
-
-  /* A stopped turn still finishing writes into its own conversation, not
-   * into the new one. */
-  if (self->turn != NULL && self->turn->context == self->context)
-    self->turn->orphan = g_steal_pointer (&self->context);
-  g_clear_pointer (&self->context, sj_agent_context_free);
-  self->context = sj_agent_context_new (prompt);
-  g_clear_pointer (&self->known_hash, g_free);
-}
-
-/**
- * sj_agent_new_session:
- *
- * The next message starts a new session. A turn under way is stopped.
- */
-void
-sj_agent_new_session (SjAgent *self)
-{
-  g_assert (SJ_IS_AGENT (self));
-
-  sj_agent_stop (self);
-  reset_conversation (self);
-  self->session_id = 0;
-}
-
-/**
- * sj_agent_load_session:
- *
- * Continues a stored session: the model gets its messages back (the
- * words, not the old tool calls, which were about code that has moved
- * on), and sees the current code again on the next turn.
- */
-gboolean
-sj_agent_load_session (SjAgent  *self,
-                       gint64    session_id,
-                       GError  **error)
-{
-  g_autoptr(GPtrArray) messages = NULL;
-
-  g_assert (SJ_IS_AGENT (self));
-
-  messages = sj_history_store_list_messages (self->store, session_id, error);
-  if (messages == NULL)
-    return FALSE;
-
-  sj_agent_stop (self);
-  reset_conversation (self);
-  self->session_id = session_id;
-
-  for (guint i = 0; i < messages->len; i++)
-    {
-      SjHistoryMessage *message = g_ptr_array_index (messages, i);
-
-      if (message->role == SJ_HISTORY_ROLE_USER)
-        sj_agent_context_add_user (self->context, message->content, NULL, NULL, NULL);
-      else if (message->role == SJ_HISTORY_ROLE_ASSISTANT)
-        sj_agent_context_add_assistant (self->context, message->content, NULL);
-    }
-
-  return TRUE;
-}
-
-/* Returns: the last user message of the session, 0 when there is none */
-gint64
-sj_agent_get_last_user_message (SjAgent *self)
-{
-  g_autoptr(GPtrArray) messages = NULL;
-
-  g_assert (SJ_IS_AGENT (self));
-
-  if (self->session_id == 0)
-    return 0;
-  messages = sj_history_store_list_messages (self->store, self->session_id, NULL);
-  for (guint i = messages ? messages->len : 0; i > 0; i--)
-    {
-      SjHistoryMessage *message = g_ptr_array_index (messages, i - 1);
-
-      if (message->role == SJ_HISTORY_ROLE_USER)
-        return message->id;
-    }
-
-  return 0;
 }
 
 /**
@@ -532,7 +504,7 @@ sj_agent_add_system_message (SjAgent    *self,
   if (id == 0)
     g_warning ("Could not store a message: %s", error->message);
   else
-    g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_ADDED], 0, id, SJ_HISTORY_ROLE_SYSTEM);
+    g_signal_emit (self, signals[SIGNAL_MESSAGE_ADDED], 0, id, SJ_HISTORY_ROLE_SYSTEM);
 }
 
 void
@@ -592,9 +564,13 @@ sj_agent_turn_end (SjAgent                *self,
     sj_agent_add_system_message (self, turn->session_id, error->message);
 
   if (turn->message_id != 0)
-    g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_FINISHED], 0, turn->message_id, status);
+    g_signal_emit (self, signals[SIGNAL_MESSAGE_FINISHED], 0, turn->message_id, status);
 
   sj_agent_turn_free (turn);
+
+  /* No longer busy once the transcript is whole, and before the caller
+   * hears how it went. */
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 
   if (error != NULL)
     g_task_return_error (task, error);
@@ -693,7 +669,7 @@ start_turn (SjAgent             *self,
       return;
     }
 
-  if (!ensure_session (self, text, &error))
+  if (!sj_agent_ensure_session (self, text, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -713,6 +689,7 @@ start_turn (SjAgent             *self,
                                                 g_object_ref (turn->cancellable), g_object_unref);
     }
   self->turn = turn;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 
   /* The musician's words are kept whatever happens next. */
   if (reuse_user_message != 0)
@@ -726,7 +703,7 @@ start_turn (SjAgent             *self,
           sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_steal_pointer (&error));
           return;
         }
-      g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_ADDED], 0, turn->user_message_id, SJ_HISTORY_ROLE_USER);
+      g_signal_emit (self, signals[SIGNAL_MESSAGE_ADDED], 0, turn->user_message_id, SJ_HISTORY_ROLE_USER);
     }
 
   if (self->client == NULL)
@@ -742,7 +719,7 @@ start_turn (SjAgent             *self,
       sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_steal_pointer (&error));
       return;
     }
-  g_signal_emit (self, sj_agent_signals[SIGNAL_MESSAGE_ADDED], 0, turn->message_id, SJ_HISTORY_ROLE_ASSISTANT);
+  g_signal_emit (self, signals[SIGNAL_MESSAGE_ADDED], 0, turn->message_id, SJ_HISTORY_ROLE_ASSISTANT);
 
   sj_change_applier_read_code_async (sj_agent_tools_get_applier (self->tools), NULL, turn->cancellable,
                                      read_code_cb, g_object_ref (self));
@@ -769,41 +746,6 @@ sj_agent_send_async (SjAgent             *self,
   start_turn (self, text, 0, cancellable, callback, user_data);
 }
 
-/* Forgets the answer to (and with @drop_user, also) the last user message,
- * in the store and in the model's context. */
-static gint64
-rewind (SjAgent   *self,
-        gboolean   drop_user,
-        char     **out_text,
-        GError   **error)
-{
-  gint64 user_message = sj_agent_get_last_user_message (self);
-  g_autofree char *text = NULL;
-
-  if (self->turn != NULL)
-    {
-      g_set_error_literal (error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_BUSY, _("The agent is still answering. Stop it first."));
-      return 0;
-    }
-  if (user_message == 0)
-    {
-      g_set_error_literal (error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOTHING_TO_REDO, _("There is no message to answer again."));
-      return 0;
-    }
-
-  if (!sj_history_store_delete_messages_from (self->store, self->session_id,
-                                              drop_user ? user_message : user_message + 1, error))
-    return 0;
-
-  /* The old user message goes from the context too: it is added again
-   * with a fresh runtime envelope, as the code may have changed since. */
-  text = sj_agent_context_rewind_to_last_user (self->context, TRUE);
-  g_clear_pointer (&self->known_hash, g_free);
-  *out_text = g_steal_pointer (&text);
-
-  return user_message;
-}
-
 /**
  * sj_agent_regenerate_async:
  *
@@ -823,7 +765,7 @@ sj_agent_regenerate_async (SjAgent             *self,
 
   g_assert (SJ_IS_AGENT (self));
 
-  user_message = rewind (self, FALSE, &text, &error);
+  user_message = sj_agent_rewind (self, FALSE, &text, &error);
   if (user_message == 0)
     {
       g_task_report_error (self, callback, user_data, sj_agent_send_async, g_steal_pointer (&error));
@@ -852,7 +794,7 @@ sj_agent_resend_async (SjAgent             *self,
   g_assert (SJ_IS_AGENT (self));
   g_assert (text != NULL);
 
-  if (rewind (self, TRUE, &old_text, &error) == 0)
+  if (sj_agent_rewind (self, TRUE, &old_text, &error) == 0)
     {
       g_task_report_error (self, callback, user_data, sj_agent_send_async, g_steal_pointer (&error));
       return;

@@ -64,7 +64,7 @@ void            sj_agent_set_retry_policy   (SjAgent              *self,
                                              guint                 max_retries,
                                              guint                 base_delay_ms,
                                              guint                 max_delay_ms);
-gint64          sj_agent_get_session        (SjAgent              *self);
+gint64          sj_agent_get_session_id     (SjAgent              *self);
 gboolean        sj_agent_load_session       (SjAgent              *self,
                                              gint64                session_id,
                                              GError              **error);
