@@ -38,7 +38,7 @@ LOCAL_INCLUDE = re.compile(r'#\s*include\s*"([^"]+)"')
 PAGE_CALL = re.compile(r'\bwebkit_[a-z_]+\s*\(|\bsjBridge\b|#\s*include\s*<webkit/')
 
 # Generated headers (GResource C code) are built next to their users.
-GENERATED = {'config.h', 'sj-bundled-resources.h', 'sj-web-resources.h', 'sj-resources.h', 'sj-dryrun-resources.h'}
+GENERATED = {'config.h', 'sj-bundled-resources.h', 'sj-web-resources.h', 'sj-resources.h', 'sj-dryrun-resources.h', 'sj-kit-resources.h'}
 
 problems = []
 

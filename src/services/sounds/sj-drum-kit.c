@@ -13,12 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-drum-kit.h"
-
-/* From sj-kit-resources.h, which glib-compile-resources generates in the
- * build folder; declared here rather than included because the layering
- * check resolves every quoted include against src/. */
-GResource *sj_kit_get_resource      (void);
-void       sj_kit_register_resource (void);
+#include "sj-kit-resources.h"
 
 typedef struct
 {
