@@ -21,6 +21,7 @@ import { capFrameRate } from './frame-rate.mjs';
 import { post, request } from './post.mjs';
 import { soundSnapshot, watchSounds } from './sounds.mjs';
 import { Swapper } from './swap.mjs';
+import { preloadPattern } from './preload.mjs';
 
 const { evalScope, logger, silence } = core;
 const { StrudelMirror } = codemirror;
@@ -298,6 +299,11 @@ const bridge = {
   takeRecordedEvents() {
     return swapper.takeRecordedEvents();
   },
+  // What the last pattern to go live had to load first (preload.mjs):
+  // {ready, loaded, failed, late, ms} of "sound:n" labels, or null.
+  lastPreload() {
+    return swapper.lastPreload;
+  },
   // A number that changes whenever the scheduler is given another pattern.
   getPatternId() {
     return swapper.patternId();
@@ -348,7 +354,12 @@ async function main() {
     },
     onEvalError: (error) => post(describeError(error)),
   });
-  swapper = new Swapper({ mirror, post, getTime: getAudioContextCurrentTime });
+  swapper = new Swapper({
+    mirror,
+    post,
+    getTime: getAudioContextCurrentTime,
+    preload: (pattern, from) => preloadPattern(pattern, from, { _cps: scheduler().cps }),
+  });
   swapper.install();
   await prebaked;
   bridge.ready = true;

@@ -21,6 +21,10 @@
 //    No event is lost, none is played twice, and the first new onset is B.
 //  - A captured tempo is applied at that same moment, anchored so that B
 //    keeps the audio time the old tempo gave it (see applyTempo()).
+//  - Before a new pattern goes live (a swap, or the user's own evaluation),
+//    the sample files it is about to trigger are loaded (preload.mjs), and
+//    only then is its boundary chosen: the first boundary after its sounds
+//    are there, so its first hits are never lost while the old pattern plays on.
 //
 // Every pattern the scheduler plays goes through such a view, which also
 // lets tests record which spans were queried and which events fired.
@@ -77,8 +81,12 @@ function minimalChange(from, to) {
 }
 
 export class Swapper {
-  constructor({ mirror, post, getTime }) {
+  constructor({ mirror, post, getTime, preload }) {
     this.mirror = mirror;
+    // (pattern, fromCycle) -> Promise<{ready, loaded, failed, late, ms}>
+    this.preload = preload ?? (async () => null);
+    this.lastPreload = null;
+    this.evalTicket = 0; // the user's evaluations, newest wins
     this.scheduler = mirror.repl.scheduler;
     this.post = post;
     this.getTime = getTime;
@@ -102,13 +110,20 @@ export class Swapper {
     const mirror = this.mirror;
 
     this.setSchedulerPattern = s.setPattern.bind(s);
-    s.setPattern = (pattern, autostart = false) => {
+    s.setPattern = async (pattern, autostart = false) => {
       if (this.capture) {
         this.capture.pattern = pattern;
-        return Promise.resolve();
+        return;
       }
-      // Somebody else (the REPL's own evaluation) sets a pattern: it wins
-      // over a swap that has not landed yet.
+      // Somebody else (the REPL's own evaluation) sets a pattern. Its sounds
+      // load first while what plays goes on; an evaluation made meanwhile
+      // wins over this one.
+      const ticket = ++this.evalTicket;
+      this.lastPreload = await this.preload(pattern, s.started ? s.lastEnd : 0);
+      if (ticket !== this.evalTicket) {
+        return;
+      }
+      // It wins over a swap that has not landed yet.
       this.cancelPending('canceled');
       this.oldUntil = null;
       this.live = this.track(pattern, null, 'eval');
@@ -390,6 +405,10 @@ export class Swapper {
       return { status: 'error', message: captured.error };
     }
 
+    // Its sounds first: the boundary is chosen once they are loaded.
+    const sounds = await this.preload(captured.pattern, s.started ? s.lastEnd : 0);
+    this.lastPreload = sounds;
+
     const id = this.nextSwapId++;
     const next = this.track(captured.pattern, id, 'new');
 
@@ -403,7 +422,7 @@ export class Swapper {
       await this.setSchedulerPattern(next.view, Boolean(autoStart));
       this.showCode(code);
       this.post({ type: 'swap', state: 'applied', cycle: 0, id });
-      return { status: 'applied', applyAtCycle: 0, inSeconds: 0, cps: s.cps, id };
+      return { status: 'applied', applyAtCycle: 0, inSeconds: 0, cps: s.cps, id, sounds };
     }
 
     // From here to the end, nothing yields: no tick can run in between.
@@ -443,6 +462,7 @@ export class Swapper {
       cps: s.cps,
       cpsAtApply: captured.cps !== undefined && isPositiveNumber(Number(captured.cps)) ? Number(captured.cps) : s.cps,
       id,
+      sounds,
     };
   }
 
