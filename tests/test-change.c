@@ -49,24 +49,27 @@ input_with (const char *change,
 }
 
 static void
-assert_rejected (const char *input,
-                 const char *expected_code,
-                 const char *expected_field)
+assert_rejected (const char        *input,
+                 SjChangeRejection  expected_rejection,
+                 const char        *expected_field)
 {
   g_autoptr(JsonNode) node = json (input);
-  g_autoptr(JsonObject) rejection = NULL;
+  g_autoptr(SjChangeResult) rejection = NULL;
   g_autoptr(SjChangeRequest) request = sj_change_request_parse (node, &defaults, &rejection);
-  JsonObject *diagnostic;
+  SjChangeDiagnostic *diagnostic;
 
   g_assert_null (request);
   g_assert_nonnull (rejection);
-  g_assert_cmpstr (json_object_get_string_member (rejection, "status"), ==, "rejected");
-  g_assert_cmpstr (json_object_get_string_member (rejection, "phase"), ==, "input");
-  g_assert_cmpstr (json_object_get_string_member (rejection, "code"), ==, expected_code);
-  diagnostic = json_array_get_object_element (json_object_get_array_member (rejection, "diagnostics"), 0);
-  g_assert_cmpstr (json_object_get_string_member_with_default (diagnostic, "field", NULL), ==, expected_field);
-  g_assert_true (json_object_has_member (rejection, "unknownSymbols"));
-  g_assert_true (json_object_has_member (rejection, "suggestedNext"));
+  g_assert_cmpint (rejection->status, ==, SJ_CHANGE_STATUS_REJECTED);
+  g_assert_cmpint (rejection->phase, ==, SJ_CHANGE_PHASE_INPUT);
+  g_assert_cmpint (rejection->rejection, ==, expected_rejection);
+  g_assert_cmpuint (rejection->diagnostics->len, ==, 1);
+  diagnostic = g_ptr_array_index (rejection->diagnostics, 0);
+  g_assert_cmpstr (diagnostic->field, ==, expected_field);
+  g_assert_cmpstr (diagnostic->message, !=, "");
+  g_assert_cmpstr (sj_change_result_get_message (rejection), ==, diagnostic->message);
+  g_assert_cmpuint (rejection->unknown_symbols->len, ==, 0);
+  g_assert_null (rejection->latest_code);
 }
 
 static void
@@ -85,19 +88,19 @@ test_input_validation (void)
   g_autofree char *huge_change = g_strdup_printf ("{\"kind\": \"full_code\", \"code\": \"%s\"}", huge_code);
   g_autofree char *huge = input_with (huge_change, NULL);
 
-  assert_rejected ("[]", "INVALID_INPUT", NULL);
-  assert_rejected ("{\"change\": {\"kind\": \"full_code\", \"code\": \"x\"}}", "INVALID_INPUT", "baseHash");
-  assert_rejected ("{\"baseHash\": \"abc\", \"change\": {\"kind\": \"full_code\", \"code\": \"x\"}}", "INVALID_INPUT", "baseHash");
-  assert_rejected (no_kind, "INVALID_INPUT", "change.kind");
-  assert_rejected (no_code, "INVALID_INPUT", "change.code");
-  assert_rejected (no_edits, "INVALID_INPUT", "change.edits");
-  assert_rejected (bad_edit, "INVALID_INPUT", "change.edits[0]");
-  assert_rejected (bad_quantize, "INVALID_INPUT", "policy.quantize");
-  assert_rejected (bars_missing, "INVALID_INPUT", "policy.bars");
-  assert_rejected (bad_bars, "INVALID_INPUT", "policy.bars");
-  assert_rejected (bad_start, "INVALID_INPUT", "policy.autoStartIfStopped");
-  assert_rejected (bad_dry, "INVALID_INPUT", "policy.dryRunBars");
-  assert_rejected (huge, "CODE_TOO_LARGE", "change.code");
+  assert_rejected ("[]", SJ_CHANGE_REJECTION_INVALID_INPUT, NULL);
+  assert_rejected ("{\"change\": {\"kind\": \"full_code\", \"code\": \"x\"}}", SJ_CHANGE_REJECTION_INVALID_INPUT, "baseHash");
+  assert_rejected ("{\"baseHash\": \"abc\", \"change\": {\"kind\": \"full_code\", \"code\": \"x\"}}", SJ_CHANGE_REJECTION_INVALID_INPUT, "baseHash");
+  assert_rejected (no_kind, SJ_CHANGE_REJECTION_INVALID_INPUT, "change.kind");
+  assert_rejected (no_code, SJ_CHANGE_REJECTION_INVALID_INPUT, "change.code");
+  assert_rejected (no_edits, SJ_CHANGE_REJECTION_INVALID_INPUT, "change.edits");
+  assert_rejected (bad_edit, SJ_CHANGE_REJECTION_INVALID_INPUT, "change.edits[0]");
+  assert_rejected (bad_quantize, SJ_CHANGE_REJECTION_INVALID_INPUT, "policy.quantize");
+  assert_rejected (bars_missing, SJ_CHANGE_REJECTION_INVALID_INPUT, "policy.bars");
+  assert_rejected (bad_bars, SJ_CHANGE_REJECTION_INVALID_INPUT, "policy.bars");
+  assert_rejected (bad_start, SJ_CHANGE_REJECTION_INVALID_INPUT, "policy.autoStartIfStopped");
+  assert_rejected (bad_dry, SJ_CHANGE_REJECTION_INVALID_INPUT, "policy.dryRunBars");
+  assert_rejected (huge, SJ_CHANGE_REJECTION_CODE_TOO_LARGE, "change.code");
 }
 
 static void
@@ -108,7 +111,7 @@ test_policy_and_defaults (void)
   g_autofree char *plain = input_with ("{\"kind\": \"full_code\", \"code\": \"x\"}", NULL);
   g_autoptr(JsonNode) node = json (text);
   g_autoptr(JsonNode) plain_node = json (plain);
-  g_autoptr(JsonObject) rejection = NULL;
+  g_autoptr(SjChangeResult) rejection = NULL;
   g_autoptr(SjChangeRequest) request = sj_change_request_parse (node, &defaults, &rejection);
   g_autoptr(SjChangeRequest) request2 = sj_change_request_parse (plain_node, &defaults, &rejection);
 
@@ -125,13 +128,13 @@ test_policy_and_defaults (void)
 }
 
 static char *
-build (const char  *edits,
-       JsonObject **out_rejection)
+build (const char      *edits,
+       SjChangeResult **out_rejection)
 {
   g_autofree char *change = g_strdup_printf ("{\"kind\": \"search_replace\", \"edits\": %s}", edits);
   g_autofree char *text = input_with (change, NULL);
   g_autoptr(JsonNode) node = json (text);
-  g_autoptr(JsonObject) rejection = NULL;
+  g_autoptr(SjChangeResult) rejection = NULL;
   g_autoptr(SjChangeRequest) request = sj_change_request_parse (node, &defaults, &rejection);
 
   g_assert_nonnull (request);
@@ -141,7 +144,7 @@ build (const char  *edits,
 static void
 test_search_replace (void)
 {
-  g_autoptr(JsonObject) rejection = NULL;
+  g_autoptr(SjChangeResult) rejection = NULL;
   g_autofree char *ok = build ("[{\"search\": \".lpf(800)\", \"replace\": \".lpf(400)\"},"
                                " {\"search\": \"RolandTR909\", \"replace\": \"RolandTR808\"}]", &rejection);
   g_autofree char *missing = NULL;
@@ -154,14 +157,14 @@ test_search_replace (void)
 
   missing = build ("[{\"search\": \".room(0.5)\", \"replace\": \"\"}]", &rejection);
   g_assert_null (missing);
-  g_assert_cmpstr (json_object_get_string_member (rejection, "code"), ==, "SEARCH_NOT_FOUND");
-  g_clear_pointer (&rejection, json_object_unref);
+  g_assert_cmpint (rejection->rejection, ==, SJ_CHANGE_REJECTION_SEARCH_NOT_FOUND);
+  g_assert_cmpstr (((SjChangeDiagnostic *) g_ptr_array_index (rejection->diagnostics, 0))->field, ==, "change.edits[0].search");
+  g_clear_pointer (&rejection, sj_change_result_unref);
 
   ambiguous = build ("[{\"search\": \"$: \", \"replace\": \"_$: \"}]", &rejection);
   g_assert_null (ambiguous);
-  g_assert_cmpstr (json_object_get_string_member (rejection, "code"), ==, "SEARCH_AMBIGUOUS");
-  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (
-                      json_object_get_array_member (rejection, "diagnostics"), 0), "message"), "2 times"));
+  g_assert_cmpint (rejection->rejection, ==, SJ_CHANGE_REJECTION_SEARCH_AMBIGUOUS);
+  g_assert_nonnull (strstr (sj_change_result_get_message (rejection), "2 times"));
 }
 
 static void

@@ -214,9 +214,8 @@ apply_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   SjToolOutcome *outcome = g_task_get_task_data (task);
+  g_autoptr(SjChangeResult) answer = NULL;
   g_autoptr(GError) error = NULL;
-  JsonObject *answer;
-  const char *status;
 
   outcome->dry_run_us = sj_change_applier_get_last_dry_run_time (SJ_CHANGE_APPLIER (object));
 
@@ -231,23 +230,21 @@ apply_cb (GObject      *object,
       return;
     }
 
-  outcome->result = answer;
-  status = json_object_get_string_member_with_default (answer, "status", "");
-  if (g_str_equal (status, "scheduled") || g_str_equal (status, "applied"))
+  /* The one place the result becomes JSON: what the model reads. */
+  outcome->result = sj_change_result_to_json (answer);
+  if (answer->status != SJ_CHANGE_STATUS_REJECTED)
     {
-      JsonObject *apply_at = json_object_get_object_member (answer, "applyAt");
-
       outcome->status = SJ_HISTORY_TOOL_SUCCEEDED;
-      outcome->apply_cycle = apply_at ? json_object_get_double_member_with_default (apply_at, "cycle", NAN) : NAN;
-      outcome->known_hash = g_strdup (json_object_get_string_member_with_default (answer, "newHash", NULL));
+      outcome->apply_cycle = answer->apply_at_cycle;
+      outcome->known_hash = g_strdup (answer->new_hash);
     }
   else
     {
       outcome->status = SJ_HISTORY_TOOL_FAILED;
       outcome->apply_rejected = TRUE;
       /* A stale hash comes back with the latest code: the model knows it now. */
-      if (json_object_has_member (answer, "latestCode"))
-        outcome->known_hash = g_strdup (json_object_get_string_member_with_default (answer, "latestHash", NULL));
+      if (answer->latest_code != NULL)
+        outcome->known_hash = g_strdup (answer->latest_hash);
     }
 
   finish_outcome (task, outcome);
