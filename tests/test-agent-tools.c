@@ -492,6 +492,39 @@ test_canceled (Fixture       *fixture,
   g_assert_cmpint (outcome->status, ==, SJ_HISTORY_TOOL_CANCELED);
 }
 
+/* Every tool the model is told about has a handler, and a name it is not
+ * told about is refused with the list of those it is. */
+static void
+test_definitions (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(JsonArray) definitions = sj_agent_tools_get_definitions ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(SjToolOutcome) unknown = call (fixture, "read_codes", "{}");
+  g_autofree char *listed = NULL;
+
+  g_assert_cmpuint (json_array_get_length (definitions), ==, 4);
+  for (guint i = 0; i < json_array_get_length (definitions); i++)
+    {
+      JsonObject *function = json_object_get_object_member (json_array_get_object_element (definitions, i), "function");
+      const char *name = json_object_get_string_member (function, "name");
+      /* Arguments no tool accepts: each answers in its own way, none
+       * with UNKNOWN_TOOL. */
+      g_autoptr(SjToolOutcome) outcome = call (fixture, name, "{\"query\": 1, \"baseHash\": 2}");
+      g_autofree char *text = result_text (outcome);
+
+      g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (definitions, i), "type"), ==, "function");
+      g_assert_true (json_object_has_member (function, "parameters"));
+      g_assert_null (strstr (text, "UNKNOWN_TOOL"));
+      g_ptr_array_add (names, (gpointer) name);
+    }
+
+  listed = g_strdup_printf ("The tools are %s, %s, %s and %s.", (char *) names->pdata[0], (char *) names->pdata[1],
+                            (char *) names->pdata[2], (char *) names->pdata[3]);
+  g_assert_nonnull (strstr (json_object_get_string_member (json_object_get_object_member (unknown->result, "error"), "message"),
+                            listed));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -508,6 +541,7 @@ main (int   argc,
   ADD ("/agent-tools/knowledge", test_knowledge);
   ADD ("/agent-tools/refusals", test_refusals);
   ADD ("/agent-tools/canceled", test_canceled);
+  ADD ("/agent-tools/definitions", test_definitions);
 #undef ADD
 
   return g_test_run ();
