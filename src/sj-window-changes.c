@@ -66,7 +66,7 @@ undo_change_cb (GObject      *object,
                 gpointer      user_data)
 {
   g_autoptr(SjWindow) self = user_data;
-  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(SjChangeResult) answer = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *title = NULL;
 
@@ -74,23 +74,25 @@ undo_change_cb (GObject      *object,
   if (answer == NULL)
     return;
 
-  if (g_str_equal (json_object_get_string_member (answer, "status"), "rejected"))
+  switch (answer->status)
     {
-      JsonArray *diagnostics = json_object_get_array_member (answer, "diagnostics");
-      const char *code = json_object_get_string_member (answer, "code");
-
-      if (g_str_equal (code, "NOTHING_TO_UNDO"))
+    case SJ_CHANGE_STATUS_REJECTED:
+      if (answer->rejection == SJ_CHANGE_REJECTION_NOTHING_TO_UNDO)
         title = g_strdup (_("Nothing to undo"));
       else
-        title = g_strdup_printf (_("Cannot undo: %s"),
-                                 json_object_get_string_member (json_array_get_object_element (diagnostics, 0), "message"));
+        title = g_strdup_printf (_("Cannot undo: %s"), sj_change_result_get_message (answer));
+      break;
+
+    case SJ_CHANGE_STATUS_SCHEDULED:
+      /* Translators: the change lands when the music reaches that cycle. */
+      title = g_strdup_printf (_("Undo lands at cycle %.0f"), answer->apply_at_cycle);
+      break;
+
+    case SJ_CHANGE_STATUS_APPLIED:
+    default:
+      title = g_strdup (_("Previous code restored"));
+      break;
     }
-  else if (g_str_equal (json_object_get_string_member (answer, "status"), "scheduled"))
-    /* Translators: the change lands when the music reaches that cycle. */
-    title = g_strdup_printf (_("Undo lands at cycle %.0f"),
-                             json_object_get_double_member (json_object_get_object_member (answer, "applyAt"), "cycle"));
-  else
-    title = g_strdup (_("Previous code restored"));
 
   _sj_window_show_toast (self, title, NULL, NULL);
 }
@@ -156,31 +158,18 @@ apply_code_done_cb (GObject      *object,
                     gpointer      user_data)
 {
   ApplyCode *apply = user_data;
-  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(SjChangeResult) answer = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *title = NULL;
-  const char *status;
 
   answer = sj_change_applier_apply_finish (SJ_CHANGE_APPLIER (object), result, &error);
   if (answer != NULL)
     {
-      status = json_object_get_string_member_with_default (answer, "status", "");
-      if (g_str_equal (status, "scheduled") || g_str_equal (status, "applied"))
-        {
-          JsonObject *at = json_object_get_object_member (answer, "applyAt");
-
-          title = g_strdup_printf (_("%s: queued for cycle %.0f"), apply->what,
-                                   at ? json_object_get_double_member_with_default (at, "cycle", 0) : 0);
-        }
+      if (answer->status != SJ_CHANGE_STATUS_REJECTED)
+        title = g_strdup_printf (_("%s: queued for cycle %.0f"), apply->what, answer->apply_at_cycle);
       else
-        {
-          JsonArray *diagnostics = json_object_get_array_member (answer, "diagnostics");
-          const char *message = diagnostics && json_array_get_length (diagnostics) > 0
-            ? json_object_get_string_member_with_default (json_array_get_object_element (diagnostics, 0), "message", "")
-            : "";
-
-          title = g_strdup_printf (_("%s: not applied, the music is unchanged. %s"), apply->what, message);
-        }
+        title = g_strdup_printf (_("%s: not applied, the music is unchanged. %s"), apply->what,
+                                 sj_change_result_get_message (answer));
     }
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     title = g_strdup_printf (_("%s: not applied (%s)"), apply->what, error->message);

@@ -6,7 +6,8 @@
  * the services has no display (the page itself is tested under Xvfb). It
  * swaps code at once, at the next whole cycle, playing at 1 cps from
  * cycle 12. It can also hold a fetch until it is canceled, to stop the
- * agent in the middle of a tool call.
+ * agent in the middle of a tool call, and fail swaps as the page does
+ * when it is gone or refuses the code.
  */
 
 #include "config.h"
@@ -22,6 +23,8 @@ struct _SjTestTarget
   guint    n_fetches;
   guint    hold_after;
   guint    n_held;
+  char    *page_error;
+  char    *evaluation_error;
 };
 
 static void live_target_iface_init (SjLiveTargetInterface *iface);
@@ -81,7 +84,22 @@ schedule_swap_async (SjLiveTarget        *target,
 {
   SjTestTarget *self = SJ_TEST_TARGET (target);
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-  JsonObject *answer = json_object_new ();
+  JsonObject *answer;
+
+  if (self->page_error != NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", self->page_error);
+      return;
+    }
+
+  answer = json_object_new ();
+  if (self->evaluation_error != NULL)
+    {
+      json_object_set_string_member (answer, "status", "error");
+      json_object_set_string_member (answer, "message", self->evaluation_error);
+      g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
+      return;
+    }
 
   g_free (self->code);
   self->code = g_strdup (code);
@@ -123,7 +141,11 @@ live_target_iface_init (SjLiveTargetInterface *iface)
 static void
 sj_test_target_finalize (GObject *object)
 {
-  g_free (SJ_TEST_TARGET (object)->code);
+  SjTestTarget *self = SJ_TEST_TARGET (object);
+
+  g_free (self->code);
+  g_free (self->page_error);
+  g_free (self->evaluation_error);
   G_OBJECT_CLASS (sj_test_target_parent_class)->finalize (object);
 }
 
@@ -183,4 +205,24 @@ guint
 sj_test_target_get_n_held (SjTestTarget *self)
 {
   return self->n_held;
+}
+
+/**
+ * sj_test_target_fail_swaps:
+ * @page_error: (nullable): swaps fail with this error, as when the page
+ *   is gone or restarting
+ * @evaluation_error: (nullable): swaps are answered with this evaluation
+ *   error, as when the page's own evaluation refuses the code
+ *
+ * Both %NULL: swaps succeed again.
+ */
+void
+sj_test_target_fail_swaps (SjTestTarget *self,
+                           const char   *page_error,
+                           const char   *evaluation_error)
+{
+  g_free (self->page_error);
+  g_free (self->evaluation_error);
+  self->page_error = g_strdup (page_error);
+  self->evaluation_error = g_strdup (evaluation_error);
 }

@@ -21,5 +21,8 @@ guint         sj_test_target_get_n_swaps  (SjTestTarget *self);
 void          sj_test_target_hold_fetches (SjTestTarget *self,
                                            guint         after);
 guint         sj_test_target_get_n_held   (SjTestTarget *self);
+void          sj_test_target_fail_swaps   (SjTestTarget *self,
+                                           const char   *page_error,
+                                           const char   *evaluation_error);
 
 G_END_DECLS

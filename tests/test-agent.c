@@ -1072,8 +1072,8 @@ test_replace (Fixture       *fixture,
               gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) good = NULL;
-  g_autoptr(JsonObject) bad = NULL;
+  g_autoptr(SjChangeResult) good = NULL;
+  g_autoptr(SjChangeResult) bad = NULL;
   GAsyncResult *result = NULL;
 
   /* A whole new program, against whatever plays: scheduled. */
@@ -1083,7 +1083,8 @@ test_replace (Fixture       *fixture,
   good = sj_change_applier_apply_finish (fixture->applier, result, &error);
   g_clear_object (&result);
   g_assert_no_error (error);
-  g_assert_cmpstr (json_object_get_string_member (good, "status"), ==, "scheduled");
+  g_assert_cmpint (good->status, ==, SJ_CHANGE_STATUS_SCHEDULED);
+  g_assert_cmpfloat (good->apply_at_cycle, ==, 13);
   g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, "s(\"sine\").lpf(500)");
 
   /* Code the dry-run refuses: rejected, the music untouched. */
@@ -1093,7 +1094,9 @@ test_replace (Fixture       *fixture,
   bad = sj_change_applier_apply_finish (fixture->applier, result, &error);
   g_clear_object (&result);
   g_assert_no_error (error);
-  g_assert_cmpstr (json_object_get_string_member (bad, "status"), ==, "rejected");
+  g_assert_cmpint (bad->status, ==, SJ_CHANGE_STATUS_REJECTED);
+  g_assert_cmpint (bad->phase, ==, SJ_CHANGE_PHASE_COMPILE);
+  g_assert_true (g_str_equal (((SjChangeUnknownName *) g_ptr_array_index (bad->unknown_symbols, 0))->name, "reverbb"));
   g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, "s(\"sine\").lpf(500)");
   g_assert_cmpuint (sj_test_target_get_n_swaps (fixture->target), ==, 1);
 }

@@ -45,14 +45,14 @@ swap_applied (gpointer data)
   return g_strcmp0 (event->state, "applied") == 0;
 }
 
-static JsonObject *
+static SjChangeResult *
 apply (SjChangeApplier *applier,
        const char      *input)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) node = json_from_string (input, &error);
   GAsyncResult *slot = NULL;
-  JsonObject *result;
+  SjChangeResult *result;
 
   g_assert_no_error (error);
   sj_change_applier_apply_async (applier, node, "agent", NULL, sj_test_store_result_cb, &slot);
@@ -71,21 +71,22 @@ change_input (const char *base_hash,
 }
 
 static void
-assert_rejected (JsonObject *result,
-                 const char *phase,
-                 const char *code)
+assert_rejected (SjChangeResult    *result,
+                 SjChangePhase      phase,
+                 SjChangeRejection  rejection)
 {
-  g_assert_cmpstr (json_object_get_string_member (result, "status"), ==, "rejected");
-  g_assert_cmpstr (json_object_get_string_member (result, "phase"), ==, phase);
-  g_assert_cmpstr (json_object_get_string_member (result, "code"), ==, code);
+  g_assert_cmpint (result->status, ==, SJ_CHANGE_STATUS_REJECTED);
+  g_assert_cmpint (result->phase, ==, phase);
+  g_assert_cmpint (result->rejection, ==, rejection);
+  g_assert_nonnull (sj_change_result_get_message (result));
 }
 
 static gboolean
-array_has_name (JsonArray  *array,
-                const char *name)
+has_name (GPtrArray  *unknown_names,
+          const char *name)
 {
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    if (g_strcmp0 (json_object_get_string_member (json_array_get_object_element (array, i), "name"), name) == 0)
+  for (guint i = 0; i < unknown_names->len; i++)
+    if (g_strcmp0 (((SjChangeUnknownName *) g_ptr_array_index (unknown_names, i))->name, name) == 0)
       return TRUE;
   return FALSE;
 }
@@ -102,19 +103,18 @@ test_apply_pipeline (void)
   g_autofree char *sound_input = NULL;
   g_autofree char *search_input = NULL;
   g_autofree char *good_input = NULL;
-  g_autoptr(JsonObject) stale = NULL;
-  g_autoptr(JsonObject) symbols = NULL;
-  g_autoptr(JsonObject) sound = NULL;
-  g_autoptr(JsonObject) search = NULL;
-  g_autoptr(JsonObject) good = NULL;
-  g_autoptr(JsonObject) undo = NULL;
+  g_autoptr(SjChangeResult) stale = NULL;
+  g_autoptr(SjChangeResult) symbols = NULL;
+  g_autoptr(SjChangeResult) sound = NULL;
+  g_autoptr(SjChangeResult) search = NULL;
+  g_autoptr(SjChangeResult) good = NULL;
+  g_autoptr(SjChangeResult) undo = NULL;
   g_autoptr(JsonObject) evaluated = NULL;
   g_autofree char *code = NULL;
   g_autofree char *stale_hash = g_strnfill (64, 'a');
   SwapEvent event = { 0 };
   Progress progress = { repl, 1, 0 };
   GAsyncResult *slot = NULL;
-  JsonArray *unknown;
   double apply_at;
 
   g_signal_connect (repl, "swap-changed", G_CALLBACK (swap_changed_cb), &event);
@@ -125,25 +125,28 @@ test_apply_pipeline (void)
   /* Written against other code: rejected, with the latest code to rebase on. */
   stale_input = change_input (stale_hash, "{\"kind\": \"full_code\", \"code\": \"s(\\\"sine\\\")\"}");
   stale = apply (applier, stale_input);
-  assert_rejected (stale, "stale", "STALE_BASE_HASH");
-  g_assert_cmpstr (json_object_get_string_member (stale, "latestHash"), ==, base_hash);
-  g_assert_cmpstr (json_object_get_string_member (stale, "latestCode"), ==, base_code);
+  assert_rejected (stale, SJ_CHANGE_PHASE_STALE, SJ_CHANGE_REJECTION_STALE_BASE_HASH);
+  g_assert_cmpstr (stale->latest_hash, ==, base_hash);
+  g_assert_cmpstr (stale->latest_code, ==, base_code);
 
   /* Invented functions: all of them at once, with real suggestions. */
   symbol_input = change_input (base_hash, "{\"kind\": \"full_code\", \"code\": \"$: note(\\\"c3\\\").fastt(2).roomy(.3)\"}");
   symbols = apply (applier, symbol_input);
-  assert_rejected (symbols, "compile", "DRY_RUN_FAILED");
-  unknown = json_object_get_array_member (symbols, "unknownSymbols");
-  g_assert_true (array_has_name (unknown, "fastt"));
-  g_assert_true (array_has_name (unknown, "roomy"));
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (symbols, "suggestedNext"), "action"), ==,
-                   "consult_strudel_knowledge");
+  assert_rejected (symbols, SJ_CHANGE_PHASE_COMPILE, SJ_CHANGE_REJECTION_DRY_RUN_FAILED);
+  g_assert_true (has_name (symbols->unknown_symbols, "fastt"));
+  g_assert_true (has_name (symbols->unknown_symbols, "roomy"));
+  {
+    g_autoptr(JsonObject) json = sj_change_result_to_json (symbols);
+
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json, "suggestedNext"), "action"), ==,
+                     "consult_strudel_knowledge");
+  }
 
   /* A sound that is not loaded. */
   sound_input = change_input (base_hash, "{\"kind\": \"full_code\", \"code\": \"$: s(\\\"nosuchsound*4\\\")\"}");
   sound = apply (applier, sound_input);
-  assert_rejected (sound, "sounds", "UNKNOWN_SOUNDS");
-  g_assert_true (array_has_name (json_object_get_array_member (sound, "unknownSounds"), "nosuchsound"));
+  assert_rejected (sound, SJ_CHANGE_PHASE_SOUNDS, SJ_CHANGE_REJECTION_UNKNOWN_SOUNDS);
+  g_assert_true (has_name (sound->unknown_sounds, "nosuchsound"));
 
   /* Sounds from an online pack cannot be checked offline, so they do not
    * reject the change; here the pack itself cannot load (no network), and
@@ -152,16 +155,16 @@ test_apply_pipeline (void)
   {
     g_autofree char *remote_input =
       change_input (base_hash, "{\"kind\": \"full_code\", \"code\": \"samples('https://127.0.0.1:9/pack.json')\\n$: s(\\\"nosuchsound*4\\\")\"}");
-    g_autoptr(JsonObject) remote = apply (applier, remote_input);
+    g_autoptr(SjChangeResult) remote = apply (applier, remote_input);
 
-    assert_rejected (remote, "runtime", "LIVE_EVALUATION_FAILED");
-    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (remote, "unknownSounds")), ==, 0);
+    assert_rejected (remote, SJ_CHANGE_PHASE_RUNTIME, SJ_CHANGE_REJECTION_LIVE_EVALUATION_FAILED);
+    g_assert_cmpuint (remote->unknown_sounds->len, ==, 0);
   }
 
   /* An edit whose search text is not there. */
   search_input = change_input (base_hash, "{\"kind\": \"search_replace\", \"edits\": [{\"search\": \"e3*8\", \"replace\": \"g3\"}]}");
   search = apply (applier, search_input);
-  assert_rejected (search, "input", "SEARCH_NOT_FOUND");
+  assert_rejected (search, SJ_CHANGE_PHASE_INPUT, SJ_CHANGE_REJECTION_SEARCH_NOT_FOUND);
 
   /* None of that touched the music or the editor. */
   code = sj_test_fetch_code (repl);
@@ -173,16 +176,18 @@ test_apply_pipeline (void)
    * and landing exactly there. */
   good_input = change_input (base_hash, "{\"kind\": \"search_replace\", \"edits\": [{\"search\": \"c3*4\", \"replace\": \"e3*8\"}]}");
   good = apply (applier, good_input);
-  g_assert_cmpstr (json_object_get_string_member (good, "status"), ==, "scheduled");
-  g_assert_true (json_object_get_boolean_member (good, "activeUnchangedUntilApply"));
-  apply_at = json_object_get_double_member (json_object_get_object_member (good, "applyAt"), "cycle");
+  g_assert_cmpint (good->status, ==, SJ_CHANGE_STATUS_SCHEDULED);
+  g_assert_cmpint (good->rejection, ==, SJ_CHANGE_REJECTION_NONE);
+  g_assert_cmpuint (good->dry_run.events, >, 0);
+  g_assert_true (g_strv_contains ((const char * const *) good->dry_run.sounds, "sine"));
+  apply_at = good->apply_at_cycle;
   g_assert_cmpfloat (apply_at, ==, floor (apply_at));
   code = sj_test_fetch_code (repl);
   g_assert_nonnull (strstr (code, "e3*8"));
   {
     g_autofree char *hash = sj_code_hash (code);
 
-    g_assert_cmpstr (json_object_get_string_member (good, "newHash"), ==, hash);
+    g_assert_cmpstr (good->new_hash, ==, hash);
   }
   sj_test_spin_until (swap_applied, &event, "the change to land");
   g_assert_cmpfloat (event.cycle, ==, apply_at);
@@ -192,7 +197,7 @@ test_apply_pipeline (void)
   sj_change_applier_undo_async (applier, NULL, sj_test_store_result_cb, &slot);
   undo = sj_change_applier_undo_finish (applier, sj_test_wait_result (&slot), NULL);
   g_clear_object (&slot);
-  g_assert_cmpstr (json_object_get_string_member (undo, "status"), ==, "scheduled");
+  g_assert_cmpint (undo->status, ==, SJ_CHANGE_STATUS_SCHEDULED);
   sj_test_spin_until (swap_applied, &event, "the undo to land");
   g_clear_pointer (&code, g_free);
   code = sj_test_fetch_code (repl);

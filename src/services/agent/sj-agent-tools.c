@@ -2,12 +2,15 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * The four tools the model may call, behind one dispatcher. Whatever the
- * model sends (unknown names, arguments that are not JSON, wrong types,
- * megabytes of text), the answer is a structured result it can read and
- * act on; nothing it sends can crash the app or skip the apply pipeline's
- * checks. Calls always finish with an outcome, never with an error: a
- * canceled call is an outcome too, so the transcript stays consistent.
+ * The tools the model may call: one table (tools[] below) of names and
+ * handlers, whose schemas are in data/agent/tools.json under the same
+ * names. Adding a tool is its definition there, its entry here and its
+ * handler. Whatever the model sends (unknown names, arguments that are not
+ * JSON, wrong types, megabytes of text), the answer is a structured result
+ * it can read and act on; nothing it sends can crash the app or skip the
+ * apply pipeline's checks. Calls always finish with an outcome, never with
+ * an error: a canceled call is an outcome too, so the transcript stays
+ * consistent.
  */
 
 #include "config.h"
@@ -30,6 +33,43 @@ struct _SjAgentTools
 };
 
 G_DEFINE_FINAL_TYPE (SjAgentTools, sj_agent_tools, G_TYPE_OBJECT)
+
+/* Runs one call whose arguments are a JSON object, and finishes @task
+ * (transfer full) with @outcome (transfer full), at once or later. */
+typedef void (*ToolHandler) (SjAgentTools  *self,
+                             SjToolOutcome *outcome,
+                             JsonNode      *arguments,
+                             GTask         *task);
+
+typedef struct
+{
+  const char  *name;       /* as in data/agent/tools.json */
+  ToolHandler  run;
+} ToolEntry;
+
+static void run_read_code         (SjAgentTools *, SjToolOutcome *, JsonNode *, GTask *);
+static void run_apply             (SjAgentTools *, SjToolOutcome *, JsonNode *, GTask *);
+static void run_strudel_knowledge (SjAgentTools *, SjToolOutcome *, JsonNode *, GTask *);
+static void run_search_knowledge  (SjAgentTools *, SjToolOutcome *, JsonNode *, GTask *);
+
+/* In the order data/agent/tools.json lists them, which is the order the
+ * model reads them in (checked when they are loaded). */
+static const ToolEntry tools[] = {
+  { "read_code",            run_read_code },
+  { "apply_strudel_change", run_apply },
+  { "strudel_knowledge",    run_strudel_knowledge },
+  { "search_knowledge",     run_search_knowledge },
+};
+
+static const ToolEntry *
+find_tool (const char *name)
+{
+  for (guint i = 0; name != NULL && i < G_N_ELEMENTS (tools); i++)
+    if (g_str_equal (name, tools[i].name))
+      return &tools[i];
+
+  return NULL;
+}
 
 void
 sj_tool_outcome_free (SjToolOutcome *outcome)
@@ -164,11 +204,32 @@ sj_agent_tools_get_applier (SjAgentTools *self)
   return self->applier;
 }
 
+/* The table and tools.json list the same tools in the same order. */
+static void
+check_definitions (JsonArray *definitions)
+{
+  guint n = json_array_get_length (definitions);
+
+  if (n != G_N_ELEMENTS (tools))
+    g_error ("tools.json defines %u tools, the table has %u", n, (guint) G_N_ELEMENTS (tools));
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *function = json_object_get_object_member (json_array_get_object_element (definitions, i), "function");
+      const char *name = function ? json_object_get_string_member_with_default (function, "name", NULL) : NULL;
+
+      if (g_strcmp0 (name, tools[i].name) != 0)
+        g_error ("Tool %u is “%s” in tools.json, “%s” in the table", i, name ? name : "", tools[i].name);
+    }
+}
+
 /**
  * sj_agent_tools_get_definitions:
  *
  * The tools' JSON schemas as the chat completions API takes them, from
- * the resource written for this app (data/agent/tools.json).
+ * the resource written for this app (data/agent/tools.json). They list
+ * the table's tools in its order; a tool added to one and not the other
+ * stops the app at its first request (and the tests before that).
  *
  * Returns: (transfer full): the "tools" array of a request
  */
@@ -193,6 +254,7 @@ sj_agent_tools_get_definitions (void)
         g_error ("The bundled tool definitions are not valid JSON");
 
       definitions = json_node_copy (json_parser_get_root (parser));
+      check_definitions (json_node_get_array (definitions));
       g_once_init_leave (&initialized, 1);
     }
 
@@ -214,9 +276,8 @@ apply_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   SjToolOutcome *outcome = g_task_get_task_data (task);
+  g_autoptr(SjChangeResult) answer = NULL;
   g_autoptr(GError) error = NULL;
-  JsonObject *answer;
-  const char *status;
 
   outcome->dry_run_us = sj_change_applier_get_last_dry_run_time (SJ_CHANGE_APPLIER (object));
 
@@ -231,23 +292,21 @@ apply_cb (GObject      *object,
       return;
     }
 
-  outcome->result = answer;
-  status = json_object_get_string_member_with_default (answer, "status", "");
-  if (g_str_equal (status, "scheduled") || g_str_equal (status, "applied"))
+  /* The one place the result becomes JSON: what the model reads. */
+  outcome->result = sj_change_result_to_json (answer);
+  if (answer->status != SJ_CHANGE_STATUS_REJECTED)
     {
-      JsonObject *apply_at = json_object_get_object_member (answer, "applyAt");
-
       outcome->status = SJ_HISTORY_TOOL_SUCCEEDED;
-      outcome->apply_cycle = apply_at ? json_object_get_double_member_with_default (apply_at, "cycle", NAN) : NAN;
-      outcome->known_hash = g_strdup (json_object_get_string_member_with_default (answer, "newHash", NULL));
+      outcome->apply_cycle = answer->apply_at_cycle;
+      outcome->known_hash = g_strdup (answer->new_hash);
     }
   else
     {
       outcome->status = SJ_HISTORY_TOOL_FAILED;
       outcome->apply_rejected = TRUE;
       /* A stale hash comes back with the latest code: the model knows it now. */
-      if (json_object_has_member (answer, "latestCode"))
-        outcome->known_hash = g_strdup (json_object_get_string_member_with_default (answer, "latestHash", NULL));
+      if (answer->latest_code != NULL)
+        outcome->known_hash = g_strdup (answer->latest_hash);
     }
 
   finish_outcome (task, outcome);
@@ -287,35 +346,95 @@ read_code_cb (GObject      *object,
   finish_outcome (task, outcome);
 }
 
+static void
+run_apply (SjAgentTools  *self,
+           SjToolOutcome *outcome,
+           JsonNode      *arguments,
+           GTask         *task)
+{
+  /* Arguments are evaluated in any order: take the cancellable before the
+   * task is handed over. No destroy notify: the callback always hands the
+   * outcome on. */
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  g_task_set_task_data (task, outcome, NULL);
+  sj_change_applier_apply_async (self->applier, arguments, "agent", cancellable, apply_cb, task);
+}
+
+static void
+run_read_code (SjAgentTools  *self,
+               SjToolOutcome *outcome,
+               JsonNode      *arguments,
+               GTask         *task)
+{
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  g_task_set_task_data (task, outcome, NULL);
+  sj_change_applier_read_code_async (self->applier, arguments, cancellable, read_code_cb, task);
+}
+
 /* The knowledge tools answer at once (well under a millisecond); they
  * only fail by saying so in their result. */
 static void
-run_knowledge (SjAgentTools  *self,
-               SjToolOutcome *outcome,
-               JsonNode      *arguments)
+finish_knowledge (SjToolOutcome *outcome,
+                  JsonNode      *answer,
+                  GTask         *task)
 {
-  g_autoptr(JsonNode) answer = NULL;
-  JsonObject *object;
+  JsonObject *object = json_node_get_object (answer);
 
-  if (g_str_equal (outcome->name, "strudel_knowledge"))
-    {
-      JsonObject *input = json_node_get_object (arguments);
-
-      /* The tool's parameter is "query", as in its contract's signature;
-       * the object form of the contract names it "q". */
-      if (!json_object_has_member (input, "q") && json_object_has_member (input, "query"))
-        json_object_set_member (input, "q", json_node_copy (json_object_get_member (input, "query")));
-      json_object_remove_member (input, "query");
-      answer = sj_knowledge_query_json (self->knowledge, arguments);
-    }
-  else
-    answer = sj_knowledge_base_search_json (self->knowledge_base, json_node_get_object (arguments));
-
-  object = json_node_get_object (answer);
   outcome->result = json_object_ref (object);
   if (json_object_has_member (object, "error") ||
       (json_object_has_member (object, "ok") && !json_object_get_boolean_member (object, "ok")))
     outcome->status = SJ_HISTORY_TOOL_FAILED;
+
+  finish_outcome (task, outcome);
+  g_object_unref (task);
+}
+
+static void
+run_strudel_knowledge (SjAgentTools  *self,
+                       SjToolOutcome *outcome,
+                       JsonNode      *arguments,
+                       GTask         *task)
+{
+  JsonObject *input = json_node_get_object (arguments);
+  g_autoptr(JsonNode) answer = NULL;
+
+  /* The tool's parameter is "query", as in its contract's signature;
+   * the object form of the contract names it "q". */
+  if (!json_object_has_member (input, "q") && json_object_has_member (input, "query"))
+    json_object_set_member (input, "q", json_node_copy (json_object_get_member (input, "query")));
+  json_object_remove_member (input, "query");
+  answer = sj_knowledge_query_json (self->knowledge, arguments);
+
+  finish_knowledge (outcome, answer, task);
+}
+
+static void
+run_search_knowledge (SjAgentTools  *self,
+                      SjToolOutcome *outcome,
+                      JsonNode      *arguments,
+                      GTask         *task)
+{
+  g_autoptr(JsonNode) answer = sj_knowledge_base_search_json (self->knowledge_base, json_node_get_object (arguments));
+
+  finish_knowledge (outcome, answer, task);
+}
+
+/* "a, b, c and d": what the model is told when it names no tool of ours. */
+static char *
+list_tools (void)
+{
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
+    {
+      if (i > 0)
+        g_string_append (names, i + 1 < G_N_ELEMENTS (tools) ? ", " : " and ");
+      g_string_append (names, tools[i].name);
+    }
+
+  return g_string_free (names, FALSE);
 }
 
 static JsonNode *
@@ -375,7 +494,7 @@ sj_agent_tools_call_async (SjAgentTools        *self,
   g_autoptr(GTask) task = NULL;
   g_autoptr(JsonNode) parsed = NULL;
   g_autofree char *problem = NULL;
-  SjToolOutcome *outcome;
+  const ToolEntry *tool;
 
   g_assert (SJ_IS_AGENT_TOOLS (self));
   g_assert (!cancellable || G_IS_CANCELLABLE (cancellable));
@@ -391,11 +510,11 @@ sj_agent_tools_call_async (SjAgentTools        *self,
       return;
     }
 
-  if (g_strcmp0 (name, "read_code") != 0 && g_strcmp0 (name, "apply_strudel_change") != 0 &&
-      g_strcmp0 (name, "strudel_knowledge") != 0 && g_strcmp0 (name, "search_knowledge") != 0)
+  tool = find_tool (name);
+  if (tool == NULL)
     {
-      g_autofree char *message = g_strdup_printf ("There is no tool “%s”. The tools are read_code, apply_strudel_change, strudel_knowledge and search_knowledge.",
-                                                  name ? name : "");
+      g_autofree char *names = list_tools ();
+      g_autofree char *message = g_strdup_printf ("There is no tool “%s”. The tools are %s.", name ? name : "", names);
 
       finish_outcome (task, sj_tool_outcome_new_refused (name, call_id, arguments, "UNKNOWN_TOOL", message));
       return;
@@ -408,26 +527,7 @@ sj_agent_tools_call_async (SjAgentTools        *self,
       return;
     }
 
-  outcome = outcome_new (name, call_id, arguments);
-
-  if (g_str_equal (name, "apply_strudel_change"))
-    {
-      /* No destroy notify: the callback always hands the outcome on. */
-      g_task_set_task_data (task, outcome, NULL);
-      sj_change_applier_apply_async (self->applier, parsed, "agent", cancellable,
-                                     apply_cb, g_steal_pointer (&task));
-    }
-  else if (g_str_equal (name, "read_code"))
-    {
-      g_task_set_task_data (task, outcome, NULL);
-      sj_change_applier_read_code_async (self->applier, parsed, cancellable,
-                                         read_code_cb, g_steal_pointer (&task));
-    }
-  else
-    {
-      run_knowledge (self, outcome, parsed);
-      finish_outcome (task, outcome);
-    }
+  tool->run (self, outcome_new (name, call_id, arguments), parsed, g_steal_pointer (&task));
 }
 
 /**

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sj-change-applier.h"
+#include "sj-change-report.h"
 
 struct _SjChangeApplier
 {
@@ -136,20 +137,20 @@ sj_change_applier_get_timeline (SjChangeApplier *self)
 }
 
 static void
-reject (GTask      *task,
-        JsonObject *rejection)
+reject (GTask          *task,
+        SjChangeResult *rejection)
 {
-  g_task_return_pointer (task, rejection, (GDestroyNotify)json_object_unref);
+  g_task_return_pointer (task, rejection, (GDestroyNotify) sj_change_result_unref);
   g_object_unref (task);
 }
 
 /* A failure of the page itself (gone, restarting, timed out) is a
  * rejection too: the caller learns that nothing was applied. */
 static gboolean
-propagate_or_reject (GTask      *task,
-                     GError     *error,
-                     const char *phase,
-                     const char *code)
+propagate_or_reject (GTask             *task,
+                     GError            *error,
+                     SjChangePhase      phase,
+                     SjChangeRejection  rejection)
 {
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -158,38 +159,23 @@ propagate_or_reject (GTask      *task,
       return TRUE;
     }
 
-  reject (task, sj_change_rejection (phase, code, error->message, NULL));
+  reject (task, sj_change_result_new_rejected (phase, rejection, error->message, NULL));
   g_error_free (error);
   return TRUE;
 }
 
-static JsonObject *
+static SjChangeResult *
 success (ApplyData  *apply,
          JsonObject *swap)
 {
-  JsonObject *result = json_object_new ();
-  JsonObject *apply_at = json_object_new ();
-  JsonObject *dry_run = json_object_new ();
-  const char *members[] = { "events", "sounds", "tempo", "samples" };
+  const char *status = json_object_get_string_member (swap, "status");
+  SjChangeResult *result;
 
-  json_object_set_string_member (result, "status", json_object_get_string_member (swap, "status"));
-  json_object_set_double_member (apply_at, "cycle", json_object_get_double_member_with_default (swap, "applyAtCycle", 0));
-  json_object_set_double_member (apply_at, "inSeconds", json_object_get_double_member_with_default (swap, "inSeconds", 0));
-  json_object_set_object_member (result, "applyAt", apply_at);
-  json_object_set_string_member (result, "newHash", apply->hash);
-  json_object_set_boolean_member (result, "activeUnchangedUntilApply", TRUE);
-
-  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
-    if (json_object_has_member (apply->report, members[i]))
-      json_object_set_member (dry_run, members[i], json_node_copy (json_object_get_member (apply->report, members[i])));
-
-  /* Sounds from online sample packs could not be checked: say so, so the
-   * model does not claim more than is known. */
-  if (json_object_has_member (apply->report, "unknownSounds") &&
-      json_array_get_length (json_object_get_array_member (apply->report, "unknownSounds")) > 0)
-    json_object_set_member (dry_run, "unverifiedSounds",
-                            json_node_copy (json_object_get_member (apply->report, "unknownSounds")));
-  json_object_set_object_member (result, "dryRun", dry_run);
+  result = sj_change_result_new_landing (g_str_equal (status, "applied") ? SJ_CHANGE_STATUS_APPLIED : SJ_CHANGE_STATUS_SCHEDULED,
+                                         json_object_get_double_member_with_default (swap, "applyAtCycle", 0),
+                                         json_object_get_double_member_with_default (swap, "inSeconds", 0),
+                                         apply->hash);
+  sj_change_report_read_dry_run (apply->report, &result->dry_run);
 
   return result;
 }
@@ -209,7 +195,7 @@ swap_cb (GObject      *object,
   swap = sj_live_target_schedule_swap_finish (SJ_LIVE_TARGET (object), result, &error);
   if (swap == NULL)
     {
-      propagate_or_reject (g_steal_pointer (&task), error, "schedule", "PAGE_UNAVAILABLE");
+      propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE, SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
       return;
     }
 
@@ -217,9 +203,10 @@ swap_cb (GObject      *object,
   if (!g_str_equal (status, "scheduled") && !g_str_equal (status, "applied"))
     {
       reject (g_steal_pointer (&task),
-              sj_change_rejection ("runtime", "LIVE_EVALUATION_FAILED",
-                                   json_object_get_string_member_with_default (swap, "message", "The page could not evaluate the code."),
-                                   NULL));
+              sj_change_result_new_rejected (SJ_CHANGE_PHASE_RUNTIME, SJ_CHANGE_REJECTION_LIVE_EVALUATION_FAILED,
+                                             json_object_get_string_member_with_default (swap, "message",
+                                                                                         "The page could not evaluate the code."),
+                                             NULL));
       return;
     }
 
@@ -229,100 +216,7 @@ swap_cb (GObject      *object,
     sj_timeline_push (self->timeline, apply->code,
                       json_object_get_double_member_with_default (swap, "applyAtCycle", 0), apply->source);
 
-  g_task_return_pointer (task, success (apply, swap), (GDestroyNotify)json_object_unref);
-}
-
-/* Turns a failed dry-run report into the contract's rejection, keeping
- * its diagnostics and the unknown names with their suggestions. */
-static JsonObject *
-rejection_from_report (JsonObject *report)
-{
-  gboolean ok = json_object_get_boolean_member_with_default (report, "ok", FALSE);
-  const char *phase = ok ? "sounds" : json_object_get_string_member_with_default (report, "phase", "runtime");
-  const char *message = json_object_get_string_member_with_default (report, "message",
-                                                                    ok ? "The code plays sounds that are not loaded." : "The dry-run failed.");
-  JsonObject *rejection = sj_change_rejection (phase, ok ? "UNKNOWN_SOUNDS" : "DRY_RUN_FAILED", message, NULL);
-  JsonObject *diagnostic = json_array_get_object_element (json_object_get_array_member (rejection, "diagnostics"), 0);
-  JsonObject *next = json_object_get_object_member (rejection, "suggestedNext");
-  JsonArray *queries = json_array_new ();
-
-  if (json_object_has_member (report, "line"))
-    json_object_set_int_member (diagnostic, "line", json_object_get_int_member (report, "line"));
-  if (json_object_has_member (report, "column"))
-    json_object_set_int_member (diagnostic, "column", json_object_get_int_member (report, "column"));
-
-  for (guint k = 0; k < 2; k++)
-    {
-      const char *member = k == 0 ? "unknownSymbols" : "unknownSounds";
-      JsonNode *node = json_object_get_member (report, member);
-      JsonArray *array;
-
-      if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-        continue;
-      array = json_node_get_array (node);
-      json_object_set_member (rejection, member, json_node_copy (node));
-
-      /* The knowledge queries that would settle each unknown name. */
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonObject *unknown = json_array_get_object_element (array, i);
-          const char *name = json_object_get_string_member_with_default (unknown, "name", NULL);
-
-          if (name != NULL)
-            {
-              g_autofree char *query = g_strconcat (k == 0 ? "symbol:" : "sounds:", name, NULL);
-
-              json_array_add_string_element (queries, query);
-            }
-        }
-    }
-
-  if (json_array_get_length (queries) > 0)
-    {
-      json_object_set_string_member (next, "action", "consult_strudel_knowledge");
-      json_object_set_array_member (next, "queries", queries);
-    }
-  else
-    json_array_unref (queries);
-
-  return rejection;
-}
-
-/* Whether the code loads samples from the network (samples('github:…')
- * or a URL): the sounds those register cannot be known offline, so an
- * unknown sound is then no proof of a mistake. */
-static gboolean
-loads_remote_samples (JsonObject *report)
-{
-  JsonNode *node = json_object_get_member (report, "samples");
-  JsonArray *samples;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return FALSE;
-
-  samples = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (samples); i++)
-    {
-      JsonNode *element = json_array_get_element (samples, i);
-      const char *source = NULL;
-
-      if (JSON_NODE_HOLDS_OBJECT (element))
-        source = json_object_get_string_member_with_default (json_node_get_object (element), "source", NULL);
-      if (source != NULL && (g_str_has_prefix (source, "github:") || g_str_has_prefix (source, "http") ||
-                             g_str_has_prefix (source, "shabda")))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static gboolean
-has_unknown_sounds (JsonObject *report)
-{
-  JsonNode *node = json_object_get_member (report, "unknownSounds");
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) && json_array_get_length (json_node_get_array (node)) > 0 &&
-         !loads_remote_samples (report);
+  g_task_return_pointer (task, success (apply, swap), (GDestroyNotify) sj_change_result_unref);
 }
 
 static void
@@ -340,16 +234,15 @@ dry_run_cb (GObject      *object,
   self->last_dry_run_us = g_get_monotonic_time () - apply->dry_run_started;
   if (raw == NULL)
     {
-      propagate_or_reject (g_steal_pointer (&task), error, "runtime", "DRY_RUN_UNAVAILABLE");
+      propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_RUNTIME, SJ_CHANGE_REJECTION_DRY_RUN_UNAVAILABLE);
       return;
     }
 
   apply->report = sj_dry_run_report (raw, self->knowledge);
 
-  if (!json_object_get_boolean_member_with_default (apply->report, "ok", FALSE) ||
-      has_unknown_sounds (apply->report))
+  if (!sj_change_report_lets_through (apply->report))
     {
-      reject (g_steal_pointer (&task), rejection_from_report (apply->report));
+      reject (g_steal_pointer (&task), sj_change_report_rejection (apply->report));
       return;
     }
 
@@ -370,7 +263,7 @@ fetch_code_cb (GObject      *object,
   SjChangeApplier *self = g_task_get_source_object (task);
   ApplyData *apply = g_task_get_task_data (task);
   g_autofree char *current_hash = NULL;
-  JsonObject *rejection = NULL;
+  SjChangeResult *rejection = NULL;
   GCancellable *cancellable;
   GError *error = NULL;
   guint cycles;
@@ -378,7 +271,7 @@ fetch_code_cb (GObject      *object,
   apply->current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
   if (apply->current == NULL)
     {
-      propagate_or_reject (g_steal_pointer (&task), error, "schedule", "PAGE_UNAVAILABLE");
+      propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE, SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
       return;
     }
 
@@ -388,11 +281,11 @@ fetch_code_cb (GObject      *object,
   current_hash = sj_code_hash (apply->current);
   if (!g_str_equal (current_hash, apply->request->base_hash))
     {
-      rejection = sj_change_rejection ("stale", "STALE_BASE_HASH",
-                                       "The code changed since it was read: rebase the change on latestCode and send latestHash as baseHash.",
-                                       "baseHash");
-      json_object_set_string_member (rejection, "latestCode", apply->current);
-      json_object_set_string_member (rejection, "latestHash", current_hash);
+      rejection = sj_change_result_new_rejected (SJ_CHANGE_PHASE_STALE, SJ_CHANGE_REJECTION_STALE_BASE_HASH,
+                                                 "The code changed since it was read: rebase the change on latestCode and send latestHash as baseHash.",
+                                                 "baseHash");
+      rejection->latest_code = g_strdup (apply->current);
+      rejection->latest_hash = g_strdup (current_hash);
       reject (g_steal_pointer (&task), rejection);
       return;
     }
@@ -414,7 +307,8 @@ fetch_code_cb (GObject      *object,
   if (g_str_equal (apply->hash, current_hash))
     {
       reject (g_steal_pointer (&task),
-              sj_change_rejection ("input", "NO_CHANGE", "The change leaves the code exactly as it is.", "change"));
+              sj_change_result_new_rejected (SJ_CHANGE_PHASE_INPUT, SJ_CHANGE_REJECTION_NO_CHANGE,
+                                             "The change leaves the code exactly as it is.", "change"));
       return;
     }
 
@@ -449,8 +343,8 @@ start (SjChangeApplier *self,
  * @input: `{baseHash, change, policy?}` as the model sent it
  * @source: who asked: "agent" or "user"
  *
- * Runs the pipeline.  The result is always one of the contract's shapes;
- * only cancellation finishes with an error.
+ * Runs the pipeline.  The result is always an #SjChangeResult, scheduled,
+ * applied or rejected; only cancellation finishes with an error.
  */
 void
 sj_change_applier_apply_async (SjChangeApplier     *self,
@@ -462,7 +356,7 @@ sj_change_applier_apply_async (SjChangeApplier     *self,
 {
   g_autoptr(GTask) task = NULL;
   SjChangeRequest *request;
-  JsonObject *rejection = NULL;
+  SjChangeResult *rejection = NULL;
 
   g_assert (SJ_IS_CHANGE_APPLIER (self));
 
@@ -479,8 +373,16 @@ sj_change_applier_apply_async (SjChangeApplier     *self,
   start (self, g_steal_pointer (&task), request, source, FALSE);
 }
 
-/* Returns: (transfer full): the result object */
-JsonObject *
+/**
+ * sj_change_applier_apply_finish:
+ *
+ * Finishes sj_change_applier_apply_async() and
+ * sj_change_applier_replace_async().
+ *
+ * Returns: (transfer full): what the change came to, scheduled, applied or
+ *   rejected; %NULL only when canceled before the page was asked
+ */
+SjChangeResult *
 sj_change_applier_apply_finish (SjChangeApplier  *self,
                                 GAsyncResult     *result,
                                 GError          **error)
@@ -506,14 +408,15 @@ undo_fetch_cb (GObject      *object,
   current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
   if (current == NULL)
     {
-      propagate_or_reject (g_steal_pointer (&task), error, "schedule", "PAGE_UNAVAILABLE");
+      propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE, SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
       return;
     }
 
   if (target == NULL)
     {
       reject (g_steal_pointer (&task),
-              sj_change_rejection ("input", "NOTHING_TO_UNDO", "There is no earlier code in the timeline.", NULL));
+              sj_change_result_new_rejected (SJ_CHANGE_PHASE_INPUT, SJ_CHANGE_REJECTION_NOTHING_TO_UNDO,
+                                             "There is no earlier code in the timeline.", NULL));
       return;
     }
 
@@ -547,7 +450,8 @@ sj_change_applier_undo_async (SjChangeApplier     *self,
   sj_live_target_fetch_code_async (self->target, cancellable, undo_fetch_cb, task);
 }
 
-JsonObject *
+/* Returns: (transfer full): as sj_change_applier_apply_finish() */
+SjChangeResult *
 sj_change_applier_undo_finish (SjChangeApplier  *self,
                                GAsyncResult     *result,
                                GError          **error)
@@ -590,7 +494,7 @@ replace_fetch_cb (GObject      *object,
   current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
   if (current == NULL)
     {
-      propagate_or_reject (g_steal_pointer (&task), error, "schedule", "PAGE_UNAVAILABLE");
+      propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE, SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
       return;
     }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sj-change.h"
+#include "sj-change-result.h"
 #include "sj-dry-run.h"
 #include "sj-dry-run-report.h"
 #include "sj-knowledge.h"
@@ -33,7 +34,7 @@ void             sj_change_applier_apply_async     (SjChangeApplier     *self,
                                                     GCancellable        *cancellable,
                                                     GAsyncReadyCallback  callback,
                                                     gpointer             user_data);
-JsonObject      *sj_change_applier_apply_finish    (SjChangeApplier     *self,
+SjChangeResult  *sj_change_applier_apply_finish    (SjChangeApplier     *self,
                                                     GAsyncResult        *result,
                                                     GError             **error);
 void             sj_change_applier_replace_async   (SjChangeApplier     *self,
@@ -46,7 +47,7 @@ void             sj_change_applier_undo_async      (SjChangeApplier     *self,
                                                     GCancellable        *cancellable,
                                                     GAsyncReadyCallback  callback,
                                                     gpointer             user_data);
-JsonObject      *sj_change_applier_undo_finish     (SjChangeApplier     *self,
+SjChangeResult  *sj_change_applier_undo_finish     (SjChangeApplier     *self,
                                                     GAsyncResult        *result,
                                                     GError             **error);
 void             sj_change_applier_read_code_async (SjChangeApplier     *self,

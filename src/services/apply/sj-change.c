@@ -5,8 +5,8 @@
  * The pure parts of apply_strudel_change and read_code: reading the
  * model's input strictly (every wrong or missing field is named), building
  * the new code from a full replacement or from search/replace edits (a
- * search text must occur exactly once), hashing the editor text, and the
- * rejection shape.  Nothing here touches the page or the dry-run.
+ * search text must occur exactly once) and hashing the editor text.
+ * Nothing here touches the page or the dry-run.
  */
 
 #include "config.h"
@@ -48,55 +48,13 @@ sj_change_request_free (SjChangeRequest *request)
   g_free (request);
 }
 
-static void
-add_empty_array (JsonObject *object,
-                 const char *member)
+/* Every rejection here is of the input: the model fixes its call. */
+static SjChangeResult *
+input_rejection (SjChangeRejection  rejection,
+                 const char        *message,
+                 const char        *field)
 {
-  json_object_set_array_member (object, member, json_array_new ());
-}
-
-/**
- * sj_change_rejection:
- * @phase: input, stale, syntax, compile, runtime, timeout, sounds or schedule
- * @code: a stable machine-readable code, e.g. "SEARCH_NOT_FOUND"
- * @field: (nullable): the input field at fault
- *
- * Returns: (transfer full): `{status: "rejected", phase, code,
- *   diagnostics: [{message, field?}], unknownSymbols: [], unknownSounds: [],
- *   suggestedNext}`
- */
-JsonObject *
-sj_change_rejection (const char *phase,
-                     const char *code,
-                     const char *message,
-                     const char *field)
-{
-  JsonObject *rejection = json_object_new ();
-  JsonObject *diagnostic = json_object_new ();
-  JsonArray *diagnostics = json_array_new ();
-  JsonObject *next = json_object_new ();
-
-  json_object_set_string_member (rejection, "status", "rejected");
-  json_object_set_string_member (rejection, "phase", phase);
-  json_object_set_string_member (rejection, "code", code);
-
-  json_object_set_string_member (diagnostic, "message", message);
-  if (field != NULL)
-    json_object_set_string_member (diagnostic, "field", field);
-  json_array_add_object_element (diagnostics, diagnostic);
-  json_object_set_array_member (rejection, "diagnostics", diagnostics);
-  add_empty_array (rejection, "unknownSymbols");
-  add_empty_array (rejection, "unknownSounds");
-
-  if (g_str_equal (phase, "input"))
-    json_object_set_string_member (next, "action", "fix_the_input");
-  else if (g_str_equal (phase, "stale"))
-    json_object_set_string_member (next, "action", "rebase_on_latest_code");
-  else
-    json_object_set_string_member (next, "action", "repair_and_retry");
-  json_object_set_object_member (rejection, "suggestedNext", next);
-
-  return rejection;
+  return sj_change_result_new_rejected (SJ_CHANGE_PHASE_INPUT, rejection, message, field);
 }
 
 static JsonNode *
@@ -113,13 +71,13 @@ is_string (JsonNode *node)
 }
 
 static gboolean
-read_uint (JsonObject  *object,
-           const char  *name,
-           guint        min,
-           guint        max,
-           guint       *value,
-           JsonObject **out_rejection,
-           const char  *field)
+read_uint (JsonObject      *object,
+           const char      *name,
+           guint            min,
+           guint            max,
+           guint           *value,
+           SjChangeResult **out_rejection,
+           const char      *field)
 {
   JsonNode *node = member (object, name);
 
@@ -131,7 +89,7 @@ read_uint (JsonObject  *object,
     {
       g_autofree char *message = g_strdup_printf ("“%s” must be a whole number from %u to %u.", field, min, max);
 
-      *out_rejection = sj_change_rejection ("input", "INVALID_INPUT", message, field);
+      *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT, message, field);
       return FALSE;
     }
 
@@ -140,9 +98,9 @@ read_uint (JsonObject  *object,
 }
 
 static gboolean
-parse_policy (JsonObject    *policy,
-              SjSwapPolicy  *out,
-              JsonObject   **out_rejection)
+parse_policy (JsonObject      *policy,
+              SjSwapPolicy    *out,
+              SjChangeResult **out_rejection)
 {
   JsonNode *node;
 
@@ -159,9 +117,9 @@ parse_policy (JsonObject    *policy,
 
       if (!known)
         {
-          *out_rejection = sj_change_rejection ("input", "INVALID_INPUT",
-                                                "“policy.quantize” must be \"next_cycle\", \"next_bar\" or \"bars\".",
-                                                "policy.quantize");
+          *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT,
+                                            "“policy.quantize” must be \"next_cycle\", \"next_bar\" or \"bars\".",
+                                            "policy.quantize");
           return FALSE;
         }
     }
@@ -174,9 +132,9 @@ parse_policy (JsonObject    *policy,
     {
       if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
         {
-          *out_rejection = sj_change_rejection ("input", "INVALID_INPUT",
-                                                "“policy.autoStartIfStopped” must be true or false.",
-                                                "policy.autoStartIfStopped");
+          *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT,
+                                            "“policy.autoStartIfStopped” must be true or false.",
+                                            "policy.autoStartIfStopped");
           return FALSE;
         }
       out->auto_start = json_node_get_boolean (node);
@@ -184,9 +142,9 @@ parse_policy (JsonObject    *policy,
 
   if (out->quantize == SJ_QUANTIZE_BARS && member (policy, "bars") == NULL)
     {
-      *out_rejection = sj_change_rejection ("input", "INVALID_INPUT",
-                                            "“policy.bars” is required when “policy.quantize” is \"bars\".",
-                                            "policy.bars");
+      *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT,
+                                        "“policy.bars” is required when “policy.quantize” is \"bars\".",
+                                        "policy.bars");
       return FALSE;
     }
 
@@ -196,13 +154,13 @@ parse_policy (JsonObject    *policy,
 static gboolean
 parse_edits (JsonArray        *edits,
              SjChangeRequest  *request,
-             JsonObject      **out_rejection)
+             SjChangeResult  **out_rejection)
 {
   if (edits == NULL || json_array_get_length (edits) == 0 || json_array_get_length (edits) > 100)
     {
-      *out_rejection = sj_change_rejection ("input", "INVALID_INPUT",
-                                            "“change.edits” must be an array of 1 to 100 {search, replace} objects.",
-                                            "change.edits");
+      *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT,
+                                        "“change.edits” must be an array of 1 to 100 {search, replace} objects.",
+                                        "change.edits");
       return FALSE;
     }
 
@@ -222,7 +180,7 @@ parse_edits (JsonArray        *edits,
           g_autofree char *message =
             g_strdup_printf ("“%s” must be an object with a non-empty string “search” and a string “replace”.", field);
 
-          *out_rejection = sj_change_rejection ("input", "INVALID_INPUT", message, field);
+          *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT, message, field);
           return FALSE;
         }
 
@@ -246,7 +204,7 @@ parse_edits (JsonArray        *edits,
 SjChangeRequest *
 sj_change_request_parse (JsonNode            *input,
                          const SjSwapPolicy  *defaults,
-                         JsonObject         **out_rejection)
+                         SjChangeResult     **out_rejection)
 {
   g_autoptr(SjChangeRequest) request = g_new0 (SjChangeRequest, 1);
   JsonObject *object;
@@ -259,8 +217,8 @@ sj_change_request_parse (JsonNode            *input,
 
   if (input == NULL || !JSON_NODE_HOLDS_OBJECT (input))
     {
-      *out_rejection = sj_change_rejection ("input", "INVALID_INPUT",
-                                            "The input must be an object {baseHash, change, policy}.", NULL);
+      *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT,
+                                        "The input must be an object {baseHash, change, policy}.", NULL);
       return NULL;
     }
   object = json_node_get_object (input);
@@ -268,9 +226,9 @@ sj_change_request_parse (JsonNode            *input,
   node = member (object, "baseHash");
   if (!is_string (node) || strlen (json_node_get_string (node)) != 64)
     {
-      *out_rejection = sj_change_rejection ("input", "INVALID_INPUT",
-                                            "“baseHash” is required: the 64-hex-digit hash of the code you read (read_code gives it).",
-                                            "baseHash");
+      *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT,
+                                        "“baseHash” is required: the 64-hex-digit hash of the code you read (read_code gives it).",
+                                        "baseHash");
       return NULL;
     }
   request->base_hash = g_ascii_strdown (json_node_get_string (node), -1);
@@ -285,14 +243,14 @@ sj_change_request_parse (JsonNode            *input,
       node = member (change, "code");
       if (!is_string (node))
         {
-          *out_rejection = sj_change_rejection ("input", "INVALID_INPUT",
-                                                "“change.code” must be a string with the whole new code.", "change.code");
+          *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT,
+                                            "“change.code” must be a string with the whole new code.", "change.code");
           return NULL;
         }
       if (strlen (json_node_get_string (node)) > SJ_CHANGE_MAX_CODE)
         {
-          *out_rejection = sj_change_rejection ("input", "CODE_TOO_LARGE",
-                                                "“change.code” is larger than 256 KiB.", "change.code");
+          *out_rejection = input_rejection (SJ_CHANGE_REJECTION_CODE_TOO_LARGE,
+                                            "“change.code” is larger than 256 KiB.", "change.code");
           return NULL;
         }
       request->code = g_strdup (json_node_get_string (node));
@@ -306,9 +264,9 @@ sj_change_request_parse (JsonNode            *input,
     }
   else
     {
-      *out_rejection = sj_change_rejection ("input", "INVALID_INPUT",
-                                            "“change” must be {kind: \"full_code\", code} or {kind: \"search_replace\", edits: [{search, replace}]}.",
-                                            "change.kind");
+      *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT,
+                                        "“change” must be {kind: \"full_code\", code} or {kind: \"search_replace\", edits: [{search, replace}]}.",
+                                        "change.kind");
       return NULL;
     }
 
@@ -317,7 +275,7 @@ sj_change_request_parse (JsonNode            *input,
     {
       if (!JSON_NODE_HOLDS_OBJECT (node))
         {
-          *out_rejection = sj_change_rejection ("input", "INVALID_INPUT", "“policy” must be an object.", "policy");
+          *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT, "“policy” must be an object.", "policy");
           return NULL;
         }
       if (!parse_policy (json_node_get_object (node), &request->policy, out_rejection))
@@ -355,7 +313,7 @@ count_occurrences (const char *haystack,
 char *
 sj_change_request_build (const SjChangeRequest  *request,
                          const char             *current,
-                         JsonObject            **out_rejection)
+                         SjChangeResult        **out_rejection)
 {
   g_autofree char *code = NULL;
 
@@ -383,8 +341,8 @@ sj_change_request_build (const SjChangeRequest  *request,
             count == 0 ? g_strdup_printf ("The search text of edit %u does not occur in the code; read_code gives the exact text.", i)
                        : g_strdup_printf ("The search text of edit %u occurs %u times; include more context so it occurs once.", i, count);
 
-          *out_rejection = sj_change_rejection ("input", count == 0 ? "SEARCH_NOT_FOUND" : "SEARCH_AMBIGUOUS",
-                                                message, field);
+          *out_rejection = input_rejection (count == 0 ? SJ_CHANGE_REJECTION_SEARCH_NOT_FOUND : SJ_CHANGE_REJECTION_SEARCH_AMBIGUOUS,
+                                            message, field);
           return NULL;
         }
 
@@ -396,7 +354,8 @@ sj_change_request_build (const SjChangeRequest  *request,
 
       if (strlen (code) > SJ_CHANGE_MAX_CODE)
         {
-          *out_rejection = sj_change_rejection ("input", "CODE_TOO_LARGE", "The edited code is larger than 256 KiB.", field);
+          *out_rejection = input_rejection (SJ_CHANGE_REJECTION_CODE_TOO_LARGE,
+                                            "The edited code is larger than 256 KiB.", field);
           return NULL;
         }
     }

@@ -7,6 +7,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "sj-change-result.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -41,15 +43,11 @@ char            *sj_code_hash                (const char            *code);
 const char      *sj_quantize_to_string       (SjQuantize             quantize);
 SjChangeRequest *sj_change_request_parse     (JsonNode              *input,
                                               const SjSwapPolicy    *defaults,
-                                              JsonObject           **out_rejection);
+                                              SjChangeResult       **out_rejection);
 void             sj_change_request_free      (SjChangeRequest       *request);
 char            *sj_change_request_build     (const SjChangeRequest *request,
                                               const char            *current,
-                                              JsonObject           **out_rejection);
-JsonObject      *sj_change_rejection         (const char            *phase,
-                                              const char            *code,
-                                              const char            *message,
-                                              const char            *field);
+                                              SjChangeResult       **out_rejection);
 JsonObject      *sj_read_code                (const char            *code,
                                               const char            *query);
 
