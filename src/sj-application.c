@@ -7,10 +7,11 @@
  * It also owns what the app knows about Strudel, shared by every window and
  * kept when a window or its page restarts: one SjSoundsIndex and one
  * SjKnowledge built on it and on the bundled reference. The sounds index
- * starts from the cache of the page's last snapshot (or, on a first run,
- * from the sounds the page registers offline, listed at build time), takes
- * every snapshot the page posts, and writes it back to the cache, so that
- * lookups answer even while the page is not running.
+ * starts from the sounds the page's prebake registers offline (the build's
+ * synths and soundfonts, and the sound library's sample maps) with the
+ * cache of the page's last snapshot over them, takes every snapshot the
+ * page posts, and writes it back to the cache, so that lookups answer even
+ * while the page is not running.
  */
 
 #include "config.h"
@@ -142,7 +143,7 @@ load_sounds_cache (SjApplication *self)
   g_autoptr(GFile) file = sj_sounds_index_get_cache_file ();
   g_autoptr(GError) error = NULL;
 
-  if (sj_sounds_index_load_file (self->sounds, file, &error))
+  if (sj_sounds_index_load_cache (self->sounds, file, &error))
     return;
 
   /* A missing or broken cache is no loss: the page reports its sounds
