@@ -49,6 +49,9 @@ check "unknown symbols with suggestions" 0 \
 check "syntax error" 0 "not d['ok'] and d['phase'] == 'syntax' and d['line'] == 1" 's("bd"))' --dry-run -
 check "without a cache: the sound library is known, the rest is not" 0 \
   "d['ok'] and [u['name'] for u in d['unknownSounds']] == ['nosuchdrum']" "" --dry-run "$work/kick.strudel.js"
+check "sample uses: the files the code plays" 0 \
+  "d['sampleUses'] == [{'sound': 'bd', 'n': 0, 'pack': 'uzu-drumkit', 'path': 'bd/10_bd_switchangel.wav'}, {'sound': 'sd', 'n': 3, 'pack': 'uzu-drumkit', 'path': 'sd/13_sd_switchangel_2.wav'}]" \
+  "" --dry-run "$work/kick.strudel.js" --cycles 1
 check "endless loop times out" 0 "not d['ok'] and d['phase'] == 'timeout'" 'while (true) {}
 s("bd")' --dry-run -
 
