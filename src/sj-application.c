@@ -37,6 +37,7 @@ struct _SjApplication
 
   SjSoundsIndex        *sounds;
   SjKnowledge          *knowledge;
+  SjSoundCache         *sound_cache;
   guint                 save_sounds_source;
 };
 
@@ -235,6 +236,29 @@ sj_application_get_knowledge (SjApplication *self)
   return self->knowledge;
 }
 
+/**
+ * sj_application_get_sound_cache:
+ *
+ * The cache of the sound library's files, which answers the page's sound
+ * requests: created on first use.
+ *
+ * Returns: (transfer none): the app's sound cache
+ */
+SjSoundCache *
+sj_application_get_sound_cache (SjApplication *self)
+{
+  g_assert (SJ_IS_APPLICATION (self));
+
+  if (self->sound_cache == NULL)
+    {
+      self->sound_cache = sj_sound_cache_new (sj_sound_library_get_default (), NULL);
+      /* The built-in drum kit (sj-drum-kit, not merged yet) plugs in here:
+       * sj_sound_cache_set_fallback (self->sound_cache, sj_drum_kit_lookup); */
+    }
+
+  return self->sound_cache;
+}
+
 static const GActionEntry app_entries[] = {
   { "about", about_action },
   { "quit", quit_action },
@@ -304,6 +328,7 @@ sj_application_finalize (GObject *object)
   g_clear_handle_id (&self->save_sounds_source, g_source_remove);
   g_clear_object (&self->knowledge);
   g_clear_object (&self->sounds);
+  g_clear_object (&self->sound_cache);
 
   G_OBJECT_CLASS (sj_application_parent_class)->finalize (object);
 }
