@@ -38,6 +38,7 @@ struct _SjApplication
   SjSoundsIndex        *sounds;
   SjKnowledge          *knowledge;
   SjSoundCache         *sound_cache;
+  GSettings            *settings;
   guint                 save_sounds_source;
 };
 
@@ -240,7 +241,8 @@ sj_application_get_knowledge (SjApplication *self)
  * sj_application_get_sound_cache:
  *
  * The cache of the sound library's files, which answers the page's sound
- * requests: created on first use.
+ * requests: created on first use, downloading only while the
+ * "download-sounds" setting allows it.
  *
  * Returns: (transfer none): the app's sound cache
  */
@@ -252,6 +254,8 @@ sj_application_get_sound_cache (SjApplication *self)
   if (self->sound_cache == NULL)
     {
       self->sound_cache = sj_sound_cache_new (sj_sound_library_get_default (), NULL);
+      self->settings = g_settings_new (APP_ID);
+      g_settings_bind (self->settings, "download-sounds", self->sound_cache, "allow-downloads", G_SETTINGS_BIND_GET);
       /* The built-in drum kit (sj-drum-kit, not merged yet) plugs in here:
        * sj_sound_cache_set_fallback (self->sound_cache, sj_drum_kit_lookup); */
     }
@@ -329,6 +333,7 @@ sj_application_finalize (GObject *object)
   g_clear_object (&self->knowledge);
   g_clear_object (&self->sounds);
   g_clear_object (&self->sound_cache);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (sj_application_parent_class)->finalize (object);
 }
