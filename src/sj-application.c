@@ -254,6 +254,8 @@ sj_application_get_sound_cache (SjApplication *self)
   if (self->sound_cache == NULL)
     {
       self->sound_cache = sj_sound_cache_new (sj_sound_library_get_default (), NULL);
+      /* What a crash left half-written is never served; give its space back. */
+      sj_sound_cache_clean_parts_async (self->sound_cache, NULL, NULL, NULL);
       self->settings = g_settings_new (APP_ID);
       g_settings_bind (self->settings, "download-sounds", self->sound_cache, "allow-downloads", G_SETTINGS_BIND_GET);
       /* The built-in drum kit (sj-drum-kit, not merged yet) plugs in here:

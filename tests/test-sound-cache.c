@@ -597,6 +597,50 @@ test_offline_and_stale_part (Fixture       *fixture,
   g_assert_cmpuint (n_cached_files (fixture), ==, 1);
 }
 
+static void
+plant (const char *path,
+       gint64      age_s)
+{
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, "x", -1, NULL));
+  g_assert_true (g_file_set_attribute_uint64 (file, G_FILE_ATTRIBUTE_TIME_MODIFIED,
+                                              g_get_real_time () / G_USEC_PER_SEC - age_s,
+                                              G_FILE_QUERY_INFO_NONE, NULL, NULL));
+}
+
+/* What a crash left behind goes; a download in progress (a young .part)
+ * and cached files stay. */
+static void
+test_clean_stale_parts (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *stale = g_build_filename (fixture->dir, "uzu-drumkit", "bd", "13_bd_mot4i.wav.part", NULL);
+  g_autofree char *deep = g_build_filename (fixture->dir, "vcsl", "a b", "c'd", "e#1.wav.part", NULL);
+  g_autofree char *young = g_build_filename (fixture->dir, "uzu-drumkit", "sd", "10_sd.wav.part", NULL);
+  g_autofree char *kept = g_build_filename (fixture->dir, "uzu-drumkit", "bd", "10_bd_switchangel.wav", NULL);
+  g_autoptr(GError) error = NULL;
+  Wait wait = { NULL };
+
+  plant (stale, 2 * 60 * 60);
+  plant (deep, 3 * 60 * 60);
+  plant (young, 60);
+  plant (kept, 5 * 60 * 60);
+
+  sj_sound_cache_clean_parts_async (fixture->cache, NULL, store_result_cb, &wait);
+  spin_until_result (&wait);
+  g_assert_cmpint (sj_sound_cache_clean_parts_finish (fixture->cache, wait.result, &error), ==, 2);
+  g_assert_no_error (error);
+  g_object_unref (wait.result);
+
+  g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (deep, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (young, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (kept, G_FILE_TEST_EXISTS));
+}
+
 /* Larger than the cache takes: refused from the Content-Length, or while
  * reading a body that has none. */
 static void
@@ -854,6 +898,7 @@ main (int   argc,
   ADD ("truncated", test_truncated);
   ADD ("timeout", test_timeout);
   ADD ("offline-and-stale-part", test_offline_and_stale_part);
+  ADD ("clean-stale-parts", test_clean_stale_parts);
   ADD ("too-large", test_too_large);
   ADD ("concurrency-bounded", test_concurrency_bounded);
   ADD ("shared-download", test_shared_download);

@@ -498,3 +498,88 @@ _sj_sound_cache_download_join (SjSoundCache        *cache,
 
   start_next (cache);
 }
+
+/* Stale .part files ----------------------------------------------------------- */
+
+/* A .part older than this is left over from a crash, not being written. */
+#define STALE_PART_AGE_S (60 * 60)
+
+static guint
+remove_stale_parts (GFile        *dir,
+                    guint64       before,
+                    guint         depth,
+                    GCancellable *cancellable)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+  guint removed = 0;
+  GFileInfo *info;
+
+  /* Packs nest files a few folders deep; symbolic links are not followed. */
+  if (depth > 16)
+    return 0;
+  children = g_file_enumerate_children (dir, G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE ","
+                                        G_FILE_ATTRIBUTE_TIME_MODIFIED,
+                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, cancellable, NULL);
+  while (children != NULL && (info = g_file_enumerator_next_file (children, cancellable, NULL)) != NULL)
+    {
+      g_autoptr(GFileInfo) owned = info;
+      g_autoptr(GFile) child = g_file_get_child (dir, g_file_info_get_name (info));
+
+      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+        removed += remove_stale_parts (child, before, depth + 1, cancellable);
+      else if (g_file_info_get_file_type (info) == G_FILE_TYPE_REGULAR &&
+               g_str_has_suffix (g_file_info_get_name (info), ".part") &&
+               g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED) < before &&
+               g_file_delete (child, cancellable, NULL))
+        removed++;
+    }
+
+  return removed;
+}
+
+static void
+clean_parts_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  GFile *directory = task_data;
+  guint64 before = g_get_real_time () / G_USEC_PER_SEC - STALE_PART_AGE_S;
+
+  g_task_return_int (task, remove_stale_parts (directory, before, 0, cancellable));
+}
+
+/**
+ * sj_sound_cache_clean_parts_async:
+ *
+ * Removes the .part files a crash left behind (older than an hour, so that
+ * a download in progress is never touched), in a thread. Such files are
+ * never served anyway; this only gives their space back.
+ */
+void
+sj_sound_cache_clean_parts_async (SjSoundCache        *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_assert (SJ_IS_SOUND_CACHE (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_sound_cache_clean_parts_async);
+  g_task_set_task_data (task, g_object_ref (self->directory), g_object_unref);
+  g_task_run_in_thread (task, clean_parts_thread);
+}
+
+/* Returns: how many stale .part files were removed, or -1 with @error set */
+gint
+sj_sound_cache_clean_parts_finish (SjSoundCache  *self,
+                                   GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_assert (SJ_IS_SOUND_CACHE (self));
+  g_return_val_if_fail (g_task_is_valid (result, self), -1);
+
+  return (gint)g_task_propagate_int (G_TASK (result), error);
+}

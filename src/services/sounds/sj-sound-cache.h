@@ -95,5 +95,12 @@ char         *sj_sound_cache_describe_failure     (SjSoundCache         *self,
                                                    const char           *path,
                                                    const GError         *error);
 const char   *sj_sound_cache_get_fallback_voice   (const SjLibraryFile  *file);
+void          sj_sound_cache_clean_parts_async    (SjSoundCache         *self,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+gint          sj_sound_cache_clean_parts_finish   (SjSoundCache         *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
 
 G_END_DECLS
