@@ -98,15 +98,19 @@ sound_key (const char *name)
 static gboolean
 path_is_safe (const char *path)
 {
-  g_auto(GStrv) segments = NULL;
-
   if (path == NULL || *path == '\0' || *path == '/' || strchr (path, '\\') != NULL)
     return FALSE;
 
-  segments = g_strsplit (path, "/", -1);
-  for (guint i = 0; segments[i] != NULL; i++)
-    if (*segments[i] == '\0' || g_str_equal (segments[i], ".") || g_str_equal (segments[i], ".."))
-      return FALSE;
+  for (const char *segment = path; segment != NULL; )
+    {
+      const char *slash = strchr (segment, '/');
+      gsize length = slash != NULL ? (gsize)(slash - segment) : strlen (segment);
+
+      if (length == 0 || (length == 1 && segment[0] == '.') ||
+          (length == 2 && segment[0] == '.' && segment[1] == '.'))
+        return FALSE;
+      segment = slash != NULL ? slash + 1 : NULL;
+    }
 
   return TRUE;
 }
@@ -126,7 +130,8 @@ add_file (SjSoundLibrary        *self,
           const char            *note,
           GError               **error)
 {
-  g_autofree char *local = g_uri_unescape_string (path, NULL);
+  /* Most paths have nothing escaped. */
+  g_autofree char *local = strchr (path, '%') != NULL ? g_uri_unescape_string (path, NULL) : g_strdup (path);
   g_autofree char *key = NULL;
   SjLibraryFile *file;
 
