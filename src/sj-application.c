@@ -7,10 +7,11 @@
  * It also owns what the app knows about Strudel, shared by every window and
  * kept when a window or its page restarts: one SjSoundsIndex and one
  * SjKnowledge built on it and on the bundled reference. The sounds index
- * starts from the cache of the page's last snapshot (or, on a first run,
- * from the sounds the page registers offline, listed at build time), takes
- * every snapshot the page posts, and writes it back to the cache, so that
- * lookups answer even while the page is not running.
+ * starts from the sounds the page's prebake registers offline (the build's
+ * synths and soundfonts, and the sound library's sample maps) with the
+ * cache of the page's last snapshot over them, takes every snapshot the
+ * page posts, and writes it back to the cache, so that lookups answer even
+ * while the page is not running.
  */
 
 #include "config.h"
@@ -36,6 +37,8 @@ struct _SjApplication
 
   SjSoundsIndex        *sounds;
   SjKnowledge          *knowledge;
+  SjSoundCache         *sound_cache;
+  GSettings            *settings;
   guint                 save_sounds_source;
 };
 
@@ -142,7 +145,7 @@ load_sounds_cache (SjApplication *self)
   g_autoptr(GFile) file = sj_sounds_index_get_cache_file ();
   g_autoptr(GError) error = NULL;
 
-  if (sj_sounds_index_load_file (self->sounds, file, &error))
+  if (sj_sounds_index_load_cache (self->sounds, file, &error))
     return;
 
   /* A missing or broken cache is no loss: the page reports its sounds
@@ -234,6 +237,34 @@ sj_application_get_knowledge (SjApplication *self)
   return self->knowledge;
 }
 
+/**
+ * sj_application_get_sound_cache:
+ *
+ * The cache of the sound library's files, which answers the page's sound
+ * requests: created on first use, downloading only while the
+ * "download-sounds" setting allows it.
+ *
+ * Returns: (transfer none): the app's sound cache
+ */
+SjSoundCache *
+sj_application_get_sound_cache (SjApplication *self)
+{
+  g_assert (SJ_IS_APPLICATION (self));
+
+  if (self->sound_cache == NULL)
+    {
+      self->sound_cache = sj_sound_cache_new (sj_sound_library_get_default (), NULL);
+      /* What a crash left half-written is never served; give its space back. */
+      sj_sound_cache_clean_parts_async (self->sound_cache, NULL, NULL, NULL);
+      self->settings = g_settings_new (APP_ID);
+      g_settings_bind (self->settings, "download-sounds", self->sound_cache, "allow-downloads", G_SETTINGS_BIND_GET);
+      /* The built-in drum kit (sj-drum-kit, not merged yet) plugs in here:
+       * sj_sound_cache_set_fallback (self->sound_cache, sj_drum_kit_lookup); */
+    }
+
+  return self->sound_cache;
+}
+
 static const GActionEntry app_entries[] = {
   { "about", about_action },
   { "quit", quit_action },
@@ -303,6 +334,8 @@ sj_application_finalize (GObject *object)
   g_clear_handle_id (&self->save_sounds_source, g_source_remove);
   g_clear_object (&self->knowledge);
   g_clear_object (&self->sounds);
+  g_clear_object (&self->sound_cache);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (sj_application_parent_class)->finalize (object);
 }

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-knowledge.h"
+#include "sj-sound-cache.h"
 #include "sj-sounds-index.h"
 
 G_BEGIN_DECLS
@@ -21,6 +22,7 @@ SjApplication *sj_application_new            (void);
 void           sj_application_prepare_env    (void);
 SjSoundsIndex *sj_application_get_sounds     (SjApplication *self);
 SjKnowledge   *sj_application_get_knowledge  (SjApplication *self);
+SjSoundCache  *sj_application_get_sound_cache (SjApplication *self);
 void           sj_application_update_sounds  (SjApplication *self,
                                               JsonObject    *snapshot);
 

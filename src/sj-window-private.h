@@ -29,6 +29,7 @@ struct _SjWindow
   GCancellable         *cancellable;
   gboolean              closing;
   gboolean              close_ready;
+  gboolean              sound_cache_connected;
 
   /* Template widgets */
   GtkButton            *play_button;

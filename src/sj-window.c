@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sj-application.h"
 #include "sj-code-store.h"
 #include "sj-console-page.h"
 #include "sj-repl.h"
@@ -110,6 +111,45 @@ repl_log_cb (SjWindow   *self,
   g_assert (SJ_IS_WINDOW (self));
 
   sj_console_page_append (self->console_page, entry);
+}
+
+/* One line per sound that cannot be had (SjSoundCache says each once). */
+static void
+sound_load_failed_cb (SjWindow     *self,
+                      const char   *pack,
+                      const char   *path,
+                      const GError *error,
+                      const char   *message,
+                      SjSoundCache *cache)
+{
+  g_autoptr(SjLogEntry) entry = NULL;
+  gboolean offline = g_error_matches (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_OFFLINE);
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  entry = sj_log_entry_new (offline ? SJ_LOG_LEVEL_WARNING : SJ_LOG_LEVEL_ERROR, message);
+  sj_console_page_append (self->console_page, entry);
+}
+
+/* The page's sounds come from the application's cache, which the window
+ * only knows once it belongs to the application. */
+static void
+application_changed_cb (SjWindow   *self,
+                        GParamSpec *pspec,
+                        gpointer    user_data)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  SjSoundCache *cache;
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  if (!SJ_IS_APPLICATION (app) || self->sound_cache_connected)
+    return;
+
+  cache = sj_application_get_sound_cache (SJ_APPLICATION (app));
+  sj_repl_set_sound_cache (self->repl, cache);
+  g_signal_connect_object (cache, "load-failed", G_CALLBACK (sound_load_failed_cb), self, G_CONNECT_SWAPPED);
+  self->sound_cache_connected = TRUE;
 }
 
 static void
@@ -479,6 +519,8 @@ sj_window_init (SjWindow *self)
   g_signal_connect_object (self->repl, "log", G_CALLBACK (repl_log_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "eval-error", G_CALLBACK (repl_eval_error_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "code-changed", G_CALLBACK (repl_code_changed_cb), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 
   self->code_store = sj_code_store_new_default ();
   g_signal_connect_object (self->code_store, "save-failed", G_CALLBACK (code_store_save_failed_cb), self, G_CONNECT_SWAPPED);

@@ -36,7 +36,7 @@ check() {
 
 printf '$: s("bd*2, hh*4").bank("RolandTR808")\n$: note("c e g").s("sawtooth")\n' >"$work/good.strudel.js"
 printf 'note("c e").fastt(2).roomy(.3)\nfoo(1)\n' >"$work/unknown.strudel.js"
-printf 's("bd sd")\n' >"$work/kick.strudel.js"
+printf 's("bd sd:3 nosuchdrum")\n' >"$work/kick.strudel.js"
 
 check "good code" 0 "d['ok'] and d['events'] == 36 and 'rolandtr808_bd' in d['sounds'] and d['unknownSounds'] == []" "" \
   --dry-run "$work/good.strudel.js" --sounds "$data/sounds-small.json"
@@ -47,8 +47,11 @@ check "unknown symbols with suggestions" 0 \
   "not d['ok'] and d['phase'] == 'compile' and [s['name'] for s in d['unknownSymbols']] == ['fastt', 'roomy', 'foo'] and 'fast' in d['unknownSymbols'][0]['suggestions']" \
   "" --dry-run "$work/unknown.strudel.js"
 check "syntax error" 0 "not d['ok'] and d['phase'] == 'syntax' and d['line'] == 1" 's("bd"))' --dry-run -
-check "unknown sounds without a cache (bundled sounds only)" 0 \
-  "d['ok'] and sorted(u['name'] for u in d['unknownSounds']) == ['bd', 'sd']" "" --dry-run "$work/kick.strudel.js"
+check "without a cache: the sound library is known, the rest is not" 0 \
+  "d['ok'] and [u['name'] for u in d['unknownSounds']] == ['nosuchdrum']" "" --dry-run "$work/kick.strudel.js"
+check "sample uses: the files the code plays" 0 \
+  "d['sampleUses'] == [{'sound': 'bd', 'n': 0, 'pack': 'uzu-drumkit', 'path': 'bd/10_bd_switchangel.wav'}, {'sound': 'sd', 'n': 3, 'pack': 'uzu-drumkit', 'path': 'sd/13_sd_switchangel_2.wav'}]" \
+  "" --dry-run "$work/kick.strudel.js" --cycles 1
 check "endless loop times out" 0 "not d['ok'] and d['phase'] == 'timeout'" 'while (true) {}
 s("bd")' --dry-run -
 

@@ -40,6 +40,11 @@ check "object form" 0 "d['ok'] and d['mode'] == 'list' and len(d['items']) == 2"
   --knowledge-json '{"q": "list synths", "limit": 2}'
 check "not found" 0 "not d['ok'] and d['reason'] == 'not_found'" --knowledge "is trancegate valid"
 check "bundled sounds without a cache" 0 "d['ok'] and d['items'][0]['name'] == 'sawtooth'" --knowledge "is sawtooth available"
+check "the sound library without a cache" 0 "d['ok'] and d['items'][0]['name'] == 'bd' and d['items'][0]['count'] == 8" \
+  --knowledge "sounds:bd"
+check "drum machines without a cache" 0 \
+  "d['ok'] and d['items'][0]['kind'] == 'bank' and d['items'][0]['name'] == 'rolandtr808' and any(i['name'] == 'rolandtr808_bd' for i in d['items'])" \
+  --knowledge "808 drums"
 check "sound snapshot file" 0 "d['ok'] and [i['name'] for i in d['items']] == ['my_loop']" \
   --knowledge "list user sounds" --sounds "$data/sounds-small.json"
 check "search knowledge" 0 "d['returned'] <= 2 and d['total_matches'] >= 1 and d['category_searched'] == 'vocabulary'" \

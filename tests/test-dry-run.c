@@ -11,6 +11,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-dry-run.h"
+#include "sj-sound-library.h"
 #include "sj-dry-run-report.h"
 #include "sj-knowledge.h"
 
@@ -524,6 +527,51 @@ test_banks_and_unknown_sounds (void)
   g_assert_true (json_array_get_length (json_object_get_array_member (kik, "suggestions")) > 0);
 }
 
+/* Which files the code plays: the library is registered in the helper as
+ * in the page, and every use it reports resolves to the same file with
+ * SjSoundLibrary (superdough's getSampleInfo() in JavaScript, ours in C). */
+static void
+test_sample_uses (void)
+{
+  g_autoptr(JsonObject) answer = run ("$: s(\"bd:3 sd bd:11 bd:-2.5\").bank(\"TR909\")\n"
+                                      "$: note(\"c4 d4 64.5\").s(\"piano\")\n"
+                                      "$: s(\"sawtooth casio:1 gm_piano\")\n"
+                                      "$: s(\"hh*16\").n(run(16).sub(4).div(2))\n"
+                                      "$: note(\"<a0 c8>\").n(\"<3 7>\").s(\"piano\")\n", 2, 0);
+  g_autoptr(JsonObject) many = run ("note(run(600).mul(0.1)).s(\"piano\")", 1, 0);
+  SjSoundLibrary *library = sj_sound_library_get_default ();
+  JsonArray *uses = json_object_get_array_member (answer, "sampleUses");
+  guint tr909_bd = 0, pianos = 0;
+
+  g_assert_nonnull (uses);
+  g_assert_false (json_object_has_member (answer, "sampleUsesTruncated"));
+  for (guint i = 0; i < json_array_get_length (uses); i++)
+    {
+      JsonObject *use = json_array_get_object_element (uses, i);
+      const char *sound = json_object_get_string_member (use, "sound");
+      double midi = json_object_has_member (use, "midi") ? json_object_get_double_member (use, "midi") : NAN;
+      SjLibraryFile file;
+
+      g_assert_true (sj_sound_library_resolve (library, sound, json_object_get_int_member (use, "n"), midi, &file));
+      g_assert_cmpstr (file.pack, ==, json_object_get_string_member (use, "pack"));
+      g_assert_cmpstr (file.path, ==, json_object_get_string_member (use, "path"));
+      g_assert_cmpstr (sound, !=, "sawtooth");
+      g_assert_cmpstr (sound, !=, "gm_piano");
+      tr909_bd += g_str_equal (sound, "tr909_bd");
+      pianos += g_str_equal (sound, "piano");
+    }
+
+  /* bd:3 and bd:11 are one file of four; bd:-2.5 rounds to -2, the third. */
+  g_assert_cmpuint (tr909_bd, ==, 2);
+  g_assert_cmpuint (pianos, ==, 5);
+  /* tr909_bd, tr909_sd, five piano notes, casio:1, and hh's five files. */
+  g_assert_cmpuint (json_array_get_length (uses), ==, 2 + 1 + 5 + 1 + 5);
+
+  /* Many distinct uses are capped, and say so. */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (many, "sampleUses")), ==, 512);
+  g_assert_true (json_object_get_boolean_member (many, "sampleUsesTruncated"));
+}
+
 /* Code that changes the shared runtime (a pattern method, a global) does
  * not leak into the next dry-run: the helper rebuilds its engine, and the
  * next request waits for that rather than spending its own timeout on it. */
@@ -679,6 +727,7 @@ main (int    argc,
   g_test_add_func ("/dry-run/tempo-and-samples", test_tempo_and_samples);
   g_test_add_func ("/dry-run/labels", test_labels);
   g_test_add_func ("/dry-run/banks-and-unknown-sounds", test_banks_and_unknown_sounds);
+  g_test_add_func ("/dry-run/sample-uses", test_sample_uses);
   g_test_add_func ("/dry-run/isolation", test_isolation);
   g_test_add_func ("/dry-run/helper-crash", test_helper_crash);
   g_test_add_func ("/dry-run/helper-missing", test_helper_missing);

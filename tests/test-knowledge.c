@@ -454,6 +454,51 @@ test_sounds_cache (void)
   g_unlink (path);
 }
 
+/* Before the page ever reports, the sounds are the bundled ones: the
+ * synths and soundfonts and the whole sound library (issue 14: "sounds:bd"
+ * used to be not found). */
+static void
+test_bundled_library (void)
+{
+  g_autoptr(SjSoundsIndex) bundled = sj_sounds_index_new ();
+  g_autoptr(SjKnowledge) offline = NULL;
+  g_autoptr(JsonNode) bd = NULL;
+  g_autoptr(JsonNode) drums = NULL;
+  g_autoptr(JsonNode) alias = NULL;
+  JsonObject *answer, *first;
+  JsonArray *items;
+  gboolean has_sound = FALSE;
+
+  sj_sounds_index_load_bundled (bundled);
+  offline = sj_knowledge_new (sj_knowledge_get_reference (knowledge), bundled);
+
+  bd = sj_knowledge_query (offline, "sounds:bd");
+  answer = json_node_get_object (bd);
+  g_assert_true (json_object_get_boolean_member (answer, "ok"));
+  first = json_array_get_object_element (json_object_get_array_member (answer, "items"), 0);
+  g_assert_cmpstr (json_object_get_string_member (first, "name"), ==, "bd");
+  g_assert_cmpint (json_object_get_int_member (first, "count"), ==, 8);
+  g_assert_cmpstr (json_object_get_string_member (first, "tag"), ==, "drum-machines");
+
+  /* The drum machine before its alias, and its sounds. */
+  drums = sj_knowledge_query (offline, "808 drums");
+  answer = json_node_get_object (drums);
+  g_assert_true (json_object_get_boolean_member (answer, "ok"));
+  items = json_object_get_array_member (answer, "items");
+  first = json_array_get_object_element (items, 0);
+  g_assert_cmpstr (json_object_get_string_member (first, "kind"), ==, "bank");
+  g_assert_cmpstr (json_object_get_string_member (first, "name"), ==, "rolandtr808");
+  for (guint i = 0; i < json_array_get_length (items); i++)
+    has_sound |= g_str_equal (json_object_get_string_member (json_array_get_object_element (items, i), "name"),
+                              "rolandtr808_bd");
+  g_assert_true (has_sound);
+
+  /* An alias is a real bank too. */
+  alias = sj_knowledge_query (offline, "sounds:tr909_bd");
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (alias), "ok"));
+  g_assert_nonnull (sj_sounds_index_lookup_bank (bundled, "TR909"));
+}
+
 /* The full online registry (1,653 sounds), when the upstream oracle is
  * present: every query answers in well under a millisecond. */
 static void
@@ -520,6 +565,7 @@ main (int   argc,
   g_test_add_func ("/knowledge/reference-index", test_reference_index);
   g_test_add_func ("/knowledge/html-to-text", test_html_to_text);
   g_test_add_func ("/knowledge/sounds-cache", test_sounds_cache);
+  g_test_add_func ("/knowledge/bundled-library", test_bundled_library);
   g_test_add_func ("/knowledge/online-scale", test_online_scale);
 
   status = g_test_run ();

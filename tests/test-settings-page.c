@@ -293,6 +293,23 @@ test_bindings (void)
       WAIT_UNTIL (gtk_spin_button_get_value (spin) == 3);
     }
 
+  /* Downloading sounds: on by default; off is strictly offline, and the
+   * row says so. Activating the row flips it, as a click would. */
+  {
+    GtkSwitch *toggle = GTK_SWITCH (CHILD (page, "download_sounds_switch"));
+    AdwActionRow *row = ADW_ACTION_ROW (gtk_widget_get_ancestor (GTK_WIDGET (toggle), ADW_TYPE_ACTION_ROW));
+
+    g_assert_true (g_settings_get_boolean (settings, "download-sounds"));
+    g_assert_true (gtk_switch_get_active (toggle));
+    g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "Download sounds when first played");
+    g_assert_nonnull (strstr (adw_action_row_get_subtitle (row), "strictly offline"));
+    g_assert_true (adw_action_row_get_activatable_widget (row) == GTK_WIDGET (toggle));
+    adw_action_row_activate (row);
+    WAIT_UNTIL (!g_settings_get_boolean (settings, "download-sounds"));
+    g_settings_set_boolean (settings, "download-sounds", TRUE);
+    WAIT_UNTIL (gtk_switch_get_active (toggle));
+  }
+
   gtk_window_destroy (window);
 }
 

@@ -155,8 +155,17 @@ try {
   );
   const methods = Object.getOwnPropertyNames(Pattern.prototype).filter((name) => name !== 'constructor');
   const byName = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-  const sounds = soundSnapshot(modules.webaudio.soundMap.get());
-  const scope = { globals: globals.sort(byName), methods: methods.sort(byName), sounds };
+  const registry = modules.webaudio.soundMap.get();
+  const sounds = soundSnapshot(registry);
+  // Each General MIDI soundfont's font files (<font>.js), as
+  // @strudel/soundfonts registers them: the native sound cache only serves
+  // those names, and the sound library resolves gm_*:n to one of them.
+  const soundfonts = Object.fromEntries(
+    Object.entries(registry)
+      .filter(([, sound]) => sound?.data?.type === 'soundfont' && Array.isArray(sound.data.fonts))
+      .map(([name, sound]) => [name, sound.data.fonts.map(String)]),
+  );
+  const scope = { globals: globals.sort(byName), methods: methods.sort(byName), sounds, soundfonts };
 
   // Names the page's users rely on; missing ones mean the probe is broken.
   const expect = {
@@ -169,6 +178,7 @@ try {
   for (const name of ['sine', 'sawtooth', 'square', 'triangle', 'supersaw', 'white', 'zzfx', 'gm_piano']) {
     if (!(name in sounds)) missing.push(`sounds.${name}`);
   }
+  if (!soundfonts.gm_piano?.length) missing.push('soundfonts.gm_piano');
   if (missing.length > 0) {
     throw new Error(`build-scope: runtime lacks ${missing.join(', ')}`);
   }

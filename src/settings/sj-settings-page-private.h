@@ -61,6 +61,7 @@ struct _SjSettingsPage
   GtkSpinButton        *bar_cycles_spin;
   GtkSpinButton        *repair_spin;
   GtkSpinButton        *tool_budget_spin;
+  GtkSwitch            *download_sounds_switch;
 };
 
 static inline gboolean

@@ -125,6 +125,7 @@ bind_settings (SjSettingsPage *self)
 
   g_settings_bind (self->settings, "max-repair-attempts", self->repair_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "tool-budget", self->tool_budget_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "download-sounds", self->download_sounds_switch, "active", G_SETTINGS_BIND_DEFAULT);
 }
 
 /* The provider and base URL the key is kept under and the models are asked
@@ -395,6 +396,7 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, bar_cycles_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, repair_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, tool_budget_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, download_sounds_switch);
   gtk_widget_class_bind_template_callback (widget_class, key_clear_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, key_entry_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, key_set_clicked_cb);

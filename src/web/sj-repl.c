@@ -697,6 +697,21 @@ sj_repl_get_versions (SjRepl *self)
   return self->versions;
 }
 
+/**
+ * sj_repl_set_sound_cache:
+ * @sound_cache: (nullable): what answers the page's sound requests
+ *   (strudel-jam://sounds/<pack>/<path>): the app's cache of the sound
+ *   library's files
+ */
+void
+sj_repl_set_sound_cache (SjRepl       *self,
+                         SjSoundCache *sound_cache)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  sj_web_assets_set_sound_cache (self->assets, sound_cache);
+}
+
 /* Returns: the URIs outside our scheme that the page requested so far. */
 const char * const *
 sj_repl_get_external_requests (SjRepl *self)

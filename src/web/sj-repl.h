@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-page-message.h"
+#include "sj-sound-cache.h"
 
 G_BEGIN_DECLS
 
@@ -30,6 +31,8 @@ const char        *sj_repl_get_code                (SjRepl               *self);
 JsonObject        *sj_repl_get_sounds              (SjRepl               *self);
 JsonObject        *sj_repl_get_versions            (SjRepl               *self);
 const char * const*sj_repl_get_external_requests   (SjRepl               *self);
+void               sj_repl_set_sound_cache         (SjRepl               *self,
+                                                    SjSoundCache         *sound_cache);
 
 void               sj_repl_fetch_code_async        (SjRepl               *self,
                                                     GCancellable         *cancellable,

@@ -5,18 +5,27 @@
  * Serves the bundled Strudel page from the binary's GResources on the
  * strudel-jam:// scheme. The scheme is registered secure (so the page is a
  * secure context: AudioWorklet and crypto.subtle need one) and CORS-enabled
- * (so worklet modules and fetch() of our own JSON work). Only paths under
- * the one host "app" exist; everything else is a 404. Every response carries
- * the same Content-Security-Policy the page declares, so that scripts can only
- * come from this scheme even if the page's own meta tag were removed.
+ * (so worklet modules and fetch() of our own JSON work). Two hosts exist:
+ * "app", the page's files, and "sounds", the sound library's files
+ * (strudel-jam://sounds/<pack>/<path>), which the sound cache answers from
+ * the disk or by downloading them once (SjSoundCache). Everything else is a
+ * 404. Every response carries the same Content-Security-Policy the page
+ * declares, so that scripts can only come from this scheme even if the
+ * page's own meta tag were removed.
  */
 
 #include "config.h"
 
+#include <string.h>
+
 #include "sj-web-assets.h"
 
-#define PAGE_HOST "app"
+#define PAGE_HOST   "app"
+#define SOUNDS_HOST "sounds"
 
+/* https stays in media-src and connect-src for sample maps the user's own
+ * code loads (samples('github:…')); the library's sounds come through this
+ * scheme (see data/web/src/index.html). */
 static const char content_security_policy[] =
   "default-src 'none'; "
   "script-src 'self' " SJ_WEB_SCHEME ": 'unsafe-eval'; "
@@ -30,12 +39,26 @@ static const char content_security_policy[] =
 
 struct _SjWebAssets
 {
-  GObject  parent_instance;
+  GObject       parent_instance;
 
-  char    *resource_prefix;
+  char         *resource_prefix;
+  SjSoundCache *sound_cache;
+  GCancellable *cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (SjWebAssets, sj_web_assets, G_TYPE_OBJECT)
+
+static void
+sj_web_assets_dispose (GObject *object)
+{
+  SjWebAssets *self = (SjWebAssets *)object;
+
+  /* Sounds still loading for a page that is gone. */
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->sound_cache);
+
+  G_OBJECT_CLASS (sj_web_assets_parent_class)->dispose (object);
+}
 
 static void
 sj_web_assets_finalize (GObject *object)
@@ -43,6 +66,7 @@ sj_web_assets_finalize (GObject *object)
   SjWebAssets *self = (SjWebAssets *)object;
 
   g_clear_pointer (&self->resource_prefix, g_free);
+  g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (sj_web_assets_parent_class)->finalize (object);
 }
@@ -52,12 +76,14 @@ sj_web_assets_class_init (SjWebAssetsClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->dispose = sj_web_assets_dispose;
   object_class->finalize = sj_web_assets_finalize;
 }
 
 static void
 sj_web_assets_init (SjWebAssets *self)
 {
+  self->cancellable = g_cancellable_new ();
 }
 
 SjWebAssets *
@@ -71,6 +97,22 @@ sj_web_assets_new (const char *resource_prefix)
   self->resource_prefix = g_strdup (resource_prefix);
 
   return self;
+}
+
+/**
+ * sj_web_assets_set_sound_cache:
+ * @sound_cache: (nullable): what answers strudel-jam://sounds/…
+ *
+ * Without one, every sound request is answered 503.
+ */
+void
+sj_web_assets_set_sound_cache (SjWebAssets  *self,
+                               SjSoundCache *sound_cache)
+{
+  g_assert (SJ_IS_WEB_ASSETS (self));
+  g_return_if_fail (sound_cache == NULL || SJ_IS_SOUND_CACHE (sound_cache));
+
+  g_set_object (&self->sound_cache, sound_cache);
 }
 
 gboolean
@@ -153,30 +195,19 @@ sj_web_assets_lookup (SjWebAssets  *self,
 }
 
 static void
-handle_request_cb (WebKitURISchemeRequest *request,
-                   gpointer                user_data)
+respond (WebKitURISchemeRequest *request,
+         guint                   status,
+         GBytes                 *bytes,
+         const char             *content_type,
+         gboolean                for_page)
 {
-  SjWebAssets *self = user_data;
-  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GInputStream) stream = g_memory_input_stream_new_from_bytes (bytes);
   g_autoptr(WebKitURISchemeResponse) response = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *content_type = NULL;
   SoupMessageHeaders *headers;
 
-  g_assert (SJ_IS_WEB_ASSETS (self));
-
-  g_debug ("Serving %s", webkit_uri_scheme_request_get_uri (request));
-  bytes = sj_web_assets_lookup (self, webkit_uri_scheme_request_get_uri (request), &content_type, &error);
-  if (bytes == NULL)
-    {
-      g_debug ("Refusing %s: %s", webkit_uri_scheme_request_get_uri (request), error->message);
-      webkit_uri_scheme_request_finish_error (request, error);
-      return;
-    }
-
-  stream = g_memory_input_stream_new_from_bytes (bytes);
   response = webkit_uri_scheme_response_new (stream, g_bytes_get_size (bytes));
+  if (status != SOUP_STATUS_OK)
+    webkit_uri_scheme_response_set_status (response, status, NULL);
 
   /* Setting the headers replaces all of them, the content type included,
    * so it goes into the same set; with nosniff a script without it would
@@ -186,10 +217,129 @@ handle_request_cb (WebKitURISchemeRequest *request,
   soup_message_headers_append (headers, "Content-Security-Policy", content_security_policy);
   soup_message_headers_append (headers, "X-Content-Type-Options", "nosniff");
   soup_message_headers_append (headers, "Cache-Control", "no-store");
+  /* The sounds are another host than the page's (another origin): the
+   * page's fetch() needs leave to read them. */
+  if (for_page)
+    soup_message_headers_append (headers, "Access-Control-Allow-Origin", SJ_WEB_SCHEME "://" PAGE_HOST);
   webkit_uri_scheme_response_set_http_headers (response, headers);
   webkit_uri_scheme_response_set_content_type (response, content_type);
 
   webkit_uri_scheme_request_finish_with_response (request, response);
+}
+
+/* A sound that cannot be had is an HTTP error for the page: superdough
+ * logs its own error for that note, and the music goes on. */
+static guint
+status_for_error (const GError *error)
+{
+  if (!g_error_matches (error, SJ_SOUND_CACHE_ERROR, error->code))
+    return SOUP_STATUS_INTERNAL_SERVER_ERROR;
+
+  switch ((SjSoundCacheError)error->code)
+    {
+    case SJ_SOUND_CACHE_ERROR_NOT_FOUND:
+      return SOUP_STATUS_NOT_FOUND;
+    case SJ_SOUND_CACHE_ERROR_OFFLINE:
+      return SOUP_STATUS_SERVICE_UNAVAILABLE;
+    case SJ_SOUND_CACHE_ERROR_TIMEOUT:
+      return SOUP_STATUS_GATEWAY_TIMEOUT;
+    case SJ_SOUND_CACHE_ERROR_TOO_LARGE:
+      return SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE;
+    case SJ_SOUND_CACHE_ERROR_NETWORK:
+    case SJ_SOUND_CACHE_ERROR_TRUNCATED:
+      return SOUP_STATUS_BAD_GATEWAY;
+    case SJ_SOUND_CACHE_ERROR_IO:
+    default:
+      return SOUP_STATUS_INTERNAL_SERVER_ERROR;
+    }
+}
+
+static void
+respond_error (WebKitURISchemeRequest *request,
+               guint                   status,
+               const char             *message)
+{
+  g_autoptr(GBytes) body = g_bytes_new (message, strlen (message));
+
+  respond (request, status, body, "text/plain; charset=utf-8", TRUE);
+}
+
+static void
+sound_loaded_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(WebKitURISchemeRequest) request = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *content_type = NULL;
+
+  bytes = sj_sound_cache_load_finish (SJ_SOUND_CACHE (object), result, &content_type, NULL, &error);
+  if (bytes != NULL)
+    respond (request, SOUP_STATUS_OK, bytes, content_type, TRUE);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    webkit_uri_scheme_request_finish_error (request, error);
+  else
+    respond_error (request, status_for_error (error), error->message);
+}
+
+/* strudel-jam://sounds/<pack>/<path>: the path stays percent-encoded here;
+ * the cache decodes it once and serves only files the library lists. */
+static void
+handle_sound_request (SjWebAssets            *self,
+                      WebKitURISchemeRequest *request,
+                      GUri                   *uri)
+{
+  g_autofree char *pack = NULL;
+  const char *path = g_uri_get_path (uri);
+  const char *slash;
+
+  if (self->sound_cache == NULL)
+    {
+      respond_error (request, SOUP_STATUS_SERVICE_UNAVAILABLE, "no sound cache");
+      return;
+    }
+  if (path == NULL || *path != '/' || (slash = strchr (path + 1, '/')) == NULL)
+    {
+      respond_error (request, SOUP_STATUS_NOT_FOUND, "no such sound");
+      return;
+    }
+
+  pack = g_strndup (path + 1, slash - (path + 1));
+  sj_sound_cache_load_async (self->sound_cache, pack, slash + 1, self->cancellable,
+                             sound_loaded_cb, g_object_ref (request));
+}
+
+static void
+handle_request_cb (WebKitURISchemeRequest *request,
+                   gpointer                user_data)
+{
+  SjWebAssets *self = user_data;
+  const char *uri = webkit_uri_scheme_request_get_uri (request);
+  g_autoptr(GUri) parsed = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *content_type = NULL;
+
+  g_assert (SJ_IS_WEB_ASSETS (self));
+
+  g_debug ("Serving %s", uri);
+  parsed = g_uri_parse (uri, G_URI_FLAGS_ENCODED_PATH, NULL);
+  if (parsed != NULL && g_strcmp0 (g_uri_get_host (parsed), SOUNDS_HOST) == 0)
+    {
+      handle_sound_request (self, request, parsed);
+      return;
+    }
+
+  bytes = sj_web_assets_lookup (self, uri, &content_type, &error);
+  if (bytes == NULL)
+    {
+      g_debug ("Refusing %s: %s", uri, error->message);
+      webkit_uri_scheme_request_finish_error (request, error);
+      return;
+    }
+
+  respond (request, SOUP_STATUS_OK, bytes, content_type, FALSE);
 }
 
 /**

@@ -7,6 +7,8 @@
 
 #include <webkit/webkit.h>
 
+#include "sj-sound-cache.h"
+
 G_BEGIN_DECLS
 
 #define SJ_WEB_SCHEME     "strudel-jam"
@@ -23,6 +25,8 @@ GBytes      *sj_web_assets_lookup        (SjWebAssets      *self,
                                           const char       *uri,
                                           const char      **content_type,
                                           GError          **error);
+void         sj_web_assets_set_sound_cache (SjWebAssets    *self,
+                                          SjSoundCache     *sound_cache);
 gboolean     sj_web_assets_is_own_uri    (const char       *uri);
 
 G_END_DECLS

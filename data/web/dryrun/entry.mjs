@@ -18,7 +18,10 @@
 // Nothing in Strudel is patched. What acts outside the process is replaced
 // at our level: the scheduler's setCps records the tempo, samples() records
 // the requested source and loads nothing, and the editor's functions (the
-// page's @strudel/codemirror, which needs a DOM) are stand-ins.
+// page's @strudel/codemirror, which needs a DOM) are stand-ins. The sound
+// library's maps and bank aliases are registered as in the page
+// (src/library.mjs), so that sounds resolve the same way and the answer can
+// say which sample files the code would play (sampleUses).
 
 import { consoleLines, inert } from './polyfills.mjs';
 import * as core from '@strudel/core';
@@ -29,6 +32,7 @@ import * as draw from '@strudel/draw';
 import * as soundfonts from '@strudel/soundfonts';
 import { transpiler, registerWidgetType } from '@strudel/transpiler';
 import { checkCode } from './checks.mjs';
+import { registerLibrary, SOUNDS_URL } from '../src/library.mjs';
 
 // Filled in by build-dryrun.mjs: the page's runtime names (runtime-scope.json)
 // and the names @strudel/codemirror exports.
@@ -36,6 +40,8 @@ const PAGE_SCOPE = __SJ_PAGE_SCOPE__;
 const CODEMIRROR_EXPORTS = __SJ_CODEMIRROR_EXPORTS__;
 
 const MAX_HAPS = 20000;
+// The most distinct sample uses an answer lists.
+const MAX_SAMPLE_USES = 512;
 const { Pattern, evalScope, pure, ref, registerControl, silence } = core;
 
 // What the evaluated code asked for outside of patterns.
@@ -155,6 +161,9 @@ async function init() {
   // The page's evalScope order: core, mini, tonal, webaudio, codemirror,
   // draw, soundfonts (later ones win on equal names).
   await evalScope(core, mini, tonal, webaudio, codemirrorStandIns(), draw, soundfonts, outsideStandIns());
+  // The page's prebake registers the library with the real samples() and
+  // aliasBank(); maps given as objects load nothing.
+  await registerLibrary(webaudio);
   registerWidgets();
   // Names only the page's runtime has (none expected beyond the above):
   // present, so that code using them evaluates as in the page.
@@ -212,6 +221,33 @@ function soundOf(value) {
   return s.toLowerCase();
 }
 
+// The sample files a hap would play, as superdough picks them
+// (getSampleInfo(): n modulo the files; the closest note first for pitched
+// maps such as the piano): for sounds registered from sample maps only.
+function sampleUse(sound, value) {
+  const data = webaudio.soundMap.get()[sound]?.data;
+  const bank = data?.type === 'sample' ? data.samples : data?.type === 'wavetable' ? data.tables : undefined;
+  if (!bank || typeof bank !== 'object') return null;
+  let info;
+  try {
+    info = webaudio.getSampleInfo({ ...value, s: sound }, bank);
+  } catch {
+    return null; // superdough would fail on this value too (a note it cannot read)
+  }
+  const use = { sound, n: info.index };
+  if (!Array.isArray(bank)) use.midi = info.midi;
+  const url = String(info.url);
+  if (url.startsWith(SOUNDS_URL)) {
+    const rest = url.slice(SOUNDS_URL.length);
+    const slash = rest.indexOf('/');
+    use.pack = rest.slice(0, slash);
+    use.path = rest.slice(slash + 1);
+  } else {
+    use.url = url;
+  }
+  return use;
+}
+
 // Milliseconds since t0, to the hundredth.
 const elapsed = (t0) => Math.round((performance.now() - t0) * 100) / 100;
 
@@ -266,15 +302,26 @@ async function dryRun(id, code, cycles, wantHaps) {
     let events = 0;
     const sounds = new Set();
     const tempo = [...recorded.tempo];
+    const uses = new Map();
+    let usesTruncated = false;
     for (const hap of haps) {
       if (!hap.hasOnset()) continue;
       events++;
       const sound = soundOf(hap.value);
-      if (sound) sounds.add(sound);
+      if (sound) {
+        sounds.add(sound);
+        const use = sampleUse(sound, hap.value);
+        const key = use && `${use.sound}\u0000${use.n}\u0000${use.midi ?? ''}`;
+        if (use && !uses.has(key)) {
+          if (uses.size < MAX_SAMPLE_USES) uses.set(key, use);
+          else usesTruncated = true;
+        }
+      }
       if (typeof hap.value?.cps === 'number') tempo.push({ cps: hap.value.cps, cycle: hap.whole.begin.valueOf() });
     }
     const answer = { ...base, ok: true, events, cycles, cps, sounds: [...sounds].sort(), tempo,
-      samples: recorded.samples };
+      samples: recorded.samples, sampleUses: [...uses.values()] };
+    if (usesTruncated) answer.sampleUsesTruncated = true;
     if (wantHaps) {
       // As upstream's examples snapshot test prints them.
       const shown = pattern.sortHapsByPart().queryArc(0, cycles, { _cps: cps });

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 //
 // The Strudel Jam page: the original Strudel REPL editor (StrudelMirror from
-// @strudel/codemirror) with a prebake like the Strudel website's, plus a thin
-// bridge to the C side. State goes out as messages, commands come in through
+// @strudel/codemirror) with the Strudel website's prebake (its sample maps
+// are bundled, their audio comes through our scheme), plus a thin bridge to
+// the C side. State goes out as messages, commands come in through
 // window.sjBridge, which C calls with webkit_web_view_call_async_javascript_function.
 // Nothing here decides anything: the C services do the thinking.
 
@@ -16,6 +17,7 @@ import * as soundfonts from '@strudel/soundfonts';
 import { transpiler } from '@strudel/transpiler';
 
 import { installWorkletMap } from './worklets.mjs';
+import { registerLibrary, soundfontUrl } from './library.mjs';
 import * as workerTimers from './worker-timers.mjs';
 import { capFrameRate } from './frame-rate.mjs';
 import { post, request } from './post.mjs';
@@ -62,12 +64,18 @@ async function settle(label, promise) {
   }
 }
 
+// The website's prebake: synths, ZZFX, the General MIDI soundfonts and the
+// sound library's packs, then the bank aliases (library.mjs). Samples and
+// soundfonts are fetched from strudel-jam://sounds/ when first played, and
+// the C side answers from its cache (or downloads them once).
 async function prebake() {
+  soundfonts.setSoundfontUrl(soundfontUrl());
   await Promise.all([
     settle('modules', evalScope(core, mini, tonal, webaudio, codemirror, draw, soundfonts)),
     settle('synth sounds', registerSynthSounds()),
     settle('zzfx sounds', registerZZFXSounds()),
     settle('soundfonts', soundfonts.registerSoundfonts()),
+    settle('sound library', registerLibrary(webaudio)),
   ]);
 }
 

@@ -8,7 +8,7 @@
  * are close (from SjKnowledge, so that no suggestion is ever invented).
  *
  *   {"ok":true, "events", "cycles", "cps", "sounds", "tempo", "samples",
- *    "unknownSounds":[{"name","suggestions"}], …}
+ *    "sampleUses", "unknownSounds":[{"name","suggestions"}], …}
  *   {"ok":false, "phase", "message", "line", "column",
  *    "unknownSymbols":[{"name","kind","line","column","suggestions"}],
  *    "unknownSounds":[…], …}

@@ -498,7 +498,9 @@ request_line (gint64      id,
  * @timeout_ms: 0 for the default (500 ms), else at most 60 s
  *
  * Dry-runs @code.  The answer (sj_dry_run_run_finish()) is the helper's:
- * {"ok":true,"events","cycles","cps","sounds","tempo","samples","haps"?,"ms"}
+ * {"ok":true,"events","cycles","cps","sounds","tempo","samples","sampleUses",
+ *  "sampleUsesTruncated"?,"haps"?,"ms"} (sampleUses: the distinct
+ * {sound, n, midi?, pack, path} that the sample-map sounds play, at most 512)
  * or {"ok":false,"phase":"syntax|compile|runtime|timeout","message",…}.
  */
 void

@@ -32,6 +32,22 @@ hit_name (SjKnowledge          *self,
     }
 }
 
+static gboolean
+hit_is_alias (SjKnowledge          *self,
+              const SjKnowledgeHit *hit)
+{
+  switch (hit->kind)
+    {
+    case SJ_KNOWLEDGE_HIT_SOUND:
+      return sj_sounds_index_get_sound (sj_knowledge_get_sounds (self), hit->index)->alias;
+    case SJ_KNOWLEDGE_HIT_BANK:
+      return sj_sounds_index_get_bank (sj_knowledge_get_sounds (self), hit->index)->alias;
+    case SJ_KNOWLEDGE_HIT_FUNCTION:
+    default:
+      return FALSE;
+    }
+}
+
 static int
 compare_hits (gconstpointer a,
               gconstpointer b,
@@ -50,6 +66,11 @@ compare_hits (gconstpointer a,
   /* A bank groups its sounds: it comes before them on a tie. */
   if ((ha->kind == SJ_KNOWLEDGE_HIT_BANK) != (hb->kind == SJ_KNOWLEDGE_HIT_BANK))
     return ha->kind == SJ_KNOWLEDGE_HIT_BANK ? -1 : 1;
+
+  /* A drum machine's own name before its alias ("rolandtr808" before
+   * "tr808"): they are the same sounds. */
+  if (hit_is_alias (self, ha) != hit_is_alias (self, hb))
+    return hit_is_alias (self, ha) ? 1 : -1;
 
   na = hit_name (self, ha);
   nb = hit_name (self, hb);

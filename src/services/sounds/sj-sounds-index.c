@@ -3,9 +3,11 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The sounds the page has registered, from the bridge's sound snapshot,
- * with the categories of Strudel's sounds tab.  The last snapshot is kept
- * on disk so that lookups work while the page is not running; a new
- * snapshot replaces it.
+ * with the categories of Strudel's sounds tab.  Before the page has ever
+ * reported, it holds what the page's prebake registers: the build's list of
+ * synths, ZZFX sounds and soundfonts, and the sound library (SjSoundLibrary,
+ * the website's sample maps).  The last snapshot is kept on disk so that
+ * lookups work while the page is not running; a new snapshot replaces it.
  */
 
 #include "config.h"
@@ -13,8 +15,8 @@
 #include <string.h>
 
 #include "sj-fuzzy.h"
-#include "sj-bundled-data.h"
 #include "sj-page-message.h"
+#include "sj-sound-library.h"
 #include "sj-sounds-index.h"
 
 struct _SjSoundsIndex
@@ -226,28 +228,51 @@ compare_banks (gconstpointer a,
 }
 
 /* A bank is what `.bank("X")` selects: Strudel plays "X_bd" for
- * s("bd").bank("X").  Only samples sharing a prefix with at least one other
- * sample form a bank, so "gm_piano" or a lone "my_loop" do not. */
+ * s("bd").bank("X").  The library knows the real ones (the drum machines
+ * and their aliases), so "xylophone_hard_ff" is not one.  Among sounds it
+ * does not know (the user's own), samples sharing a prefix with at least
+ * one other sample form a bank, so "gm_piano" or a lone "my_loop" do not.
+ *
+ * Returns: (transfer full) (nullable): the bank of @sound */
+static char *
+bank_of (SjSoundLibrary *library,
+         const SjSound  *sound,
+         gboolean       *known)
+{
+  const SjLibrarySound *in_library = sj_sound_library_lookup (library, sound->lower);
+  const char *underscore = strchr (sound->name, '_');
+
+  *known = in_library != NULL;
+  if (in_library != NULL)
+    return g_strdup (in_library->bank);
+  if (!g_str_equal (sound->type, "sample") || underscore == NULL ||
+      underscore == sound->name || underscore[1] == '\0')
+    return NULL;
+  return g_strndup (sound->name, underscore - sound->name);
+}
+
 static void
 build_banks (SjSoundsIndex *self)
 {
   g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                         (GDestroyNotify)g_ptr_array_unref);
+  g_autoptr(GHashTable) known_banks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  SjSoundLibrary *library = sj_sound_library_get_default ();
   GHashTableIter iter;
   gpointer key, value;
 
   for (guint i = 0; i < self->sounds->len; i++)
     {
       SjSound *sound = g_ptr_array_index (self->sounds, i);
-      const char *underscore = strchr (sound->name, '_');
-      GPtrArray *members;
       g_autofree char *prefix = NULL;
+      GPtrArray *members;
+      gboolean known;
 
-      if (!g_str_equal (sound->type, "sample") || underscore == NULL ||
-          underscore == sound->name || underscore[1] == '\0')
+      if ((prefix = bank_of (library, sound, &known)) == NULL)
         continue;
+      if (known)
+        g_hash_table_add (known_banks, g_strdup (prefix));
 
-      prefix = g_strndup (sound->name, underscore - sound->name);
       members = g_hash_table_lookup (groups, prefix);
       if (members == NULL)
         {
@@ -263,7 +288,7 @@ build_banks (SjSoundsIndex *self)
       GPtrArray *members = value;
       SjSoundBank *bank;
 
-      if (members->len < 2)
+      if (members->len < 2 && !g_hash_table_contains (known_banks, key))
         continue;
 
       bank = g_new0 (SjSoundBank, 1);
@@ -272,11 +297,13 @@ build_banks (SjSoundsIndex *self)
       bank->len = strlen (bank->lower);
       bank->mask = sj_fuzzy_mask (bank->lower, bank->len);
       bank->sounds = g_ptr_array_ref (members);
+      bank->alias = TRUE;
 
       for (guint i = 0; i < members->len; i++)
         {
           SjSound *sound = g_ptr_array_index (members, i);
 
+          bank->alias &= sound->alias;
           sound->bank = g_strdup (bank->name);
           sound->bank_sound = g_strdup (sound->name + strlen (bank->name) + 1);
         }
@@ -305,6 +332,8 @@ sj_sounds_index_load_snapshot (SjSoundsIndex  *self,
                                JsonObject     *snapshot,
                                GError        **error)
 {
+  SjSoundLibrary *library = sj_sound_library_get_default ();
+  const SjLibrarySound *known;
   JsonObjectIter iter;
   const char *name;
   JsonNode *node;
@@ -334,6 +363,8 @@ sj_sounds_index_load_snapshot (SjSoundsIndex  *self,
       sound->tag = g_strdup (json_object_get_string_member_with_default (object, "tag", NULL));
       sound->prebake = json_object_get_boolean_member (object, "prebake");
       sound->count = json_object_get_int_member_with_default (object, "count", -1);
+      known = sj_sound_library_lookup (library, sound->lower);
+      sound->alias = known != NULL && known->alias_of != NULL;
 
       g_ptr_array_add (self->sounds, sound);
     }
@@ -358,177 +389,6 @@ sj_sounds_index_load_snapshot (SjSoundsIndex  *self,
   g_signal_emit (self, signals[CHANGED], 0);
 
   return TRUE;
-}
-
-/**
- * sj_sounds_index_load_bundled:
- *
- * Loads the sounds that the page registers without any network (synths,
- * ZZFX, General MIDI soundfonts), as listed at build time: what lookups
- * know before the page has ever reported its registry.
- */
-void
-sj_sounds_index_load_bundled (SjSoundsIndex *self)
-{
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  JsonNode *root;
-  JsonObject *sounds;
-  gsize size;
-  const char *data;
-
-  g_assert (SJ_IS_SOUNDS_INDEX (self));
-
-  bytes = sj_bundled_data_lookup ("runtime-scope.json", &error);
-  if (bytes == NULL)
-    g_error ("The bundled runtime scope is missing: %s", error->message);
-
-  data = g_bytes_get_data (bytes, &size);
-  if (!json_parser_load_from_data (parser, data, size, &error) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
-      (sounds = json_object_get_object_member (json_node_get_object (root), "sounds")) == NULL ||
-      !sj_sounds_index_load_snapshot (self, sounds, &error))
-    g_error ("The bundled sounds cannot be read: %s", error != NULL ? error->message : "no “sounds”");
-}
-
-/**
- * sj_sounds_index_new_for_lookup:
- * @path: (nullable): a snapshot file named by the user
- *
- * The sounds a lookup outside the window uses (the command line): the
- * file the user named, which must be readable; else the page's cached
- * snapshot; else, where the page never ran, the sounds it registers
- * offline.
- *
- * Returns: (transfer full) (nullable): the index, or %NULL with @error set
- */
-SjSoundsIndex *
-sj_sounds_index_new_for_lookup (const char  *path,
-                                GError     **error)
-{
-  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
-  g_autoptr(GFile) file = path != NULL ? g_file_new_for_commandline_arg (path)
-                                       : sj_sounds_index_get_cache_file ();
-  g_autoptr(GError) local_error = NULL;
-
-  if (!sj_sounds_index_load_file (sounds, file, &local_error))
-    {
-      if (path != NULL || !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return NULL;
-        }
-      sj_sounds_index_load_bundled (sounds);
-    }
-
-  return g_steal_pointer (&sounds);
-}
-
-/**
- * sj_sounds_index_get_cache_file:
- *
- * Returns: (transfer full): where the last snapshot is kept between runs.
- */
-GFile *
-sj_sounds_index_get_cache_file (void)
-{
-  return g_file_new_build_filename (g_get_user_cache_dir (), "strudel-jam", "sounds.json", NULL);
-}
-
-gboolean
-sj_sounds_index_load_file (SjSoundsIndex  *self,
-                           GFile          *file,
-                           GError        **error)
-{
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autofree char *contents = NULL;
-  JsonNode *root;
-  gsize length;
-
-  g_assert (SJ_IS_SOUNDS_INDEX (self));
-
-  if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error))
-    return FALSE;
-  if (length > SJ_PAGE_MESSAGE_MAX_BYTES)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "The sound snapshot is larger than %d bytes", SJ_PAGE_MESSAGE_MAX_BYTES);
-      return FALSE;
-    }
-  if (!json_parser_load_from_data (parser, contents, length, error))
-    return FALSE;
-
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "The sound snapshot is not a JSON object");
-      return FALSE;
-    }
-
-  return sj_sounds_index_load_snapshot (self, json_node_get_object (root), error);
-}
-
-/**
- * sj_sounds_index_save_file:
- *
- * Writes the snapshot atomically, so that a crash or a full disk leaves
- * the previous one in place.
- */
-gboolean
-sj_sounds_index_save_file (SjSoundsIndex  *self,
-                           GFile          *file,
-                           GError        **error)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *data = NULL;
-  gsize length;
-
-  g_assert (SJ_IS_SOUNDS_INDEX (self));
-
-  json_builder_begin_object (builder);
-  for (guint i = 0; i < self->sounds->len; i++)
-    {
-      const SjSound *sound = g_ptr_array_index (self->sounds, i);
-
-      json_builder_set_member_name (builder, sound->name);
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "type");
-      json_builder_add_string_value (builder, sound->type);
-      if (sound->tag != NULL)
-        {
-          json_builder_set_member_name (builder, "tag");
-          json_builder_add_string_value (builder, sound->tag);
-        }
-      json_builder_set_member_name (builder, "prebake");
-      json_builder_add_boolean_value (builder, sound->prebake);
-      if (sound->count >= 0)
-        {
-          json_builder_set_member_name (builder, "count");
-          json_builder_add_int_value (builder, sound->count);
-        }
-      json_builder_end_object (builder);
-    }
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  data = json_generator_to_data (generator, &length);
-
-  if (!g_file_make_directory_with_parents (parent, NULL, &local_error) &&
-      !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-
-  return g_file_replace_contents (file, data, length, NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
 }
 
 gboolean

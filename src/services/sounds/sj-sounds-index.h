@@ -35,6 +35,7 @@ typedef struct
   char     *bank_sound;/* "bd" for "RolandTR808_bd", or NULL */
   guint64   mask;      /* sj_fuzzy_mask() of lower */
   guint     categories;/* bit per SjSoundCategory */
+  gboolean  alias;     /* another name of a library sound (aliasBank: "tr909_bd") */
 } SjSound;
 
 typedef struct
@@ -44,6 +45,7 @@ typedef struct
   gsize      len;
   guint64    mask;     /* sj_fuzzy_mask() of lower */
   GPtrArray *sounds;   /* (element-type SjSound) (transfer none) */
+  gboolean   alias;    /* another name of a drum machine ("tr909") */
 } SjSoundBank;
 
 #define SJ_TYPE_SOUNDS_INDEX (sj_sounds_index_get_type ())
@@ -55,6 +57,9 @@ gboolean           sj_sounds_index_load_snapshot     (SjSoundsIndex   *self,
                                                       JsonObject      *snapshot,
                                                       GError         **error);
 gboolean           sj_sounds_index_load_file         (SjSoundsIndex   *self,
+                                                      GFile           *file,
+                                                      GError         **error);
+gboolean           sj_sounds_index_load_cache        (SjSoundsIndex   *self,
                                                       GFile           *file,
                                                       GError         **error);
 gboolean           sj_sounds_index_save_file         (SjSoundsIndex   *self,

@@ -1,0 +1,79 @@
+/* sj-sound-cache-private.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The sound cache's insides, shared by sj-sound-cache.c (the API, the
+ * disk), sj-sound-cache-download.c (downloads) and sj-sound-cache-failures.c
+ * (what is said when a sound cannot be had), and the setters the tests use.
+ */
+
+#pragma once
+
+#include <libsoup/soup.h>
+
+#include "sj-sound-cache.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SjSoundDownload SjSoundDownload;
+
+struct _SjSoundCache
+{
+  GObject               parent_instance;
+
+  SjSoundLibrary       *library;
+  GFile                *directory;
+  SoupSession          *session;
+  char                 *base_override;   /* STRUDEL_JAM_SOUNDS_URL, for tests */
+
+  GHashTable           *downloads;       /* "pack/local path" → SjSoundDownload */
+  GQueue                queue;           /* downloads waiting for a slot */
+  guint                 active;          /* downloads running */
+  GHashTable           *reported;        /* "pack/local path" → error code + 1 */
+  SjSoundCacheFallback  fallback;
+
+  guint                 max_active;
+  gsize                 max_size;
+  guint                 timeout_s;
+  guint                 retry_delay_ms;
+  guint                 max_attempts;
+  guint                 allow_downloads : 1;
+};
+
+/* sj-sound-cache-download.c */
+void     _sj_sound_cache_download_join   (SjSoundCache        *self,
+                                          const SjLibraryFile *file,
+                                          const char          *key,
+                                          GTask               *task);
+
+/* sj-sound-cache-failures.c */
+void     _sj_sound_cache_report_failure  (SjSoundCache        *self,
+                                          const char          *pack,
+                                          const char          *path,
+                                          const char          *key,
+                                          const GError        *error,
+                                          const char          *fallback_voice);
+
+/* sj-sound-cache.c */
+GFile   *_sj_sound_cache_get_target      (SjSoundCache        *self,
+                                          const SjLibraryFile *file);
+void     _sj_sound_cache_answer          (SjSoundCache        *self,
+                                          GTask               *task,
+                                          GBytes              *bytes,
+                                          const GError        *error);
+void     _sj_sound_cache_file_cached     (SjSoundCache        *self,
+                                          const SjLibraryFile *file,
+                                          const char          *key,
+                                          gsize                size);
+
+/* For tests: a short timeout (seconds), quick retries, small limits. */
+void     _sj_sound_cache_set_timeout     (SjSoundCache        *self,
+                                          guint                seconds);
+void     _sj_sound_cache_set_retry_delay (SjSoundCache        *self,
+                                          guint                milliseconds,
+                                          guint                max_attempts);
+void     _sj_sound_cache_set_limits      (SjSoundCache        *self,
+                                          guint                max_active,
+                                          gsize                max_size);
+
+G_END_DECLS

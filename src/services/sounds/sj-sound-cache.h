@@ -1,0 +1,106 @@
+/* sj-sound-cache.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "sj-sound-library.h"
+
+G_BEGIN_DECLS
+
+#define SJ_SOUND_CACHE_ERROR (sj_sound_cache_error_quark ())
+
+typedef enum
+{
+  SJ_SOUND_CACHE_ERROR_OFFLINE,    /* not cached, and downloads are off */
+  SJ_SOUND_CACHE_ERROR_NOT_FOUND,  /* not a file of the library, or the server answered 404 */
+  SJ_SOUND_CACHE_ERROR_NETWORK,    /* no connection, or the server failed (after retries) */
+  SJ_SOUND_CACHE_ERROR_TIMEOUT,    /* the server did not answer in time */
+  SJ_SOUND_CACHE_ERROR_TRUNCATED,  /* the body ended before its Content-Length */
+  SJ_SOUND_CACHE_ERROR_TOO_LARGE,  /* larger than the cache takes */
+  SJ_SOUND_CACHE_ERROR_IO,         /* the cache could not be written or read */
+} SjSoundCacheError;
+
+/* Where a loaded file came from. */
+typedef enum
+{
+  SJ_SOUND_SOURCE_CACHE,
+  SJ_SOUND_SOURCE_DOWNLOAD,
+  SJ_SOUND_SOURCE_FALLBACK,        /* the built-in drum kit's voice (never cached) */
+} SjSoundSource;
+
+typedef enum
+{
+  SJ_SOUND_STATE_NOT_CACHED,
+  SJ_SOUND_STATE_CACHED,
+} SjSoundState;
+
+/**
+ * SjSoundCacheFallback:
+ * @voice: a standard drum voice: bd sd hh oh cp rim lt mt ht cr rd cb sh
+ * @variant: the file's index in its sound
+ *
+ * What serves a drum that cannot be had (sj_drum_kit_lookup() has this
+ * signature).
+ *
+ * Returns: (transfer full) (nullable): WAV bytes, or %NULL with @error set
+ */
+typedef GBytes *(*SjSoundCacheFallback) (const char  *voice,
+                                         guint        variant,
+                                         GError     **error);
+
+#define SJ_SOUND_CACHE_MAX_DOWNLOADS 4
+#define SJ_SOUND_CACHE_MAX_FILE_SIZE (50 * 1024 * 1024)
+#define SJ_SOUND_CACHE_TIMEOUT_S     15
+
+#define SJ_TYPE_SOUND_CACHE (sj_sound_cache_get_type ())
+
+G_DECLARE_FINAL_TYPE (SjSoundCache, sj_sound_cache, SJ, SOUND_CACHE, GObject)
+
+GQuark        sj_sound_cache_error_quark          (void);
+SjSoundCache *sj_sound_cache_new                  (SjSoundLibrary       *library,
+                                                   GFile                *directory);
+GFile        *sj_sound_cache_get_directory        (SjSoundCache         *self);
+gboolean      sj_sound_cache_get_allow_downloads  (SjSoundCache         *self);
+void          sj_sound_cache_set_allow_downloads  (SjSoundCache         *self,
+                                                   gboolean              allow_downloads);
+void          sj_sound_cache_set_fallback         (SjSoundCache         *self,
+                                                   SjSoundCacheFallback  fallback);
+void          sj_sound_cache_load_async           (SjSoundCache         *self,
+                                                   const char           *pack,
+                                                   const char           *path,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+GBytes       *sj_sound_cache_load_finish          (SjSoundCache         *self,
+                                                   GAsyncResult         *result,
+                                                   const char          **content_type,
+                                                   SjSoundSource        *source,
+                                                   GError              **error);
+SjSoundState  sj_sound_cache_lookup_state         (SjSoundCache         *self,
+                                                   const char           *pack,
+                                                   const char           *path,
+                                                   goffset              *size);
+GFile        *sj_sound_cache_get_file             (SjSoundCache         *self,
+                                                   const char           *pack,
+                                                   const char           *path);
+char         *sj_sound_cache_get_url              (SjSoundCache         *self,
+                                                   const char           *pack,
+                                                   const char           *path);
+char         *sj_sound_cache_describe_failure     (SjSoundCache         *self,
+                                                   const char           *pack,
+                                                   const char           *path,
+                                                   const GError         *error);
+const char   *sj_sound_cache_get_fallback_voice   (const SjLibraryFile  *file);
+void          sj_sound_cache_clean_parts_async    (SjSoundCache         *self,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+gint          sj_sound_cache_clean_parts_finish   (SjSoundCache         *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+
+G_END_DECLS
