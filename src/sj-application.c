@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "sj-application.h"
+#include "sj-drum-kit.h"
 #include "sj-dry-run-cli.h"
 #include "sj-knowledge.h"
 #include "sj-knowledge-cli.h"
@@ -237,6 +238,14 @@ sj_application_get_knowledge (SjApplication *self)
   return self->knowledge;
 }
 
+static GBytes *
+drum_kit_fallback (const char  *voice,
+                   guint        variant,
+                   GError     **error)
+{
+  return sj_drum_kit_lookup (voice, (int) MIN (variant, (guint) G_MAXINT), error);
+}
+
 /**
  * sj_application_get_sound_cache:
  *
@@ -258,8 +267,8 @@ sj_application_get_sound_cache (SjApplication *self)
       sj_sound_cache_clean_parts_async (self->sound_cache, NULL, NULL, NULL);
       self->settings = g_settings_new (APP_ID);
       g_settings_bind (self->settings, "download-sounds", self->sound_cache, "allow-downloads", G_SETTINGS_BIND_GET);
-      /* The built-in drum kit (sj-drum-kit, not merged yet) plugs in here:
-       * sj_sound_cache_set_fallback (self->sound_cache, sj_drum_kit_lookup); */
+      /* A standard drum that cannot be had plays the built-in kit's voice. */
+      sj_sound_cache_set_fallback (self->sound_cache, drum_kit_fallback);
     }
 
   return self->sound_cache;
