@@ -12,7 +12,7 @@
 
 #include <glib/gi18n.h>
 
-#include "sj-console-page.h"
+#include "sj-console-page-private.h"
 
 struct _SjConsolePage
 {
@@ -213,7 +213,7 @@ sj_console_page_clear (SjConsolePage *self)
 }
 
 GListModel *
-sj_console_page_get_model (SjConsolePage *self)
+_sj_console_page_get_model (SjConsolePage *self)
 {
   g_assert (SJ_IS_CONSOLE_PAGE (self));
 

@@ -22,7 +22,6 @@ GtkWidget  *sj_console_page_new      (void);
 void        sj_console_page_append   (SjConsolePage *self,
                                       SjLogEntry    *entry);
 void        sj_console_page_clear    (SjConsolePage *self);
-GListModel *sj_console_page_get_model (SjConsolePage *self);
 char       *sj_console_page_dup_text (SjConsolePage *self);
 
 G_END_DECLS

@@ -498,7 +498,7 @@ sj_window_new (GtkApplication *application)
 }
 
 SjRepl *
-sj_window_get_repl (SjWindow *self)
+_sj_window_get_repl (SjWindow *self)
 {
   g_assert (SJ_IS_WINDOW (self));
 
@@ -506,7 +506,7 @@ sj_window_get_repl (SjWindow *self)
 }
 
 SjConsolePage *
-sj_window_get_console_page (SjWindow *self)
+_sj_window_get_console_page (SjWindow *self)
 {
   g_assert (SJ_IS_WINDOW (self));
 
@@ -514,7 +514,7 @@ sj_window_get_console_page (SjWindow *self)
 }
 
 SjReferencePage *
-sj_window_get_reference_page (SjWindow *self)
+_sj_window_get_reference_page (SjWindow *self)
 {
   g_assert (SJ_IS_WINDOW (self));
 
@@ -522,7 +522,7 @@ sj_window_get_reference_page (SjWindow *self)
 }
 
 SjSoundsPage *
-sj_window_get_sounds_page (SjWindow *self)
+_sj_window_get_sounds_page (SjWindow *self)
 {
   g_assert (SJ_IS_WINDOW (self));
 
@@ -530,7 +530,7 @@ sj_window_get_sounds_page (SjWindow *self)
 }
 
 SjCodeStore *
-sj_window_get_code_store (SjWindow *self)
+_sj_window_get_code_store (SjWindow *self)
 {
   g_assert (SJ_IS_WINDOW (self));
 

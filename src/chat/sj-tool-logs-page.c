@@ -19,7 +19,7 @@
 
 #include "sj-tool-call-item.h"
 #include "sj-tool-log-row.h"
-#include "sj-tool-logs-page.h"
+#include "sj-tool-logs-page-private.h"
 
 struct _SjToolLogsPage
 {
@@ -267,7 +267,7 @@ sj_tool_logs_page_init (SjToolLogsPage *self)
 }
 
 GtkWidget *
-sj_tool_logs_page_new (void)
+_sj_tool_logs_page_new (void)
 {
   return g_object_new (SJ_TYPE_TOOL_LOGS_PAGE, NULL);
 }
@@ -378,7 +378,7 @@ sj_tool_logs_page_add_call (SjToolLogsPage *self,
 /* Returns: (transfer none): the listed calls, as #SjToolCallItem, after
  * the filters. */
 GListModel *
-sj_tool_logs_page_get_calls (SjToolLogsPage *self)
+_sj_tool_logs_page_get_calls (SjToolLogsPage *self)
 {
   g_assert (SJ_IS_TOOL_LOGS_PAGE (self));
 

@@ -22,7 +22,7 @@
 #include "sj-chip-bar.h"
 #include "sj-knowledge-item.h"
 #include "sj-reference-entry-view.h"
-#include "sj-reference-page.h"
+#include "sj-reference-page-private.h"
 
 /* What a chip lets through: every entry, entries with a tag, or entries
  * of a package. */
@@ -601,7 +601,7 @@ sj_reference_page_focus_search (SjReferencePage *self)
 
 /* Returns: (transfer none): the listed entries, as #SjKnowledgeItem. */
 GListModel *
-sj_reference_page_get_results (SjReferencePage *self)
+_sj_reference_page_get_results (SjReferencePage *self)
 {
   g_assert (SJ_IS_REFERENCE_PAGE (self));
 

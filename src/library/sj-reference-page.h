@@ -20,6 +20,5 @@ void        sj_reference_page_set_knowledge (SjReferencePage *self,
                                              SjKnowledge     *knowledge);
 SjKnowledge *sj_reference_page_get_knowledge (SjReferencePage *self);
 void        sj_reference_page_focus_search  (SjReferencePage *self);
-GListModel *sj_reference_page_get_results   (SjReferencePage *self);
 
 G_END_DECLS

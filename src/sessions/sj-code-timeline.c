@@ -18,7 +18,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "sj-code-timeline.h"
+#include "sj-code-timeline-private.h"
 #include "sj-history-store.h"
 #include "sj-relative-time.h"
 
@@ -243,7 +243,7 @@ sj_code_timeline_set_snapshots (SjCodeTimeline *self,
 
 /* Returns: how many versions the timeline lists. */
 guint
-sj_code_timeline_get_n_rows (SjCodeTimeline *self)
+_sj_code_timeline_get_n_rows (SjCodeTimeline *self)
 {
   guint n = 0;
 

@@ -16,6 +16,5 @@ G_DECLARE_FINAL_TYPE (SjCodeTimeline, sj_code_timeline, SJ, CODE_TIMELINE, GtkWi
 GtkWidget *sj_code_timeline_new           (void);
 void       sj_code_timeline_set_snapshots (SjCodeTimeline *self,
                                            GPtrArray      *snapshots);
-guint      sj_code_timeline_get_n_rows    (SjCodeTimeline *self);
 
 G_END_DECLS

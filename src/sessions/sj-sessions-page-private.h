@@ -61,4 +61,8 @@ void           _sj_sessions_page_show_toast         (SjSessionsPage *self,
 void           _sj_sessions_page_class_init_actions (GtkWidgetClass *widget_class);
 void           _sj_sessions_page_dispose_actions    (SjSessionsPage *self);
 
+/* For the tests. */
+gint64      _sj_sessions_page_get_current  (SjSessionsPage *self);
+GListModel *_sj_sessions_page_get_sessions (SjSessionsPage *self);
+
 G_END_DECLS

@@ -185,7 +185,7 @@ sj_sessions_page_get_store (SjSessionsPage *self)
 
 /* Returns: (transfer none): the listed sessions, as #SjSessionItem. */
 GListModel *
-sj_sessions_page_get_sessions (SjSessionsPage *self)
+_sj_sessions_page_get_sessions (SjSessionsPage *self)
 {
   g_assert (SJ_IS_SESSIONS_PAGE (self));
 
@@ -310,7 +310,7 @@ sj_sessions_page_set_current (SjSessionsPage *self,
 }
 
 gint64
-sj_sessions_page_get_current (SjSessionsPage *self)
+_sj_sessions_page_get_current (SjSessionsPage *self)
 {
   g_assert (SJ_IS_SESSIONS_PAGE (self));
 

@@ -21,9 +21,7 @@ void            sj_sessions_page_set_toast_overlay     (SjSessionsPage       *se
                                                         AdwToastOverlay      *overlay);
 void            sj_sessions_page_set_current           (SjSessionsPage       *self,
                                                         gint64                session_id);
-gint64          sj_sessions_page_get_current           (SjSessionsPage       *self);
 void            sj_sessions_page_reload                (SjSessionsPage       *self);
-GListModel     *sj_sessions_page_get_sessions          (SjSessionsPage       *self);
 gboolean        sj_sessions_page_rename_session        (SjSessionsPage       *self,
                                                         gint64                session_id,
                                                         const char           *title,

@@ -114,4 +114,16 @@ void     sj_agent_add_system_message (SjAgent    *self,
                                       gint64      session_id,
                                       const char *text);
 
+/* For the tests. */
+SjAgentTools *_sj_agent_get_tools               (SjAgent    *self);
+void          _sj_agent_set_reasoning_supported (SjAgent    *self,
+                                                 const char *model,
+                                                 gboolean    supported);
+void          _sj_agent_set_token_budget        (SjAgent    *self,
+                                                 guint       tokens);
+void          _sj_agent_set_retry_policy        (SjAgent    *self,
+                                                 guint       max_retries,
+                                                 guint       base_delay_ms,
+                                                 guint       max_delay_ms);
+
 G_END_DECLS

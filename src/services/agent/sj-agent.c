@@ -334,7 +334,7 @@ sj_agent_new (SjAgentTools   *tools,
 }
 
 SjAgentTools *
-sj_agent_get_tools (SjAgent *self)
+_sj_agent_get_tools (SjAgent *self)
 {
   g_assert (SJ_IS_AGENT (self));
 
@@ -417,16 +417,16 @@ sj_agent_set_model (SjAgent    *self,
 }
 
 /**
- * sj_agent_set_reasoning_supported:
+ * _sj_agent_set_reasoning_supported:
  *
  * What the provider's model list says about a model; a model that does
  * not take a reasoning effort gets none. Without this the effort is sent,
  * and left out from then on if the provider refuses it.
  */
 void
-sj_agent_set_reasoning_supported (SjAgent    *self,
-                                  const char *model,
-                                  gboolean    supported)
+_sj_agent_set_reasoning_supported (SjAgent    *self,
+                                   const char *model,
+                                   gboolean    supported)
 {
   g_assert (SJ_IS_AGENT (self));
 
@@ -448,8 +448,8 @@ sj_agent_set_limits (SjAgent *self,
 }
 
 void
-sj_agent_set_token_budget (SjAgent *self,
-                           guint    tokens)
+_sj_agent_set_token_budget (SjAgent *self,
+                            guint    tokens)
 {
   g_assert (SJ_IS_AGENT (self));
 
@@ -457,7 +457,7 @@ sj_agent_set_token_budget (SjAgent *self,
 }
 
 /**
- * sj_agent_set_retry_policy:
+ * _sj_agent_set_retry_policy:
  *
  * Transient failures (rate limits, server errors, a connection lost
  * before anything arrived) are retried @max_retries times, waiting
@@ -465,10 +465,10 @@ sj_agent_set_token_budget (SjAgent *self,
  * @max_delay_ms.
  */
 void
-sj_agent_set_retry_policy (SjAgent *self,
-                           guint    max_retries,
-                           guint    base_delay_ms,
-                           guint    max_delay_ms)
+_sj_agent_set_retry_policy (SjAgent *self,
+                            guint    max_retries,
+                            guint    base_delay_ms,
+                            guint    max_delay_ms)
 {
   g_assert (SJ_IS_AGENT (self));
 

@@ -60,4 +60,10 @@ gboolean  sj_history_migrate           (sqlite3     *db,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 
+/* For the tests. */
+const char *_sj_history_store_get_path      (SjHistoryStore *self);
+void        _sj_history_store_set_max_pages (SjHistoryStore *self,
+                                             guint           max_pages);
+gboolean    _sj_history_store_has_pending   (SjHistoryStore *self);
+
 G_END_DECLS

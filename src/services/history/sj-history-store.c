@@ -226,7 +226,7 @@ sj_history_store_new (const char  *path,
 }
 
 const char *
-sj_history_store_get_path (SjHistoryStore *self)
+_sj_history_store_get_path (SjHistoryStore *self)
 {
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), NULL);
 
@@ -234,15 +234,15 @@ sj_history_store_get_path (SjHistoryStore *self)
 }
 
 /**
- * sj_history_store_set_max_pages:
+ * _sj_history_store_set_max_pages:
  * @max_pages: the largest size of the file in database pages, 0 for no limit
  *
  * Caps the size of the history; writes beyond it fail with
  * %G_IO_ERROR_NO_SPACE as on a full disk.
  */
 void
-sj_history_store_set_max_pages (SjHistoryStore *self,
-                                guint           max_pages)
+_sj_history_store_set_max_pages (SjHistoryStore *self,
+                                 guint           max_pages)
 {
   g_autofree char *sql = NULL;
 
@@ -317,7 +317,7 @@ sj_history_store_append_text (SjHistoryStore *self,
 }
 
 gboolean
-sj_history_store_has_pending (SjHistoryStore *self)
+_sj_history_store_has_pending (SjHistoryStore *self)
 {
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
 
