@@ -156,12 +156,6 @@ sj_console_page_init (SjConsolePage *self)
   update_count (self);
 }
 
-GtkWidget *
-sj_console_page_new (void)
-{
-  return g_object_new (SJ_TYPE_CONSOLE_PAGE, NULL);
-}
-
 static gboolean
 is_at_bottom (SjConsolePage *self)
 {

@@ -18,7 +18,6 @@ G_DECLARE_FINAL_TYPE (SjConsolePage, sj_console_page, SJ, CONSOLE_PAGE, GtkWidge
 /* Older lines are dropped beyond this many, oldest first. */
 #define SJ_CONSOLE_MAX_ENTRIES 2000
 
-GtkWidget  *sj_console_page_new      (void);
 void        sj_console_page_append   (SjConsolePage *self,
                                       SjLogEntry    *entry);
 void        sj_console_page_clear    (SjConsolePage *self);

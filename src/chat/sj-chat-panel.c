@@ -561,13 +561,6 @@ sj_chat_panel_set_agent (SjChatPanel   *self,
   sj_chat_panel_load_session (self, sj_agent_get_session_id (agent));
 }
 
-SjAgent *
-sj_chat_panel_get_agent (SjChatPanel *self)
-{
-  g_assert (SJ_IS_CHAT_PANEL (self));
-  return self->agent;
-}
-
 void
 sj_chat_panel_focus_composer (SjChatPanel *self)
 {

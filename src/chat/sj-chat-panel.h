@@ -18,7 +18,6 @@ G_DECLARE_FINAL_TYPE (SjChatPanel, sj_chat_panel, SJ, CHAT_PANEL, GtkWidget)
 void             sj_chat_panel_set_agent       (SjChatPanel   *self,
                                                 SjAgent       *agent,
                                                 SjAgentConfig *config);
-SjAgent         *sj_chat_panel_get_agent       (SjChatPanel   *self);
 void             sj_chat_panel_load_session    (SjChatPanel   *self,
                                                 gint64         session_id);
 void             sj_chat_panel_focus_composer  (SjChatPanel   *self);

@@ -289,15 +289,6 @@ sj_tool_logs_page_set_store (SjToolLogsPage *self,
     reload (self);
 }
 
-/* Returns: (transfer none) (nullable): the history read, once set. */
-SjHistoryStore *
-sj_tool_logs_page_get_store (SjToolLogsPage *self)
-{
-  g_assert (SJ_IS_TOOL_LOGS_PAGE (self));
-
-  return self->store;
-}
-
 /**
  * sj_tool_logs_page_set_session:
  * @session_id: the session whose calls to list, 0 for none
@@ -313,14 +304,6 @@ sj_tool_logs_page_set_session (SjToolLogsPage *self,
 
   self->session_id = session_id;
   reload (self);
-}
-
-gint64
-sj_tool_logs_page_get_session (SjToolLogsPage *self)
-{
-  g_assert (SJ_IS_TOOL_LOGS_PAGE (self));
-
-  return self->session_id;
 }
 
 /**

@@ -17,10 +17,8 @@ G_DECLARE_FINAL_TYPE (SjToolLogsPage, sj_tool_logs_page, SJ, TOOL_LOGS_PAGE, Gtk
 
 void            sj_tool_logs_page_set_store   (SjToolLogsPage *self,
                                                SjHistoryStore *store);
-SjHistoryStore *sj_tool_logs_page_get_store   (SjToolLogsPage *self);
 void            sj_tool_logs_page_set_session (SjToolLogsPage *self,
                                                gint64          session_id);
-gint64          sj_tool_logs_page_get_session (SjToolLogsPage *self);
 void            sj_tool_logs_page_add_call    (SjToolLogsPage *self,
                                                gint64          tool_call_id);
 

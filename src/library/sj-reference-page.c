@@ -542,12 +542,6 @@ sj_reference_page_init (SjReferencePage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "reference.back", FALSE);
 }
 
-GtkWidget *
-sj_reference_page_new (void)
-{
-  return g_object_new (SJ_TYPE_REFERENCE_PAGE, NULL);
-}
-
 /**
  * sj_reference_page_set_knowledge:
  *

@@ -210,12 +210,6 @@ sj_code_timeline_init (SjCodeTimeline *self)
   gtk_widget_set_parent (GTK_WIDGET (self->list), GTK_WIDGET (self));
 }
 
-GtkWidget *
-sj_code_timeline_new (void)
-{
-  return g_object_new (SJ_TYPE_CODE_TIMELINE, NULL);
-}
-
 /**
  * sj_code_timeline_set_snapshots:
  * @snapshots: (nullable) (element-type SjHistorySnapshot): the versions of

@@ -174,15 +174,6 @@ sj_sessions_page_new (SjHistoryStore *store)
   return GTK_WIDGET (self);
 }
 
-/* Returns: (transfer none): the history the page lists. */
-SjHistoryStore *
-sj_sessions_page_get_store (SjSessionsPage *self)
-{
-  g_assert (SJ_IS_SESSIONS_PAGE (self));
-
-  return self->store;
-}
-
 /* Returns: (transfer none): the listed sessions, as #SjSessionItem. */
 GListModel *
 _sj_sessions_page_get_sessions (SjSessionsPage *self)

@@ -16,7 +16,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SjSessionsPage, sj_sessions_page, SJ, SESSIONS_PAGE, GtkWidget)
 
 GtkWidget      *sj_sessions_page_new                   (SjHistoryStore       *store);
-SjHistoryStore *sj_sessions_page_get_store             (SjSessionsPage       *self);
 void            sj_sessions_page_set_toast_overlay     (SjSessionsPage       *self,
                                                         AdwToastOverlay      *overlay);
 void            sj_sessions_page_set_current           (SjSessionsPage       *self,

@@ -13,14 +13,6 @@ static const char * const role_names[] = { "user", "assistant", "system", "tool"
 static const char * const status_names[] = { "complete", "streaming", "stopped", "error" };
 
 const char *
-sj_history_role_to_string (SjHistoryRole role)
-{
-  g_return_val_if_fail (role < G_N_ELEMENTS (role_names), NULL);
-
-  return role_names[role];
-}
-
-const char *
 sj_history_status_to_string (SjHistoryMessageStatus status)
 {
   g_return_val_if_fail (status < G_N_ELEMENTS (status_names), NULL);

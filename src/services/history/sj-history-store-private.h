@@ -41,7 +41,6 @@ gboolean  sj_history_store_check_changed (SjHistoryStore  *self,
 int       sj_history_parse_name        (const char * const *names,
                                         guint               n_names,
                                         const char         *name);
-const char *sj_history_role_to_string   (SjHistoryRole           role);
 const char *sj_history_status_to_string (SjHistoryMessageStatus  status);
 const char *sj_history_tool_status_to_string (SjHistoryToolStatus status);
 
