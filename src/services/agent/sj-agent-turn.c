@@ -341,7 +341,8 @@ after_outcome (SjAgent       *self,
 {
   if (outcome->apply_rejected)
     turn->rejections++;
-  if (g_str_equal (outcome->name, "apply_strudel_change") && outcome->status == SJ_HISTORY_TOOL_SUCCEEDED)
+  if ((sj_agent_tools_get_flags (outcome->name) & SJ_AGENT_TOOL_CHANGES_MUSIC) != 0 &&
+      outcome->status == SJ_HISTORY_TOOL_SUCCEEDED)
     turn->applied = TRUE;
   turn->round_dry_run_us += outcome->dry_run_us;
 
