@@ -12,7 +12,7 @@
 
 #include <glib/gi18n.h>
 
-#include "sj-console-page.h"
+#include "sj-console-page-private.h"
 
 struct _SjConsolePage
 {
@@ -156,12 +156,6 @@ sj_console_page_init (SjConsolePage *self)
   update_count (self);
 }
 
-GtkWidget *
-sj_console_page_new (void)
-{
-  return g_object_new (SJ_TYPE_CONSOLE_PAGE, NULL);
-}
-
 static gboolean
 is_at_bottom (SjConsolePage *self)
 {
@@ -213,7 +207,7 @@ sj_console_page_clear (SjConsolePage *self)
 }
 
 GListModel *
-sj_console_page_get_model (SjConsolePage *self)
+_sj_console_page_get_model (SjConsolePage *self)
 {
   g_assert (SJ_IS_CONSOLE_PAGE (self));
 

@@ -18,11 +18,9 @@ G_DECLARE_FINAL_TYPE (SjConsolePage, sj_console_page, SJ, CONSOLE_PAGE, GtkWidge
 /* Older lines are dropped beyond this many, oldest first. */
 #define SJ_CONSOLE_MAX_ENTRIES 2000
 
-GtkWidget  *sj_console_page_new      (void);
 void        sj_console_page_append   (SjConsolePage *self,
                                       SjLogEntry    *entry);
 void        sj_console_page_clear    (SjConsolePage *self);
-GListModel *sj_console_page_get_model (SjConsolePage *self);
 char       *sj_console_page_dup_text (SjConsolePage *self);
 
 G_END_DECLS

@@ -2,7 +2,9 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * What the parts of SjWindow (sj-window.c, sj-window-panel.c) share.
+ * What the parts of SjWindow (sj-window.c, sj-window-panel.c,
+ * sj-window-changes.c, sj-window-agent.c) share, and what the tests and
+ * benchmarks reach: the window's page, pages and code store.
  */
 
 #pragma once
@@ -10,8 +12,13 @@
 #include "sj-agent-config.h"
 #include "sj-change-applier.h"
 #include "sj-chat-panel.h"
+#include "sj-code-store.h"
+#include "sj-console-page.h"
+#include "sj-reference-page.h"
+#include "sj-repl.h"
 #include "sj-sessions-page.h"
 #include "sj-settings-page.h"
+#include "sj-sounds-page.h"
 #include "sj-tool-logs-page.h"
 #include "sj-window.h"
 
@@ -73,5 +80,12 @@ void _sj_window_agent_dispose    (SjWindow       *self);
 void _sj_window_apply_code       (SjWindow       *self,
                                   const char     *code,
                                   const char     *what);
+
+/* For the tests. */
+SjRepl          *_sj_window_get_repl           (SjWindow *self);
+SjConsolePage   *_sj_window_get_console_page   (SjWindow *self);
+SjReferencePage *_sj_window_get_reference_page (SjWindow *self);
+SjSoundsPage    *_sj_window_get_sounds_page    (SjWindow *self);
+SjCodeStore     *_sj_window_get_code_store     (SjWindow *self);
 
 G_END_DECLS

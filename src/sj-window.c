@@ -540,7 +540,7 @@ sj_window_new (GtkApplication *application)
 }
 
 SjRepl *
-sj_window_get_repl (SjWindow *self)
+_sj_window_get_repl (SjWindow *self)
 {
   g_assert (SJ_IS_WINDOW (self));
 
@@ -548,7 +548,7 @@ sj_window_get_repl (SjWindow *self)
 }
 
 SjConsolePage *
-sj_window_get_console_page (SjWindow *self)
+_sj_window_get_console_page (SjWindow *self)
 {
   g_assert (SJ_IS_WINDOW (self));
 
@@ -556,7 +556,7 @@ sj_window_get_console_page (SjWindow *self)
 }
 
 SjReferencePage *
-sj_window_get_reference_page (SjWindow *self)
+_sj_window_get_reference_page (SjWindow *self)
 {
   g_assert (SJ_IS_WINDOW (self));
 
@@ -564,7 +564,7 @@ sj_window_get_reference_page (SjWindow *self)
 }
 
 SjSoundsPage *
-sj_window_get_sounds_page (SjWindow *self)
+_sj_window_get_sounds_page (SjWindow *self)
 {
   g_assert (SJ_IS_WINDOW (self));
 
@@ -572,7 +572,7 @@ sj_window_get_sounds_page (SjWindow *self)
 }
 
 SjCodeStore *
-sj_window_get_code_store (SjWindow *self)
+_sj_window_get_code_store (SjWindow *self)
 {
   g_assert (SJ_IS_WINDOW (self));
 

@@ -14,6 +14,7 @@
 #include <webkit/webkit.h>
 
 #include "sj-test-app.h"
+#include "sj-window-private.h"
 
 SjApplication *sj_test_app;
 
@@ -76,7 +77,7 @@ sj_test_repl_is_ready (gpointer data)
 {
   SjWindow *window = sj_test_current_window ();
 
-  return window != NULL && sj_repl_get_ready (sj_window_get_repl (window));
+  return window != NULL && sj_repl_get_ready (_sj_window_get_repl (window));
 }
 
 SjWindow *

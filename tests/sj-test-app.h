@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sj-application.h"
+#include "sj-repl.h"
 #include "sj-window.h"
 #include "sj-test-files.h"
 

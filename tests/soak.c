@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "sj-test-app.h"
+#include "sj-window-private.h"
 
 /* A sustained pad keeps the signal continuous, so that bench/soak can tell
  * a dropout from a rest. Each variant changes what an agent would change:
@@ -247,7 +248,7 @@ main (int   argc,
   home = sj_test_app_init ();
   sj_test_app_start ();
 
-  soak.repl = sj_window_get_repl (sj_test_open_window ());
+  soak.repl = _sj_window_get_repl (sj_test_open_window ());
   outcome = sj_test_evaluate (soak.repl, variant (0));
   g_assert_true (json_object_get_boolean_member (outcome, "ok"));
   progress.repl = soak.repl;

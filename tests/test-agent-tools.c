@@ -516,8 +516,12 @@ test_definitions (Fixture       *fixture,
       g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (definitions, i), "type"), ==, "function");
       g_assert_true (json_object_has_member (function, "parameters"));
       g_assert_null (strstr (text, "UNKNOWN_TOOL"));
+      /* Only a successful apply changes the music. */
+      g_assert_cmpint (sj_agent_tools_get_flags (name), ==,
+                       g_str_equal (name, "apply_strudel_change") ? SJ_AGENT_TOOL_CHANGES_MUSIC : SJ_AGENT_TOOL_NONE);
       g_ptr_array_add (names, (gpointer) name);
     }
+  g_assert_cmpint (sj_agent_tools_get_flags ("read_codes"), ==, SJ_AGENT_TOOL_NONE);
 
   listed = g_strdup_printf ("The tools are %s, %s, %s and %s.", (char *) names->pdata[0], (char *) names->pdata[1],
                             (char *) names->pdata[2], (char *) names->pdata[3]);

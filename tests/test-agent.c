@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sj-agent.h"
+#include "sj-agent-private.h"
+#include "sj-redact.h"
 #include "sj-test-files.h"
 #include "sj-test-model-server.h"
 #include "sj-test-target.h"
-#include "sj-redact.h"
 
 #define CODE "note(\"c3 e3 g3 b3\").s(\"sawtooth\").lpf(800)"
 #define PLANTED_KEY "plantedkey-4f7Qz9XwV2mL8sKd"
@@ -128,7 +128,7 @@ fixture_set_up (Fixture       *fixture,
   client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), PLANTED_KEY);
   sj_agent_set_client (fixture->agent, client, FALSE);
   sj_agent_set_model (fixture->agent, "test/model", "balanced", 0.5);
-  sj_agent_set_retry_policy (fixture->agent, 3, 5, 50);
+  _sj_agent_set_retry_policy (fixture->agent, 3, 5, 50);
   g_signal_connect (fixture->agent, "text-delta", G_CALLBACK (text_delta_cb), fixture);
   g_signal_connect (fixture->agent, "retrying", G_CALLBACK (retrying_cb), fixture);
 }
@@ -826,7 +826,7 @@ test_condense (Fixture       *fixture,
   g_autofree char *json = NULL;
   g_autoptr(JsonNode) node = NULL;
 
-  sj_agent_set_token_budget (fixture->agent, 6000);
+  _sj_agent_set_token_budget (fixture->agent, 6000);
   /* Turns with large tool outputs: read_code of a long program. */
   for (guint i = 0; i < 4; i++)
     {
@@ -896,7 +896,7 @@ test_reasoning_effort (Fixture       *fixture,
   g_assert_false (json_object_has_member (sj_test_model_server_get_request (fixture->server, 3), "reasoning_effort"));
 
   /* A model the list says cannot reason gets none. */
-  sj_agent_set_reasoning_supported (fixture->agent, "other/model", FALSE);
+  _sj_agent_set_reasoning_supported (fixture->agent, "other/model", FALSE);
   sj_agent_set_model (fixture->agent, "other/model", "deep", 0.3);
   sj_test_model_server_reply_text (fixture->server, "Four.", 4);
   run_turn (fixture, "hi");
@@ -986,7 +986,7 @@ stream_child (const char *db_path)
 
   fixture_set_up (&child, NULL);
   store = sj_history_store_new (db_path, NULL);
-  tools = g_object_ref (sj_agent_get_tools (child.agent));
+  tools = g_object_ref (_sj_agent_get_tools (child.agent));
   client = sj_llm_client_new (sj_test_model_server_get_url (child.server), NULL);
   g_clear_object (&child.agent);
   child.agent = sj_agent_new (tools, store);

@@ -17,6 +17,7 @@
 
 #include "sj-change-applier.h"
 #include "sj-test-app.h"
+#include "sj-window-private.h"
 
 static const char base_code[] = "$: note(\"c3*4\").s(\"sine\").gain(.2)\n";
 
@@ -95,7 +96,7 @@ static void
 test_apply_pipeline (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   SjChangeApplier *applier = sj_window_get_applier (window);
   g_autofree char *base_hash = sj_code_hash (base_code);
   g_autofree char *stale_input = NULL;
@@ -212,7 +213,7 @@ static void
 test_read_code (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   SjChangeApplier *applier = sj_window_get_applier (window);
   g_autoptr(JsonObject) evaluated = sj_test_evaluate (repl, "setcpm(30)\n$: s(\"sine\").lpf(400)\n$: note(\"c2\").s(\"sawtooth\")\n");
   g_autoptr(JsonNode) input = json_from_string ("{\"query\": \"sawtooth\"}", NULL);

@@ -21,12 +21,13 @@
 #include <adwaita.h>
 #include <gtksourceview/gtksource.h>
 
-#include "sj-agent.h"
+#include "sj-agent-private.h"
 #include "sj-chat-message.h"
-#include "sj-chat-panel.h"
-#include "sj-code-block.h"
-#include "sj-markdown-view.h"
-#include "sj-message-row.h"
+#include "sj-chat-panel-private.h"
+#include "sj-code-block-private.h"
+#include "sj-markdown-view-private.h"
+#include "sj-message-row-private.h"
+#include "sj-problem-banner-private.h"
 #include "sj-resources.h"
 #include "sj-test-files.h"
 #include "sj-test-model-server.h"
@@ -109,13 +110,13 @@ fixture_set_up (Fixture       *fixture,
   sj_agent_set_client (fixture->agent, client, FALSE);
   sj_agent_set_model (fixture->agent, "test/model", "balanced", 0.5);
   /* A refused key is not retried; anything else would be, quickly. */
-  sj_agent_set_retry_policy (fixture->agent, 1, 5, 50);
+  _sj_agent_set_retry_policy (fixture->agent, 1, 5, 50);
 
-  fixture->panel = SJ_CHAT_PANEL (sj_chat_panel_new ());
+  fixture->panel = SJ_CHAT_PANEL (_sj_chat_panel_new ());
   sj_chat_panel_set_agent (fixture->panel, fixture->agent, NULL);
-  fixture->composer = sj_chat_panel_get_composer (fixture->panel);
+  fixture->composer = _sj_chat_panel_get_composer (fixture->panel);
   fixture->text_view = GTK_TEXT_VIEW (sj_test_find_by_type (GTK_WIDGET (fixture->composer), GTK_TYPE_TEXT_VIEW));
-  fixture->adjustment = gtk_scrolled_window_get_vadjustment (sj_chat_panel_get_scroller (fixture->panel));
+  fixture->adjustment = gtk_scrolled_window_get_vadjustment (_sj_chat_panel_get_scroller (fixture->panel));
   g_assert_nonnull (fixture->text_view);
 
   sj_test_key_window_open (&fixture->keys, GTK_WIDGET (fixture->panel), 420, 700, WAIT_TIMEOUT_S);
@@ -182,7 +183,7 @@ static SjChatMessage *
 last_message (Fixture       *fixture,
               SjHistoryRole  role)
 {
-  GListModel *messages = sj_chat_panel_get_messages (fixture->panel);
+  GListModel *messages = _sj_chat_panel_get_messages (fixture->panel);
 
   for (guint i = g_list_model_get_n_items (messages); i > 0; i--)
     {
@@ -203,7 +204,7 @@ row_for (Fixture       *fixture,
   g_autoptr(GPtrArray) rows = sj_test_find_all_by_type (GTK_WIDGET (fixture->panel), SJ_TYPE_MESSAGE_ROW);
 
   for (guint i = 0; message != NULL && i < rows->len; i++)
-    if (sj_message_row_get_message (rows->pdata[i]) == message)
+    if (_sj_message_row_get_message (rows->pdata[i]) == message)
       return rows->pdata[i];
 
   return NULL;
@@ -220,7 +221,7 @@ answer_markdown (Fixture *fixture)
 {
   SjMessageRow *row = answer_row (fixture);
 
-  return row != NULL ? SJ_MARKDOWN_VIEW (sj_message_row_get_markdown (row)) : NULL;
+  return row != NULL ? SJ_MARKDOWN_VIEW (_sj_message_row_get_markdown (row)) : NULL;
 }
 
 typedef struct
@@ -235,7 +236,7 @@ answer_shows (gpointer data)
   Shown *shown = data;
   SjMarkdownView *markdown = answer_markdown (shown->fixture);
 
-  return markdown != NULL && g_strcmp0 (sj_markdown_view_get_text (markdown), shown->text) == 0;
+  return markdown != NULL && g_strcmp0 (_sj_markdown_view_get_text (markdown), shown->text) == 0;
 }
 
 static const char *
@@ -277,7 +278,7 @@ static void
 test_enter (Fixture       *fixture,
             gconstpointer  data)
 {
-  GListModel *messages = sj_chat_panel_get_messages (fixture->panel);
+  GListModel *messages = _sj_chat_panel_get_messages (fixture->panel);
   JsonObject *request;
   Shown shown = { fixture, "Hello back, **jammer**." };
   const char *content;
@@ -366,7 +367,7 @@ test_stop (Fixture       *fixture,
 
   answer = last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT);
   g_assert_cmpstr (sj_chat_message_get_content (answer), ==, shown.text);
-  g_assert_cmpstr (sj_markdown_view_get_text (answer_markdown (fixture)), ==, shown.text);
+  g_assert_cmpstr (_sj_markdown_view_get_text (answer_markdown (fixture)), ==, shown.text);
   g_assert_nonnull (find_label_containing (GTK_WIDGET (answer_row (fixture)), "Stopped"));
   g_assert_null (find_label_containing (GTK_WIDGET (answer_row (fixture)), "Cooking…"));
   g_assert_false (sj_composer_get_streaming (fixture->composer));
@@ -438,7 +439,7 @@ pinned_at_bottom (gpointer data)
 {
   Fixture *fixture = data;
 
-  return sj_autoscroll_get_pinned (sj_chat_panel_get_autoscroll (fixture->panel)) &&
+  return sj_autoscroll_get_pinned (_sj_chat_panel_get_autoscroll (fixture->panel)) &&
          distance_to_bottom (fixture) <= 48;
 }
 
@@ -446,7 +447,7 @@ static void
 test_autoscroll (Fixture       *fixture,
                  gconstpointer  data)
 {
-  SjAutoscroll *autoscroll = sj_chat_panel_get_autoscroll (fixture->panel);
+  SjAutoscroll *autoscroll = _sj_chat_panel_get_autoscroll (fixture->panel);
   GtkWidget *jump = sj_test_find_by_class (GTK_WIDGET (fixture->panel), "osd");
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (fixture->keys.window));
   g_autoptr(GString) text = g_string_new (NULL);
@@ -699,7 +700,7 @@ assert_code_shown (Fixture *fixture,
   g_assert_cmpuint (blocks->len, ==, n);
   for (guint i = 0; i < blocks->len; i++)
     {
-      GtkWidget *view = sj_code_block_get_view (blocks->pdata[i]);
+      GtkWidget *view = _sj_code_block_get_view (blocks->pdata[i]);
       int minimum;
 
       gtk_widget_measure (view, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (view), &minimum, NULL, NULL, NULL);
@@ -745,9 +746,9 @@ test_markdown (Fixture       *fixture,
   view = GTK_WIDGET (answer_markdown (fixture));
   blocks = sj_test_find_all_by_type (view, SJ_TYPE_CODE_BLOCK);
   g_assert_cmpuint (blocks->len, ==, 2);
-  g_assert_true (GTK_SOURCE_IS_VIEW (sj_code_block_get_view (blocks->pdata[0])));
-  g_assert_true (gtk_widget_is_ancestor (sj_code_block_get_view (blocks->pdata[0]), blocks->pdata[0]));
-  g_assert_cmpstr (sj_code_block_get_code (blocks->pdata[0]), ==, "setcps(0.5)\nnote(\"c3 e3 g3\").s(\"sawtooth\")");
+  g_assert_true (GTK_SOURCE_IS_VIEW (_sj_code_block_get_view (blocks->pdata[0])));
+  g_assert_true (gtk_widget_is_ancestor (_sj_code_block_get_view (blocks->pdata[0]), blocks->pdata[0]));
+  g_assert_cmpstr (_sj_code_block_get_code (blocks->pdata[0]), ==, "setcps(0.5)\nnote(\"c3 e3 g3\").s(\"sawtooth\")");
   g_assert_nonnull (find_label_containing (view, "Strudel & friends"));
   g_assert_nonnull (find_label_containing (view, "The end."));
 
@@ -856,10 +857,10 @@ static void
 test_banner (Fixture       *fixture,
              gconstpointer  data)
 {
-  SjProblemBanner *banner = sj_chat_panel_get_banner (fixture->panel);
+  SjProblemBanner *banner = _sj_chat_panel_get_banner (fixture->panel);
   GtkButton *button;
 
-  g_assert_cmpint (sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_NONE);
+  g_assert_cmpint (_sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_NONE);
 
   sj_test_model_server_reply_status (fixture->server, 401, NULL,
                                      "{\"error\":{\"message\":\"Invalid API key\",\"code\":401}}");
@@ -867,7 +868,7 @@ test_banner (Fixture       *fixture,
   wait_turn_over (fixture);
   wait_frames (fixture, 3);
 
-  g_assert_cmpint (sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_UNAUTHORIZED);
+  g_assert_cmpint (_sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_UNAUTHORIZED);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (banner)));
   button = GTK_BUTTON (sj_test_find_by_class (GTK_WIDGET (banner), "suggested-action"));
   g_assert_nonnull (button);
@@ -890,7 +891,7 @@ static void
 test_follows_agent (Fixture       *fixture,
                     gconstpointer  data)
 {
-  GListModel *messages = sj_chat_panel_get_messages (fixture->panel);
+  GListModel *messages = _sj_chat_panel_get_messages (fixture->panel);
   g_autoptr(SjAgent) other = NULL;
   gint64 session;
 
@@ -919,7 +920,7 @@ test_follows_agent (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 4);
 
   /* Given another agent, the panel follows that one, and only that one. */
-  other = sj_agent_new (sj_agent_get_tools (fixture->agent), sj_agent_get_store (fixture->agent));
+  other = sj_agent_new (_sj_agent_get_tools (fixture->agent), sj_agent_get_store (fixture->agent));
   sj_chat_panel_set_agent (fixture->panel, other, NULL);
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 0);
   g_assert_true (sj_agent_load_session (fixture->agent, session, NULL));
@@ -940,7 +941,7 @@ static void
 test_regenerate_and_edit (Fixture       *fixture,
                           gconstpointer  data)
 {
-  GListModel *messages = sj_chat_panel_get_messages (fixture->panel);
+  GListModel *messages = _sj_chat_panel_get_messages (fixture->panel);
   g_autoptr(SjChatMessage) first_answer = NULL;
   SjChatMessage *answer;
   SjMessageRow *row;

@@ -10,7 +10,7 @@
 
 #include <glib/gstdio.h>
 
-#include "sj-code-store.h"
+#include "sj-code-store-private.h"
 #include "sj-test-files.h"
 
 typedef struct
@@ -113,7 +113,7 @@ test_debounced_save (Fixture       *fixture,
   gboolean first_run = TRUE;
   guint saved = 0;
 
-  sj_code_store_set_delay (store, 50);
+  _sj_code_store_set_delay (store, 50);
   g_signal_connect (store, "saved", G_CALLBACK (count_cb), &saved);
 
   /* A burst of edits is one write, of the newest text. */
@@ -173,7 +173,7 @@ test_failed_save_keeps_text (Fixture       *fixture,
    * root (permissions would not). */
   g_assert_true (g_file_set_contents (blocker, "not a directory", -1, NULL));
 
-  sj_code_store_set_delay (store, 10);
+  _sj_code_store_set_delay (store, 10);
   g_signal_connect (store, "save-failed", G_CALLBACK (record_error_cb), &reported);
   g_signal_connect (store, "saved", G_CALLBACK (count_cb), &saved);
 

@@ -13,7 +13,7 @@
 
 
 #include "sj-autoscroll.h"
-#include "sj-composer.h"
+#include "sj-composer-private.h"
 #include "sj-resources.h"
 #include "sj-test-widgets.h"
 
@@ -101,7 +101,7 @@ composer_open (ComposerFixture *cf)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *spacer = gtk_label_new ("conversation");
 
-  cf->composer = SJ_COMPOSER (sj_composer_new ());
+  cf->composer = SJ_COMPOSER (_sj_composer_new ());
   cf->text_view = GTK_TEXT_VIEW (sj_test_find_by_type (GTK_WIDGET (cf->composer), GTK_TYPE_TEXT_VIEW));
   cf->button = GTK_BUTTON (sj_test_find_by_type (GTK_WIDGET (cf->composer), GTK_TYPE_BUTTON));
   g_assert_nonnull (cf->text_view);

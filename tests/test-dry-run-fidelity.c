@@ -16,6 +16,7 @@
 
 #include "sj-dry-run.h"
 #include "sj-test-app.h"
+#include "sj-window-private.h"
 
 /* Upstream's examples test skips these (motion sensors, gamepad, MIDI). */
 static const char * const hardware[] = {
@@ -214,7 +215,7 @@ static void
 test_examples_match_the_page (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   g_autoptr(SjDryRun) dry_run = sj_dry_run_new ();
   g_autoptr(JsonObject) docs = load_docs ();
   g_autoptr(JsonArray) report = json_array_new ();

@@ -20,9 +20,9 @@
 
 #include <json-glib/json-glib.h>
 
-#include "sj-dry-run.h"
+#include "sj-dry-run-private.h"
+#include "sj-dry-run-report-private.h"
 #include "sj-sound-library.h"
-#include "sj-dry-run-report.h"
 #include "sj-knowledge.h"
 
 static SjDryRun *dry_run;
@@ -232,7 +232,7 @@ assert_timeout_then_recovers (const char *code)
   /* A warm helper, so that the time measured is the request's. */
   g_clear_pointer (&answer, json_object_unref);
   answer = run ("s(\"bd\")", 1, 0);
-  starts = sj_dry_run_get_n_starts (dry_run);
+  starts = _sj_dry_run_get_n_starts (dry_run);
 
   start = g_get_monotonic_time ();
   g_clear_pointer (&answer, json_object_unref);
@@ -243,7 +243,7 @@ assert_timeout_then_recovers (const char *code)
   g_assert_cmpint (json_object_get_int_member (answer, "timeoutMs"), ==, 300);
   g_assert_cmpint (elapsed_ms, >=, 300);
   g_assert_cmpint (elapsed_ms, <, 400);
-  g_assert_cmpuint (sj_dry_run_get_n_starts (dry_run), ==, starts + 1);
+  g_assert_cmpuint (_sj_dry_run_get_n_starts (dry_run), ==, starts + 1);
 
   next = run ("s(\"bd*2\")", 1, 0);
   g_assert_true (json_object_get_boolean_member (next, "ok"));
@@ -519,7 +519,7 @@ test_banks_and_unknown_sounds (void)
 
   report = sj_dry_run_report (answer, knowledge);
   g_assert_true (json_object_get_boolean_member (report, "ok"));
-  g_assert_false (sj_dry_run_report_is_playable (report));
+  g_assert_false (_sj_dry_run_report_is_playable (report));
   unknown = json_object_get_array_member (report, "unknownSounds");
   g_assert_cmpuint (json_array_get_length (unknown), ==, 1);
   kik = find_named (unknown, "kik");
@@ -580,7 +580,7 @@ test_isolation (void)
 {
   g_autoptr(JsonObject) first = run ("Pattern.prototype.fast = function () { return silence }\n"
                                      "globalThis.leaked = 1\ns(\"bd\")", 1, 0);
-  guint starts = sj_dry_run_get_n_starts (dry_run);
+  guint starts = _sj_dry_run_get_n_starts (dry_run);
   g_autoptr(JsonObject) second = run ("s(\"bd\").fast(4)", 1, 100);
   g_autoptr(JsonObject) third = run ("globalThis.leaked === undefined ? s(\"bd*2\") : s(\"bd\")", 1, 100);
 
@@ -588,7 +588,7 @@ test_isolation (void)
   g_assert_false (json_object_has_member (first, "restarting"));
   g_assert_cmpint (json_object_get_int_member (second, "events"), ==, 4);
   g_assert_cmpint (json_object_get_int_member (third, "events"), ==, 2);
-  g_assert_cmpuint (sj_dry_run_get_n_starts (dry_run), ==, starts);
+  g_assert_cmpuint (_sj_dry_run_get_n_starts (dry_run), ==, starts);
 }
 
 /* The helper process of this test, found among our children. */
@@ -635,7 +635,7 @@ test_helper_crash (void)
   g_autoptr(JsonObject) warm = run ("s(\"bd\")", 1, 0);
   g_autoptr(JsonObject) answer = NULL;
   g_autoptr(JsonObject) next = NULL;
-  guint starts = sj_dry_run_get_n_starts (dry_run);
+  guint starts = _sj_dry_run_get_n_starts (dry_run);
   gint64 start = g_get_monotonic_time ();
 
   g_timeout_add (200, kill_helper_cb, NULL);
@@ -643,7 +643,7 @@ test_helper_crash (void)
   g_assert_cmpint ((g_get_monotonic_time () - start) / 1000, <, 2000);
   g_assert_cmpstr (phase_of (answer), ==, "runtime");
   g_assert_true (json_object_get_boolean_member (answer, "crashed"));
-  g_assert_cmpuint (sj_dry_run_get_n_starts (dry_run), ==, starts + 1);
+  g_assert_cmpuint (_sj_dry_run_get_n_starts (dry_run), ==, starts + 1);
 
   next = run ("s(\"bd*3\")", 1, 0);
   g_assert_cmpint (json_object_get_int_member (next, "events"), ==, 3);
@@ -680,7 +680,7 @@ test_protocol (void)
     "{\"id\": 5, \"code\": \"s(\\\"bd sd\\\")\", \"cycles\": 2}\n";
 
   helper = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
-                             sj_dry_run_get_helper_path (dry_run), NULL);
+                             _sj_dry_run_get_helper_path (dry_run), NULL);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_communicate_utf8 (helper, input, NULL, &out, NULL, &error));
   g_assert_no_error (error);

@@ -16,9 +16,9 @@
 
 #include <glib/gstdio.h>
 
-#include "sj-history-store.h"
-#include "sj-test-files.h"
+#include "sj-history-store-private.h"
 #include "sj-redact.h"
+#include "sj-test-files.h"
 
 #define OPENROUTER_KEY "sk-or-v1-0123456789abcdef0123456789abcdef0123456789abcdef0123456789ab"
 #define OPENAI_KEY "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx"
@@ -155,7 +155,7 @@ test_migrate (Fixture       *fixture,
 
   /* From nothing: the directory, the file and schema version 1. */
   store = open_store (fixture);
-  g_assert_cmpstr (sj_history_store_get_path (store), ==, fixture->path);
+  g_assert_cmpstr (_sj_history_store_get_path (store), ==, fixture->path);
   id = sj_history_store_create_session (store, "First jam", &error);
   g_assert_no_error (error);
   g_assert_cmpint (id, >, 0);
@@ -357,7 +357,7 @@ test_streaming_timer (Fixture       *fixture,
   sj_history_store_append_text (store, id, "Here is ", "Thinking ");
   sj_history_store_append_text (store, id, "a beat. ", NULL);
   sj_history_store_append_text (store, id, NULL, "about drums\n");
-  g_assert_true (sj_history_store_has_pending (store));
+  g_assert_true (_sj_history_store_has_pending (store));
 
   /* Buffered, not yet written. */
   {
@@ -368,7 +368,7 @@ test_streaming_timer (Fixture       *fixture,
 
   /* No flush: the timer commits it. */
   wait_for_content (store, session, 0, "Here is a beat. ");
-  g_assert_false (sj_history_store_has_pending (store));
+  g_assert_false (_sj_history_store_has_pending (store));
 
   messages = sj_history_store_list_messages (store, session, &error);
   message = g_ptr_array_index (messages, 0);
@@ -660,7 +660,7 @@ test_full (Fixture       *fixture,
   sqlite3_close (db);
 
   /* No room for anything more: as on a full disk. */
-  sj_history_store_set_max_pages (store, pages);
+  _sj_history_store_set_max_pages (store, pages);
   for (guint i = 0; i < 4000; i++)
     g_string_append_printf (big, "line %u of a long answer\n", i);
   sj_history_store_append_text (store, id, big->str, NULL);
@@ -668,17 +668,17 @@ test_full (Fixture       *fixture,
   g_assert_false (sj_history_store_flush (store, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
   g_clear_error (&error);
-  g_assert_true (sj_history_store_has_pending (store));
+  g_assert_true (_sj_history_store_has_pending (store));
   g_assert_false (sj_history_store_finish_message (store, id, SJ_HISTORY_MESSAGE_COMPLETE, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
   g_clear_error (&error);
-  g_assert_true (sj_history_store_has_pending (store));
+  g_assert_true (_sj_history_store_has_pending (store));
 
   /* Room again: the buffered text is all there. */
-  sj_history_store_set_max_pages (store, 0);
+  _sj_history_store_set_max_pages (store, 0);
   g_assert_true (sj_history_store_finish_message (store, id, SJ_HISTORY_MESSAGE_COMPLETE, &error));
   g_assert_no_error (error);
-  g_assert_false (sj_history_store_has_pending (store));
+  g_assert_false (_sj_history_store_has_pending (store));
   content = message_content (store, session, 0);
   g_assert_cmpstr (content, ==, big->str);
 }
@@ -729,7 +729,7 @@ test_read_only (Fixture       *fixture,
       g_main_context_iteration (NULL, TRUE);
     }
   g_assert_error (timer_error, G_IO_ERROR, G_IO_ERROR_READ_ONLY);
-  g_assert_true (sj_history_store_has_pending (store));
+  g_assert_true (_sj_history_store_has_pending (store));
 
   /* …and through flush and finish. */
   g_assert_false (sj_history_store_flush (store, &error));
@@ -738,7 +738,7 @@ test_read_only (Fixture       *fixture,
   g_assert_false (sj_history_store_finish_message (store, id, SJ_HISTORY_MESSAGE_COMPLETE, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY);
   g_clear_error (&error);
-  g_assert_true (sj_history_store_has_pending (store));
+  g_assert_true (_sj_history_store_has_pending (store));
 
   g_assert_cmpint (sj_history_store_create_session (store, "x", &error), ==, 0);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY);

@@ -16,10 +16,13 @@
 #include <string.h>
 
 #include "sj-chat-message.h"
+#include "sj-chat-panel-private.h"
+#include "sj-sessions-page-private.h"
 #include "sj-test-app.h"
 #include "sj-test-model-server.h"
 #include "sj-test-widgets.h"
 #include "sj-tool-log-row.h"
+#include "sj-tool-logs-page-private.h"
 #include "sj-window-private.h"
 
 static const char base_code[] = "$: note(\"c3*4\").s(\"sine\").gain(.2)\n";
@@ -144,7 +147,7 @@ test_jam (void)
   g_settings_set_string (settings, "model", "test/model");
 
   window = sj_test_open_window ();
-  repl = sj_window_get_repl (window);
+  repl = _sj_window_get_repl (window);
   progress.repl = repl;
   g_assert_nonnull (sj_window_get_agent (window));
   sj_test_spin_until (agent_ready, window, "the agent to be set up");
@@ -158,7 +161,7 @@ test_jam (void)
   sj_test_model_server_reply_text (server, "Eighth notes on **e3**, from the next cycle; sound and level kept.", 6);
 
   /* What the composer does when the musician presses Enter. */
-  g_signal_emit_by_name (sj_chat_panel_get_composer (window->chat_panel), "send", "make it busier");
+  g_signal_emit_by_name (_sj_chat_panel_get_composer (window->chat_panel), "send", "make it busier");
   g_assert_true (sj_agent_is_busy (window->agent));
   sj_test_spin_until (agent_idle, window, "the agent to answer");
 
@@ -168,7 +171,7 @@ test_jam (void)
   sj_test_spin_until (swap_applied, &event, "the change to land");
 
   /* The chat: the musician's message and the answer, marked when it landed. */
-  messages = sj_chat_panel_get_messages (window->chat_panel);
+  messages = _sj_chat_panel_get_messages (window->chat_panel);
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
   answer = g_list_model_get_item (messages, 1);
   g_assert_cmpint (sj_chat_message_get_role (answer), ==, SJ_HISTORY_ROLE_ASSISTANT);
@@ -183,9 +186,9 @@ test_jam (void)
   g_assert_true (mapped_tool_row (GTK_WIDGET (window->chat_panel)));
 
   /* The Logs and Sessions follow. */
-  g_assert_cmpuint (g_list_model_get_n_items (sj_tool_logs_page_get_calls (window->tool_logs_page)), ==, 1);
-  g_assert_cmpuint (g_list_model_get_n_items (sj_sessions_page_get_sessions (window->sessions_page)), ==, 1);
-  g_assert_cmpint (sj_sessions_page_get_current (window->sessions_page), ==, sj_agent_get_session_id (window->agent));
+  g_assert_cmpuint (g_list_model_get_n_items (_sj_tool_logs_page_get_calls (window->tool_logs_page)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (_sj_sessions_page_get_sessions (window->sessions_page)), ==, 1);
+  g_assert_cmpint (_sj_sessions_page_get_current (window->sessions_page), ==, sj_agent_get_session_id (window->agent));
 
   /* A new session empties the chat; the old one comes back from Sessions. */
   session = sj_agent_get_session_id (window->agent);

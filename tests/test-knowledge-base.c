@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "sj-knowledge-base.h"
+#include "sj-knowledge-base-private.h"
 
 static SjKnowledgeBase *fixture;
 
@@ -190,7 +190,7 @@ static void
 test_bundled_categories (void)
 {
   SjKnowledgeBase *bundled = sj_knowledge_base_get_bundled ();
-  const char * const *categories = sj_knowledge_base_get_categories ();
+  const char * const *categories = _sj_knowledge_base_get_categories ();
 
   g_assert_cmpuint (g_strv_length ((char **)categories), ==, 8);
   for (guint i = 0; categories[i] != NULL; i++)
@@ -211,7 +211,7 @@ main (int   argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  if ((fixture = sj_knowledge_base_new_from_directory (directory, &error)) == NULL)
+  if ((fixture = _sj_knowledge_base_new_from_directory (directory, &error)) == NULL)
     g_error ("%s", error->message);
 
   g_test_add_func ("/knowledge-base/code-examples", test_code_examples);

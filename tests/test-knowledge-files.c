@@ -14,8 +14,8 @@
 
 #include <string.h>
 
-#include "sj-knowledge-base.h"
 #include "sj-bundled-data.h"
+#include "sj-knowledge-base-private.h"
 #include "sj-reference-index.h"
 #include "sj-sounds-index.h"
 
@@ -265,7 +265,7 @@ check_sounds (const char *where,
 static void
 load_online_index (void)
 {
-  const char *text = sj_knowledge_base_get_text (sj_knowledge_base_get_bundled (), "samples");
+  const char *text = _sj_knowledge_base_get_text (sj_knowledge_base_get_bundled (), "samples");
   const char *section = strstr (text, "## Sound name index");
   g_autoptr(GPtrArray) blocks = NULL;
   g_auto(GStrv) lines = NULL;
@@ -316,13 +316,13 @@ test_bundled_index_is_bundled (void)
 static void
 test_examples_are_real (void)
 {
-  const char * const *categories = sj_knowledge_base_get_categories ();
+  const char * const *categories = _sj_knowledge_base_get_categories ();
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
   guint n_blocks = 0;
 
   for (guint c = 0; categories[c] != NULL; c++)
     {
-      const char *text = sj_knowledge_base_get_text (sj_knowledge_base_get_bundled (), categories[c]);
+      const char *text = _sj_knowledge_base_get_text (sj_knowledge_base_get_bundled (), categories[c]);
       g_autofree char *file = g_strconcat (categories[c], ".md", NULL);
       g_autoptr(GPtrArray) blocks = blocks_of (file, text, "javascript");
 
@@ -357,11 +357,11 @@ test_examples_are_real (void)
 static void
 test_every_entry_has_an_example (void)
 {
-  const char * const *categories = sj_knowledge_base_get_categories ();
+  const char * const *categories = _sj_knowledge_base_get_categories ();
 
   for (guint c = 0; categories[c] != NULL; c++)
     {
-      const char *text = sj_knowledge_base_get_text (sj_knowledge_base_get_bundled (), categories[c]);
+      const char *text = _sj_knowledge_base_get_text (sj_knowledge_base_get_bundled (), categories[c]);
       g_auto(GStrv) sections = g_strsplit (text, "\n### ", -1);
 
       for (guint s = 1; sections[s] != NULL; s++)

@@ -13,7 +13,7 @@
 
 #include <libsoup/soup.h>
 
-#include "sj-llm-client.h"
+#include "sj-llm-client-private.h"
 #include "sj-sse-parser.h"
 
 #define API_KEY "sk-test-0123456789"
@@ -505,11 +505,11 @@ test_headers_openrouter (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) result = NULL;
 
-  g_assert_cmpstr (sj_llm_client_get_base_url (openrouter), ==, SJ_LLM_CLIENT_OPENROUTER_URL);
-  g_assert_true (sj_llm_client_get_send_attribution (openrouter));
-  g_assert_false (sj_llm_client_get_send_attribution (fixture->client));
+  g_assert_cmpstr (_sj_llm_client_get_base_url (openrouter), ==, SJ_LLM_CLIENT_OPENROUTER_URL);
+  g_assert_true (_sj_llm_client_get_send_attribution (openrouter));
+  g_assert_false (_sj_llm_client_get_send_attribution (fixture->client));
 
-  sj_llm_client_set_send_attribution (fixture->client, TRUE);
+  _sj_llm_client_set_send_attribution (fixture->client, TRUE);
   fixture->body = CHUNK ("{\"content\":\"ok\"}") FINISH ("stop") DONE;
   result = run_stream (fixture, &error);
   g_assert_no_error (error);

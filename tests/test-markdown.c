@@ -14,8 +14,8 @@
 #include <adwaita.h>
 #include <gtksourceview/gtksource.h>
 
-#include "sj-code-block.h"
-#include "sj-markdown-view.h"
+#include "sj-code-block-private.h"
+#include "sj-markdown-view-private.h"
 #include "sj-test-widgets.h"
 
 #define TIMEOUT_S 30
@@ -121,7 +121,7 @@ describe (GtkWidget *widget,
                                 gtk_label_get_xalign (GTK_LABEL (child)));
       else if (SJ_IS_CODE_BLOCK (child))
         g_string_append_printf (out, " (%s) [%s]", sj_code_block_get_language (SJ_CODE_BLOCK (child)),
-                                sj_code_block_get_code (SJ_CODE_BLOCK (child)));
+                                _sj_code_block_get_code (SJ_CODE_BLOCK (child)));
       if (GTK_IS_GRID (widget))
         {
           int column, row, width, height;
@@ -169,7 +169,7 @@ static void
 test_fixture_tree (void)
 {
   g_autofree char *fixture = read_fixture ();
-  GtkWidget *view = g_object_ref_sink (sj_markdown_view_new ());
+  GtkWidget *view = g_object_ref_sink (_sj_markdown_view_new ());
   g_autoptr(GPtrArray) grids = NULL;
   g_autoptr(GPtrArray) blocks = NULL;
   g_autoptr(GPtrArray) lists = NULL;
@@ -183,7 +183,7 @@ test_fixture_tree (void)
   guint n_items;
 
   sj_markdown_view_set_text (SJ_MARKDOWN_VIEW (view), fixture);
-  g_assert_cmpstr (sj_markdown_view_get_text (SJ_MARKDOWN_VIEW (view)), ==, fixture);
+  g_assert_cmpstr (_sj_markdown_view_get_text (SJ_MARKDOWN_VIEW (view)), ==, fixture);
 
   /* h1, paragraph, h2, list, ordered list, quote, table, code, rule,
    * paragraph, code, paragraph. */
@@ -268,7 +268,7 @@ test_fixture_tree (void)
   blocks = find_all (view, SJ_TYPE_CODE_BLOCK);
   g_assert_cmpuint (blocks->len, ==, 2);
   g_assert_true (blocks->pdata[0] == (gpointer)nth_block (SJ_MARKDOWN_VIEW (view), 7));
-  source_view = GTK_SOURCE_VIEW (sj_code_block_get_view (blocks->pdata[0]));
+  source_view = GTK_SOURCE_VIEW (_sj_code_block_get_view (blocks->pdata[0]));
   g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (source_view), blocks->pdata[0]));
   g_assert_false (gtk_text_view_get_editable (GTK_TEXT_VIEW (source_view)));
   g_assert_true (gtk_text_view_get_monospace (GTK_TEXT_VIEW (source_view)));
@@ -284,9 +284,9 @@ test_fixture_tree (void)
   g_assert_nonnull (gtk_widget_get_tooltip_text (sj_test_find_by_class (blocks->pdata[0], "sj-code-copy")));
   g_assert_nonnull (gtk_widget_get_tooltip_text (sj_test_find_by_class (blocks->pdata[0], "sj-code-apply")));
 
-  buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (sj_code_block_get_view (blocks->pdata[1]))));
+  buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (_sj_code_block_get_view (blocks->pdata[1]))));
   g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (buffer)), ==, "python3");
-  g_assert_cmpstr (sj_code_block_get_code (blocks->pdata[1]), ==, "print(\"hi\")");
+  g_assert_cmpstr (_sj_code_block_get_code (blocks->pdata[1]), ==, "print(\"hi\")");
 
   g_assert_true (GTK_IS_SEPARATOR (nth_block (SJ_MARKDOWN_VIEW (view), 8)));
 
@@ -350,7 +350,7 @@ static void
 test_copy_and_apply (void)
 {
   g_autofree char *fixture = read_fixture ();
-  GtkWidget *view = sj_markdown_view_new ();
+  GtkWidget *view = _sj_markdown_view_new ();
   GtkWidget *window = new_window_with (view);
   g_autoptr(GPtrArray) blocks = NULL;
   Received received = { 0 };
@@ -393,7 +393,7 @@ static void
 test_style_scheme (void)
 {
   AdwStyleManager *manager = adw_style_manager_get_default ();
-  GtkWidget *view = g_object_ref_sink (sj_markdown_view_new ());
+  GtkWidget *view = g_object_ref_sink (_sj_markdown_view_new ());
   g_autoptr(GPtrArray) blocks = NULL;
   gpointer data[2];
 
@@ -402,7 +402,7 @@ test_style_scheme (void)
   g_assert_cmpuint (blocks->len, ==, 1);
   /* An unlabelled fence is Strudel code. */
   g_assert_cmpstr (sj_code_block_get_language (blocks->pdata[0]), ==, "");
-  data[0] = gtk_text_view_get_buffer (GTK_TEXT_VIEW (sj_code_block_get_view (blocks->pdata[0])));
+  data[0] = gtk_text_view_get_buffer (GTK_TEXT_VIEW (_sj_code_block_get_view (blocks->pdata[0])));
   g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (data[0])), ==, "js");
 
   adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_DARK);
@@ -432,7 +432,7 @@ stream (SjMarkdownView *view,
       g_autofree char *delta = g_strndup (text + at, size);
 
       sj_markdown_view_append (view, delta);
-      sj_markdown_view_flush (view);
+      _sj_markdown_view_flush (view);
       if (first != NULL)
         g_assert_true (nth_block (view, 0) == first);
       else if (n_blocks (view) >= 3)
@@ -446,8 +446,8 @@ static void
 test_streaming (void)
 {
   g_autofree char *fixture = read_fixture ();
-  GtkWidget *whole = g_object_ref_sink (sj_markdown_view_new ());
-  GtkWidget *view = g_object_ref_sink (sj_markdown_view_new ());
+  GtkWidget *whole = g_object_ref_sink (_sj_markdown_view_new ());
+  GtkWidget *view = g_object_ref_sink (_sj_markdown_view_new ());
   g_autofree char *expected = NULL;
   g_autofree char *streamed = NULL;
   g_autoptr(GString) paragraphs = g_string_new (NULL);
@@ -461,8 +461,8 @@ test_streaming (void)
   n_deltas = stream (SJ_MARKDOWN_VIEW (view), fixture, 4);
   streamed = describe_view (SJ_MARKDOWN_VIEW (view));
   g_assert_cmpstr (streamed, ==, expected);
-  g_assert_cmpstr (sj_markdown_view_get_text (SJ_MARKDOWN_VIEW (view)), ==, fixture);
-  g_assert_cmpuint (sj_markdown_view_get_n_blocks_built (SJ_MARKDOWN_VIEW (view)), <=, 3 * n_deltas);
+  g_assert_cmpstr (_sj_markdown_view_get_text (SJ_MARKDOWN_VIEW (view)), ==, fixture);
+  g_assert_cmpuint (_sj_markdown_view_get_n_blocks_built (SJ_MARKDOWN_VIEW (view)), <=, 3 * n_deltas);
 
   /* One byte at a time, which splits every construct and every UTF-8
    * character (none here) at every point. */
@@ -492,13 +492,13 @@ test_streaming (void)
   /* Fifty paragraphs: a delta re-renders the last block or two, never the
    * message (re-rendering everything would take some 50 × 480 / 2 blocks). */
   g_object_unref (view);
-  view = g_object_ref_sink (sj_markdown_view_new ());
+  view = g_object_ref_sink (_sj_markdown_view_new ());
   for (guint i = 0; i < 50; i++)
     g_string_append_printf (paragraphs, "Paragraph %u has *some* words in it.\n\n", i);
   n_deltas = stream (SJ_MARKDOWN_VIEW (view), paragraphs->str, 4);
   g_assert_cmpuint (n_deltas, >, 400);
   g_assert_cmpuint (n_blocks (SJ_MARKDOWN_VIEW (view)), ==, 50);
-  g_assert_cmpuint (sj_markdown_view_get_n_blocks_built (SJ_MARKDOWN_VIEW (view)), <=, 3 * n_deltas);
+  g_assert_cmpuint (_sj_markdown_view_get_n_blocks_built (SJ_MARKDOWN_VIEW (view)), <=, 3 * n_deltas);
 
   /* A streamed fence keeps its code block as it grows. */
   sj_markdown_view_set_text (SJ_MARKDOWN_VIEW (view), "Try this:\n\n```js\n");
@@ -506,7 +506,7 @@ test_streaming (void)
   g_assert_true (SJ_IS_CODE_BLOCK (first));
   stream (SJ_MARKDOWN_VIEW (view), "s(\"bd sd\")\n.fast(2)\n```\n\nDone.", 3);
   g_assert_true (nth_block (SJ_MARKDOWN_VIEW (view), 1) == first);
-  g_assert_cmpstr (sj_code_block_get_code (SJ_CODE_BLOCK (first)), ==, "s(\"bd sd\")\n.fast(2)");
+  g_assert_cmpstr (_sj_code_block_get_code (SJ_CODE_BLOCK (first)), ==, "s(\"bd sd\")\n.fast(2)");
   g_assert_cmpuint (n_blocks (SJ_MARKDOWN_VIEW (view)), ==, 3);
 
   g_object_unref (view);
@@ -524,15 +524,15 @@ rendered (gpointer data)
 {
   Renders *renders = data;
 
-  return sj_markdown_view_get_n_renders (renders->view) > renders->renders;
+  return _sj_markdown_view_get_n_renders (renders->view) > renders->renders;
 }
 
 static void
 test_frame_coalescing (void)
 {
   g_autofree char *fixture = read_fixture ();
-  GtkWidget *whole = g_object_ref_sink (sj_markdown_view_new ());
-  GtkWidget *view = sj_markdown_view_new ();
+  GtkWidget *whole = g_object_ref_sink (_sj_markdown_view_new ());
+  GtkWidget *view = _sj_markdown_view_new ();
   GtkWidget *window = new_window_with (view);
   g_autofree char *expected = NULL;
   g_autofree char *streamed = NULL;
@@ -545,17 +545,17 @@ test_frame_coalescing (void)
 
   /* Appends do not render by themselves; the next frame renders them all,
    * once. */
-  renders.renders = sj_markdown_view_get_n_renders (SJ_MARKDOWN_VIEW (view));
+  renders.renders = _sj_markdown_view_get_n_renders (SJ_MARKDOWN_VIEW (view));
   for (gsize at = 0; at < length / 2; at += 4)
     {
       g_autofree char *delta = g_strndup (fixture + at, 4);
 
       sj_markdown_view_append (SJ_MARKDOWN_VIEW (view), delta);
     }
-  g_assert_cmpuint (sj_markdown_view_get_n_renders (SJ_MARKDOWN_VIEW (view)), ==, renders.renders);
+  g_assert_cmpuint (_sj_markdown_view_get_n_renders (SJ_MARKDOWN_VIEW (view)), ==, renders.renders);
   g_assert_cmpuint (n_blocks (SJ_MARKDOWN_VIEW (view)), ==, 0);
   spin_until (rendered, &renders, "a frame");
-  g_assert_cmpuint (sj_markdown_view_get_n_renders (SJ_MARKDOWN_VIEW (view)), ==, renders.renders + 1);
+  g_assert_cmpuint (_sj_markdown_view_get_n_renders (SJ_MARKDOWN_VIEW (view)), ==, renders.renders + 1);
   g_assert_cmpuint (n_blocks (SJ_MARKDOWN_VIEW (view)), >, 3);
 
   /* The rest a delta per frame, rendered by the frame clock alone. */
@@ -563,7 +563,7 @@ test_frame_coalescing (void)
     {
       g_autofree char *delta = g_strndup (fixture + at, 4);
 
-      renders.renders = sj_markdown_view_get_n_renders (SJ_MARKDOWN_VIEW (view));
+      renders.renders = _sj_markdown_view_get_n_renders (SJ_MARKDOWN_VIEW (view));
       sj_markdown_view_append (SJ_MARKDOWN_VIEW (view), delta);
       spin_until (rendered, &renders, "a frame");
     }
@@ -577,7 +577,7 @@ test_frame_coalescing (void)
 static void
 test_hostile (void)
 {
-  GtkWidget *view = g_object_ref_sink (sj_markdown_view_new ());
+  GtkWidget *view = g_object_ref_sink (_sj_markdown_view_new ());
   g_autoptr(GString) huge = g_string_new (NULL);
   g_autoptr(GString) nested = g_string_new (NULL);
   g_autoptr(GPtrArray) blocks = NULL;
@@ -602,9 +602,9 @@ test_hostile (void)
   sj_markdown_view_set_text (SJ_MARKDOWN_VIEW (view), "Code:\n\n```js\nnote(\"c\") <b> &\n\n# not a heading");
   blocks = find_all (view, SJ_TYPE_CODE_BLOCK);
   g_assert_cmpuint (blocks->len, ==, 1);
-  g_assert_cmpstr (sj_code_block_get_code (blocks->pdata[0]), ==, "note(\"c\") <b> &\n\n# not a heading");
+  g_assert_cmpstr (_sj_code_block_get_code (blocks->pdata[0]), ==, "note(\"c\") <b> &\n\n# not a heading");
   sj_markdown_view_append (SJ_MARKDOWN_VIEW (view), "\n~~~\n````");
-  sj_markdown_view_flush (SJ_MARKDOWN_VIEW (view));
+  _sj_markdown_view_flush (SJ_MARKDOWN_VIEW (view));
   g_assert_cmpuint (n_blocks (SJ_MARKDOWN_VIEW (view)), ==, 2);
 
   /* Deep nesting is bounded. */
@@ -626,9 +626,9 @@ test_hostile (void)
   sj_markdown_view_set_text (SJ_MARKDOWN_VIEW (view), huge->str);
   g_assert_cmpuint (n_blocks (SJ_MARKDOWN_VIEW (view)), ==, 4);
   sj_markdown_view_append (SJ_MARKDOWN_VIEW (view), "```\n\nafter\n");
-  sj_markdown_view_flush (SJ_MARKDOWN_VIEW (view));
+  _sj_markdown_view_flush (SJ_MARKDOWN_VIEW (view));
   g_assert_cmpuint (n_blocks (SJ_MARKDOWN_VIEW (view)), ==, 5);
-  g_assert_cmpstr (sj_markdown_view_get_text (SJ_MARKDOWN_VIEW (view)) + huge->len, ==, "```\n\nafter\n");
+  g_assert_cmpstr (_sj_markdown_view_get_text (SJ_MARKDOWN_VIEW (view)) + huge->len, ==, "```\n\nafter\n");
 
   g_assert_cmpuint (markup_warnings, ==, 0);
 

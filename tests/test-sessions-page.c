@@ -17,11 +17,11 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
-#include "sj-code-timeline.h"
+#include "sj-code-timeline-private.h"
 #include "sj-relative-time.h"
 #include "sj-resources.h"
 #include "sj-session-item.h"
-#include "sj-sessions-page.h"
+#include "sj-sessions-page-private.h"
 
 #define TIMEOUT_S 30
 
@@ -163,7 +163,7 @@ static gboolean
 page_lists (Fixture *fixture,
             gint64   id)
 {
-  GListModel *model = sj_sessions_page_get_sessions (fixture->page);
+  GListModel *model = _sj_sessions_page_get_sessions (fixture->page);
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
@@ -243,7 +243,7 @@ static void
 test_list (Fixture       *fixture,
            gconstpointer  data)
 {
-  GListModel *model = sj_sessions_page_get_sessions (fixture->page);
+  GListModel *model = _sj_sessions_page_get_sessions (fixture->page);
   const char *expected[] = { "Third", "Second", "First" };
   GtkListBoxRow *row;
   GtkWidget *mark;
@@ -361,7 +361,7 @@ test_delete_undo (Fixture       *fixture,
 
   /* The row goes at once, the store keeps the session for Undo. */
   g_assert_false (page_lists (fixture, id));
-  g_assert_cmpuint (g_list_model_get_n_items (sj_sessions_page_get_sessions (fixture->page)), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (_sj_sessions_page_get_sessions (fixture->page)), ==, 2);
   g_assert_true (store_has (fixture, id));
   SPIN_UNTIL ((toast = find_toast (fixture, "Session deleted")) != NULL);
   g_assert_true (store_has (fixture, id));
@@ -378,7 +378,7 @@ test_delete_undo (Fixture       *fixture,
 
   /* Back in its place, and the store never lost it. */
   {
-    g_autoptr(SjSessionItem) item = g_list_model_get_item (sj_sessions_page_get_sessions (fixture->page), 1);
+    g_autoptr(SjSessionItem) item = g_list_model_get_item (_sj_sessions_page_get_sessions (fixture->page), 1);
 
     g_assert_cmpint (sj_session_item_get_id (item), ==, id);
     g_assert_cmpstr (sj_session_item_get_title (item), ==, "Second");
@@ -515,9 +515,9 @@ test_timeline (Fixture       *fixture,
   sj_history_store_record_snapshot (fixture->store, id, newest, 12.5, SJ_HISTORY_SOURCE_USER, 0, NULL);
   sj_history_store_record_snapshot (fixture->store, fixture->ids[1], "other", 1, SJ_HISTORY_SOURCE_USER, 0, NULL);
 
-  g_assert_cmpuint (sj_code_timeline_get_n_rows (timeline), ==, 0);
+  g_assert_cmpuint (_sj_code_timeline_get_n_rows (timeline), ==, 0);
   sj_sessions_page_set_current (fixture->page, id);
-  g_assert_cmpuint (sj_code_timeline_get_n_rows (timeline), ==, 3);
+  g_assert_cmpuint (_sj_code_timeline_get_n_rows (timeline), ==, 3);
   for (guint i = 0; i < 3; i++)
     rows[i] = GTK_WIDGET (gtk_list_box_get_row_at_index (list, i));
 
@@ -551,9 +551,9 @@ test_timeline (Fixture       *fixture,
 
   /* Another session has its own timeline; none has an empty one. */
   sj_sessions_page_set_current (fixture->page, fixture->ids[1]);
-  g_assert_cmpuint (sj_code_timeline_get_n_rows (timeline), ==, 1);
+  g_assert_cmpuint (_sj_code_timeline_get_n_rows (timeline), ==, 1);
   sj_sessions_page_set_current (fixture->page, fixture->ids[2]);
-  g_assert_cmpuint (sj_code_timeline_get_n_rows (timeline), ==, 0);
+  g_assert_cmpuint (_sj_code_timeline_get_n_rows (timeline), ==, 0);
 }
 
 static void

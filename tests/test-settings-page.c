@@ -21,7 +21,7 @@
 #include <libsoup/soup.h>
 
 #include "sj-llm-client.h"
-#include "sj-problem-banner.h"
+#include "sj-problem-banner-private.h"
 #include "sj-resources.h"
 #include "sj-secrets.h"
 #include "sj-settings-page.h"
@@ -500,7 +500,7 @@ test_banner (void)
   g_autoptr(GSimpleAction) retry_action = g_simple_action_new ("retry", NULL);
   guint n_settings = 0, n_retries = 0;
   GtkWindow *window = GTK_WINDOW (gtk_window_new ());
-  SjProblemBanner *banner = SJ_PROBLEM_BANNER (sj_problem_banner_new ());
+  SjProblemBanner *banner = SJ_PROBLEM_BANNER (_sj_problem_banner_new ());
   GtkRevealer *revealer = GTK_REVEALER (gtk_widget_get_first_child (GTK_WIDGET (banner)));
   GtkWidget *box = gtk_revealer_get_child (revealer);
   GtkLabel *label = GTK_LABEL (gtk_widget_get_first_child (box));
@@ -517,7 +517,7 @@ test_banner (void)
 
   g_assert_true (gtk_widget_has_css_class (box, "sj-problem-banner"));
   g_assert_false (gtk_revealer_get_reveal_child (revealer));
-  g_assert_cmpint (sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_NONE);
+  g_assert_cmpint (_sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_NONE);
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -526,7 +526,7 @@ test_banner (void)
       sj_problem_banner_show (banner, cases[i].problem, cases[i].detail);
       text = gtk_label_get_label (label);
       g_assert_true (gtk_revealer_get_reveal_child (revealer));
-      g_assert_cmpint (sj_problem_banner_get_problem (banner), ==, cases[i].problem);
+      g_assert_cmpint (_sj_problem_banner_get_problem (banner), ==, cases[i].problem);
       g_assert_nonnull (strstr (text, cases[i].text));
       if (cases[i].detail != NULL)
         g_assert_true (g_str_has_suffix (text, cases[i].detail));
@@ -550,7 +550,7 @@ test_banner (void)
 
   sj_problem_banner_hide (banner);
   g_assert_false (gtk_revealer_get_reveal_child (revealer));
-  g_assert_cmpint (sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_NONE);
+  g_assert_cmpint (_sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_NONE);
   sj_problem_banner_show (banner, SJ_PROBLEM_UNAUTHORIZED, NULL);
   sj_problem_banner_show (banner, SJ_PROBLEM_NONE, "ignored");
   g_assert_false (gtk_revealer_get_reveal_child (revealer));

@@ -23,6 +23,7 @@
 #include <webkit/webkit.h>
 
 #include "sj-test-app.h"
+#include "sj-window-private.h"
 
 /* Two patterns that cannot be mistaken for each other: different notes,
  * sounds and densities. Quiet and short, as nobody listens under Xvfb. */
@@ -672,7 +673,7 @@ static void
 test_consecutive_swaps (void)
 {
   static const struct { double cps; guint n; } runs[] = { { 0.5, 20 }, { 1, 20 }, { 2, 20 }, { 4, 20 } };
-  SjRepl *repl = sj_window_get_repl (sj_test_open_window ());
+  SjRepl *repl = _sj_window_get_repl (sj_test_open_window ());
 
   for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
     {
@@ -692,7 +693,7 @@ test_consecutive_swaps (void)
 static void
 test_tempo_lands_at_boundary (void)
 {
-  SjRepl *repl = sj_window_get_repl (sj_test_open_window ());
+  SjRepl *repl = _sj_window_get_repl (sj_test_open_window ());
   Figures figures = { 0 };
 
   run_swaps (repl, 1, iterations (6), TRUE, &figures);
@@ -710,7 +711,7 @@ test_rejected_code_keeps_pattern (void)
     "note(\"c3 e3\"",
     "throw new Error('no thanks')",
   };
-  SjRepl *repl = sj_window_get_repl (sj_test_open_window ());
+  SjRepl *repl = _sj_window_get_repl (sj_test_open_window ());
   g_autofree char *code_before = NULL;
   gint64 id_before;
 
@@ -746,7 +747,7 @@ test_superseded_never_plays (void)
 {
   g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (SwapChange));
   g_autoptr(GArray) segments = g_array_new (FALSE, FALSE, sizeof (Segment));
-  SjRepl *repl = sj_window_get_repl (sj_test_open_window ());
+  SjRepl *repl = _sj_window_get_repl (sj_test_open_window ());
   Segment segment = { -1, &voice_a, 2 };
   Figures figures = { 0 };
   gulong handler;
@@ -822,7 +823,7 @@ test_user_evaluation_cancels (void)
   g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (SwapChange));
   g_autoptr(JsonObject) outcome = NULL;
   g_autoptr(JsonObject) recording = NULL;
-  SjRepl *repl = sj_window_get_repl (sj_test_open_window ());
+  SjRepl *repl = _sj_window_get_repl (sj_test_open_window ());
   JsonArray *events;
   gint64 id_before;
   gulong handler;
@@ -872,7 +873,7 @@ static void
 test_cancel_restores_code (void)
 {
   g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (SwapChange));
-  SjRepl *repl = sj_window_get_repl (sj_test_open_window ());
+  SjRepl *repl = _sj_window_get_repl (sj_test_open_window ());
   g_autofree char *code_before = NULL;
   g_autofree char *code_pending = NULL;
   g_autofree char *code_after = NULL;
@@ -919,7 +920,7 @@ test_stopped_applies_at_once (void)
   g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (SwapChange));
   g_autoptr(JsonObject) answer = NULL;
   g_autoptr(JsonObject) started = NULL;
-  SjRepl *repl = sj_window_get_repl (sj_test_open_window ());
+  SjRepl *repl = _sj_window_get_repl (sj_test_open_window ());
   g_autofree char *code = NULL;
   g_autofree char *code_before = NULL;
   SjReplState state;
@@ -971,7 +972,7 @@ static void
 test_bench (void)
 {
   static const double tempos[] = { 0.5, 1, 2, 4 };
-  SjRepl *repl = sj_window_get_repl (sj_test_open_window ());
+  SjRepl *repl = _sj_window_get_repl (sj_test_open_window ());
   guint n = MAX (1, atoi (g_getenv ("SJ_SWAP_BENCH")));
 
   g_print ("%-24s %6s %6s %7s %5s %10s %10s %8s %5s %13s %12s %12s %9s\n", "run", "swaps", "cut", "events", "lost",

@@ -20,8 +20,8 @@
 #include "sj-test-files.h"
 #include "sj-test-widgets.h"
 #include "sj-tool-call-item.h"
-#include "sj-tool-log-row.h"
-#include "sj-tool-logs-page.h"
+#include "sj-tool-log-row-private.h"
+#include "sj-tool-logs-page-private.h"
 
 #define TIMEOUT_S 30
 #define spin_until(done, data, what) sj_test_widgets_spin_until ((gboolean (*) (gpointer)) (done), (data), TIMEOUT_S, (what))
@@ -145,7 +145,7 @@ new_page (Fixture *fixture,
           gint64   session,
           GtkWidget **out_window)
 {
-  GtkWidget *page = sj_tool_logs_page_new ();
+  GtkWidget *page = _sj_tool_logs_page_new ();
   GtkWidget *window = gtk_window_new ();
 
   sj_tool_logs_page_set_store (SJ_TOOL_LOGS_PAGE (page), fixture->store);
@@ -192,7 +192,7 @@ row_with_id (GPtrArray *rows,
              gint64     id)
 {
   for (guint i = 0; i < rows->len; i++)
-    if (sj_tool_log_row_get_id (rows->pdata[i]) == id)
+    if (_sj_tool_log_row_get_id (rows->pdata[i]) == id)
       return rows->pdata[i];
   g_assert_not_reached ();
 }
@@ -248,15 +248,15 @@ test_rows (Fixture       *fixture,
    * collapsed, and no JSON view built for any of them. */
   g_assert_cmpuint (rows->len, ==, G_N_ELEMENTS (fixture->ids));
   g_assert_cmpuint (views->len, ==, 0);
-  g_assert_cmpuint (g_list_model_get_n_items (sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page))), ==, 5);
+  g_assert_cmpuint (g_list_model_get_n_items (_sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page))), ==, 5);
   for (guint i = 0; i < rows->len; i++)
     {
       GtkWidget *row = rows->pdata[i];
       GtkWidget *status = sj_test_find_by_class (row, "sj-tool-log-status");
 
-      g_assert_cmpint (sj_tool_log_row_get_id (SJ_TOOL_LOG_ROW (row)), ==, fixture->ids[i]);
+      g_assert_cmpint (_sj_tool_log_row_get_id (SJ_TOOL_LOG_ROW (row)), ==, fixture->ids[i]);
       g_assert_false (sj_tool_log_row_get_expanded (SJ_TOOL_LOG_ROW (row)));
-      g_assert_cmpstr (sj_tool_log_row_get_summary (SJ_TOOL_LOG_ROW (row)), ==, summaries[i]);
+      g_assert_cmpstr (_sj_tool_log_row_get_summary (SJ_TOOL_LOG_ROW (row)), ==, summaries[i]);
       g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (sj_test_find_by_class (row, "sj-tool-log-summary"))), ==, summaries[i]);
       g_assert_true (GTK_IS_IMAGE (status));
       g_assert_true (gtk_widget_has_css_class (status, status_classes[i]));
@@ -347,7 +347,7 @@ test_expand (Fixture       *fixture,
   g_signal_emit_by_name (gtk_widget_get_first_child (knowledge), "activate");
   g_assert_true (sj_tool_log_row_get_expanded (SJ_TOOL_LOG_ROW (knowledge)));
   /* The page remembers it, for a row built again after scrolling. */
-  item = g_list_model_get_item (sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page)), CALL_KNOWLEDGE);
+  item = g_list_model_get_item (_sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page)), CALL_KNOWLEDGE);
   g_assert_true (sj_tool_call_item_get_expanded (item));
 
   views = sj_test_find_all_by_type (page, GTK_SOURCE_TYPE_VIEW);
@@ -441,7 +441,7 @@ test_row_redacts (void)
   g_assert_nonnull (strstr (output, "[redacted]"));
   g_assert_nonnull (strstr (copy_text, "[redacted]"));
   g_assert_nonnull (strstr (input, "\"query\" : \"lpf\""));
-  g_assert_cmpstr (sj_tool_log_row_get_summary (SJ_TOOL_LOG_ROW (row)), ==, "“lpf”");
+  g_assert_cmpstr (_sj_tool_log_row_get_summary (SJ_TOOL_LOG_ROW (row)), ==, "“lpf”");
 
   g_object_unref (row);
 }
@@ -470,7 +470,7 @@ test_filters (Fixture       *fixture,
   GtkWidget *page = new_page (fixture, fixture->session, &window);
   g_autoptr(GPtrArray) rows = wait_for_rows (page, G_N_ELEMENTS (fixture->ids));
   g_autoptr(GPtrArray) dropdowns = sj_test_find_all_by_type (page, GTK_TYPE_DROP_DOWN);
-  GListModel *calls = sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page));
+  GListModel *calls = _sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page));
   GtkDropDown *tool, *status;
   StatusShown none = { page, "No Matching Tool Calls", TRUE };
 
@@ -486,21 +486,21 @@ test_filters (Fixture       *fixture,
   gtk_drop_down_set_selected (tool, 2);
   g_clear_pointer (&rows, g_ptr_array_unref);
   rows = wait_for_rows (page, 2);
-  g_assert_cmpint (sj_tool_log_row_get_id (rows->pdata[0]), ==, fixture->ids[CALL_SCHEDULED]);
-  g_assert_cmpint (sj_tool_log_row_get_id (rows->pdata[1]), ==, fixture->ids[CALL_REJECTED]);
+  g_assert_cmpint (_sj_tool_log_row_get_id (rows->pdata[0]), ==, fixture->ids[CALL_SCHEDULED]);
+  g_assert_cmpint (_sj_tool_log_row_get_id (rows->pdata[1]), ==, fixture->ids[CALL_REJECTED]);
 
   /* … that failed */
   gtk_drop_down_set_selected (status, 2);
   g_clear_pointer (&rows, g_ptr_array_unref);
   rows = wait_for_rows (page, 1);
-  g_assert_cmpint (sj_tool_log_row_get_id (rows->pdata[0]), ==, fixture->ids[CALL_REJECTED]);
+  g_assert_cmpint (_sj_tool_log_row_get_id (rows->pdata[0]), ==, fixture->ids[CALL_REJECTED]);
 
   /* Any tool, canceled */
   gtk_drop_down_set_selected (tool, 0);
   gtk_drop_down_set_selected (status, 3);
   g_clear_pointer (&rows, g_ptr_array_unref);
   rows = wait_for_rows (page, 1);
-  g_assert_cmpint (sj_tool_log_row_get_id (rows->pdata[0]), ==, fixture->ids[CALL_CANCELED]);
+  g_assert_cmpint (_sj_tool_log_row_get_id (rows->pdata[0]), ==, fixture->ids[CALL_CANCELED]);
 
   /* Any tool, succeeded */
   gtk_drop_down_set_selected (status, 1);
@@ -529,7 +529,7 @@ test_add_call (Fixture       *fixture,
   GtkWidget *window;
   GtkWidget *page = new_page (fixture, fixture->session, &window);
   g_autoptr(GPtrArray) rows = wait_for_rows (page, G_N_ELEMENTS (fixture->ids));
-  GListModel *calls = sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page));
+  GListModel *calls = _sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page));
   g_autoptr(SjToolCallItem) last = NULL;
   gint64 id, elsewhere;
 
@@ -543,8 +543,8 @@ test_add_call (Fixture       *fixture,
 
   g_clear_pointer (&rows, g_ptr_array_unref);
   rows = wait_for_rows (page, 6);
-  g_assert_cmpint (sj_tool_log_row_get_id (rows->pdata[5]), ==, id);
-  g_assert_cmpstr (sj_tool_log_row_get_summary (rows->pdata[5]), ==, "1 match for “bd”");
+  g_assert_cmpint (_sj_tool_log_row_get_id (rows->pdata[5]), ==, id);
+  g_assert_cmpstr (_sj_tool_log_row_get_summary (rows->pdata[5]), ==, "1 match for “bd”");
   g_assert_false (sj_tool_log_row_get_expanded (rows->pdata[5]));
 
   /* Told twice, or about another session's call: nothing new. */
@@ -569,7 +569,7 @@ test_empty (Fixture       *fixture,
   gint64 id;
 
   spin_until (status_page_is, &empty, "the empty state");
-  g_assert_cmpuint (g_list_model_get_n_items (sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page))), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (_sj_tool_logs_page_get_calls (SJ_TOOL_LOGS_PAGE (page))), ==, 0);
   rows = sj_test_find_all_by_type (page, SJ_TYPE_TOOL_LOG_ROW);
   g_assert_cmpuint (rows->len, ==, 0);
 
@@ -581,7 +581,7 @@ test_empty (Fixture       *fixture,
   spin_until (status_page_is, &empty, "the empty state to go");
   g_clear_pointer (&rows, g_ptr_array_unref);
   rows = wait_for_rows (page, 1);
-  g_assert_cmpstr (sj_tool_log_row_get_summary (rows->pdata[0]), ==, "read 1 line");
+  g_assert_cmpstr (_sj_tool_log_row_get_summary (rows->pdata[0]), ==, "read 1 line");
 
   /* Switching sessions reloads. */
   sj_tool_logs_page_set_session (SJ_TOOL_LOGS_PAGE (page), fixture->session);

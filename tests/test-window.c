@@ -15,7 +15,9 @@
 #include <math.h>
 #include <webkit/webkit.h>
 
+#include "sj-console-page-private.h"
 #include "sj-knowledge-item.h"
+#include "sj-reference-page-private.h"
 #include "sj-test-app.h"
 #include "sj-test-widgets.h"
 #include "sj-window-private.h"
@@ -26,7 +28,7 @@ static void
 test_first_start_and_playback (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   g_autoptr(JsonObject) outcome = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -114,8 +116,8 @@ test_first_start_and_playback (void)
   sj_test_spin_until (sj_test_progressed, &progress, "the old pattern to keep playing after an error");
 
   {
-    GListModel *model = sj_console_page_get_model (sj_window_get_console_page (window));
-    g_autofree char *text = sj_console_page_dup_text (sj_window_get_console_page (window));
+    GListModel *model = _sj_console_page_get_model (_sj_window_get_console_page (window));
+    g_autofree char *text = sj_console_page_dup_text (_sj_window_get_console_page (window));
 
     g_assert_cmpuint (g_list_model_get_n_items (model), >, 0);
     g_assert_nonnull (strstr (text, "nosuchfunction"));
@@ -128,7 +130,7 @@ test_first_start_and_playback (void)
 static gboolean
 console_has (gpointer data)
 {
-  g_autofree char *text = sj_console_page_dup_text (sj_window_get_console_page (sj_test_current_window ()));
+  g_autofree char *text = sj_console_page_dup_text (_sj_window_get_console_page (sj_test_current_window ()));
 
   return strstr (text, data) != NULL;
 }
@@ -156,7 +158,7 @@ static void
 test_malformed_page_messages (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   double cps_before = sj_repl_get_state (repl)->cps;
 
   /* Anything the page's world can send: garbage, unknown types, wrong
@@ -193,7 +195,7 @@ static void
 test_external_requests_are_seen (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   const char * const *external;
 
   g_assert_null (sj_repl_get_external_requests (repl)[0]);
@@ -238,7 +240,7 @@ static void
 test_navigation_is_refused (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   WebKitWebView *view = WEBKIT_WEB_VIEW (sj_repl_get_widget (repl));
   g_autofree char *refused = NULL;
   gulong handler;
@@ -264,7 +266,7 @@ test_navigation_is_refused (void)
 static gboolean
 has_sound (gpointer data)
 {
-  JsonObject *sounds = sj_repl_get_sounds (sj_window_get_repl (sj_test_current_window ()));
+  JsonObject *sounds = sj_repl_get_sounds (_sj_window_get_repl (sj_test_current_window ()));
 
   return sounds != NULL && json_object_has_member (sounds, data);
 }
@@ -274,7 +276,7 @@ static void
 test_sound_snapshot_follows_registry (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   g_autoptr(JsonObject) outcome = NULL;
   JsonObject *sound;
 
@@ -308,7 +310,7 @@ static void
 test_console_copy_and_clear (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjConsolePage *console = sj_window_get_console_page (window);
+  SjConsolePage *console = _sj_window_get_console_page (window);
   g_autoptr(SjLogEntry) entry = sj_log_entry_new (SJ_LOG_LEVEL_ERROR, "sound bd not found! Is it loaded?");
   g_autofree char *copied = NULL;
   GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (console));
@@ -320,7 +322,7 @@ test_console_copy_and_clear (void)
   g_assert_nonnull (strstr (copied, "error: sound bd not found! Is it loaded?\n"));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (console), "console.clear", NULL));
-  g_assert_cmpuint (g_list_model_get_n_items (sj_console_page_get_model (console)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (_sj_console_page_get_model (console)), ==, 0);
 }
 
 static gboolean
@@ -343,7 +345,7 @@ static void
 test_endless_loop_is_survivable (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -404,7 +406,7 @@ static void
 test_hidden_window_keeps_time (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   g_autoptr(JsonObject) outcome = NULL;
   Progress progress = { repl, 1.0, 0 };
   SjReplState before, after;
@@ -519,7 +521,7 @@ static const char *
 reference_name (SjWindow        *window,
                 SjKnowledgeItem *item)
 {
-  SjKnowledge *knowledge = sj_reference_page_get_knowledge (sj_window_get_reference_page (window));
+  SjKnowledge *knowledge = sj_reference_page_get_knowledge (_sj_window_get_reference_page (window));
 
   return sj_reference_index_get_entry (sj_knowledge_get_reference (knowledge),
                                        sj_knowledge_item_get_index (item))->name;
@@ -529,7 +531,7 @@ static gboolean
 first_function_is (gpointer data)
 {
   FirstResult *want = data;
-  GListModel *results = sj_reference_page_get_results (sj_window_get_reference_page (want->window));
+  GListModel *results = _sj_reference_page_get_results (_sj_window_get_reference_page (want->window));
   g_autoptr(SjKnowledgeItem) item = g_list_model_get_item (results, 0);
 
   return item != NULL && g_str_equal (reference_name (want->window, item), want->name);
@@ -539,7 +541,7 @@ static gboolean
 first_sound_is (gpointer data)
 {
   FirstResult *want = data;
-  SjSoundsPage *page = sj_window_get_sounds_page (want->window);
+  SjSoundsPage *page = _sj_window_get_sounds_page (want->window);
   g_autoptr(SjKnowledgeItem) item = g_list_model_get_item (sj_sounds_page_get_results (page), 0);
   SjSoundsIndex *sounds = sj_knowledge_get_sounds (sj_sounds_page_get_knowledge (page));
 
@@ -579,8 +581,8 @@ static void
 test_reference_page (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
-  GtkWidget *page = GTK_WIDGET (sj_window_get_reference_page (window));
+  SjRepl *repl = _sj_window_get_repl (window);
+  GtkWidget *page = GTK_WIDGET (_sj_window_get_reference_page (window));
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *example = NULL;
@@ -700,7 +702,7 @@ find_preview_button (gpointer data)
 {
   GtkWidget **slot = data;
   ActionMatch preview = { "sounds.preview", "sawtooth" };
-  GtkWidget *page = GTK_WIDGET (sj_window_get_sounds_page (sj_test_current_window ()));
+  GtkWidget *page = GTK_WIDGET (_sj_window_get_sounds_page (sj_test_current_window ()));
 
   *slot = sj_test_find_widget (page, is_action_button, &preview);
   return *slot != NULL && gtk_widget_get_mapped (*slot);
@@ -713,8 +715,8 @@ static void
 test_sounds_page (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
-  GtkWidget *page = GTK_WIDGET (sj_window_get_sounds_page (window));
+  SjRepl *repl = _sj_window_get_repl (window);
+  GtkWidget *page = GTK_WIDGET (_sj_window_get_sounds_page (window));
   SjSoundsIndex *sounds = sj_application_get_sounds (sj_test_app);
   g_autoptr(JsonObject) outcome = NULL;
   g_autofree char *synths_label = NULL;
@@ -813,8 +815,8 @@ test_code_survives_restart (void)
   FileCheck check;
 
   window = sj_test_open_window ();
-  repl = sj_window_get_repl (window);
-  store = sj_window_get_code_store (window);
+  repl = _sj_window_get_repl (window);
+  store = _sj_window_get_code_store (window);
 
   g_assert_nonnull (store);
 
@@ -838,13 +840,13 @@ test_code_survives_restart (void)
   /* The next start restores the code instead of the demo, and the panel
    * stays hidden. */
   window = sj_test_open_window ();
-  restored = sj_test_fetch_code (sj_window_get_repl (window));
+  restored = sj_test_fetch_code (_sj_window_get_repl (window));
   g_assert_cmpstr (restored, ==, mine);
   {
     g_autoptr(GVariant) visible = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-panel");
 
     g_assert_false (g_variant_get_boolean (visible));
-    g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (sj_window_get_console_page (window))));
+    g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (_sj_window_get_console_page (window))));
   }
   g_action_group_change_action_state (G_ACTION_GROUP (window), "show-panel", g_variant_new_boolean (TRUE));
   g_assert_true (g_settings_get_boolean (settings, "panel-visible"));
@@ -872,7 +874,7 @@ static void
 test_screenshot_not_blank (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   g_autoptr(JsonObject) outcome = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree guchar *pixels = NULL;

@@ -29,7 +29,7 @@
 
 #include "sj-agent.h"
 #include "sj-application.h"
-#include "sj-chat-panel.h"
+#include "sj-chat-panel-private.h"
 #include "sj-markdown-render.h"
 #include "sj-resources.h"
 #include "sj-test-model-server.h"
@@ -277,7 +277,7 @@ bench_open (Bench *bench)
   g_autoptr(SjAgent) agent = bench_new_agent (bench);
   g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) loads = g_array_new (FALSE, FALSE, sizeof (double));
-  SjChatPanel *panel = SJ_CHAT_PANEL (sj_chat_panel_new ());
+  SjChatPanel *panel = SJ_CHAT_PANEL (_sj_chat_panel_new ());
   GtkWindow *window;
   GdkFrameClock *clock;
   PaintWatch watch = { 0 };
@@ -314,7 +314,7 @@ bench_open (Bench *bench)
       gtk_widget_queue_draw (GTK_WIDGET (window));
       wait_next_paint (&watch);
       g_array_append_val (times, (double){ (watch.painted - start) / 1000.0 });
-      g_assert_cmpuint (g_list_model_get_n_items (sj_chat_panel_get_messages (panel)), ==, 2 * N_TURNS);
+      g_assert_cmpuint (g_list_model_get_n_items (_sj_chat_panel_get_messages (panel)), ==, 2 * N_TURNS);
     }
 
   /* What the call itself takes (reading the store, building the list)
@@ -638,7 +638,7 @@ main (int   argc,
   /* The chat panel. */
   start_server (&bench, argv[0]);
   panel_agent = bench_new_agent (&bench);
-  panel = SJ_CHAT_PANEL (sj_chat_panel_new ());
+  panel = SJ_CHAT_PANEL (_sj_chat_panel_new ());
   sj_chat_panel_set_agent (panel, panel_agent, NULL);
   panel_p99 = bench_stream (&bench, "Chat panel (200 tokens/s, 10 s):", panel_agent, GTK_WIDGET (panel), &panel_watch);
 

@@ -24,8 +24,9 @@
 
 #include <stdlib.h>
 
-#include "sj-dry-run.h"
+#include "sj-dry-run-private.h"
 #include "sj-test-app.h"
+#include "sj-window-private.h"
 
 /* Upstream's examples test skips these (motion sensors, gamepad, MIDI);
  * the fidelity test too. */
@@ -202,7 +203,7 @@ main (int   argc,
 
   home = sj_test_app_init ();
   sj_test_app_start ();
-  repl = sj_window_get_repl (sj_test_open_window ());
+  repl = _sj_window_get_repl (sj_test_open_window ());
   dry_run = sj_dry_run_new ();
 
   for (guint pass = 0; pass <= passes; pass++)
@@ -244,7 +245,7 @@ main (int   argc,
     }
 
   json_object_set_int_member (root, "passes", passes);
-  json_object_set_int_member (root, "helperStarts", sj_dry_run_get_n_starts (dry_run));
+  json_object_set_int_member (root, "helperStarts", _sj_dry_run_get_n_starts (dry_run));
   json_object_set_array_member (root, "samples", json_array_ref (samples));
   node = json_node_init_object (json_node_alloc (), root);
   json_generator_set_root (generator, node);

@@ -27,8 +27,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "sj-knowledge-base-private.h"
 #include "sj-knowledge.h"
-#include "sj-knowledge-base.h"
 
 static gint64
 now_ns (void)
@@ -269,11 +269,11 @@ main (int   argc,
           g_printerr ("bench-knowledge: cannot create %s\n", dump_path);
           return 1;
         }
-      for (const char * const *c = sj_knowledge_base_get_categories (); *c != NULL; c++)
+      for (const char * const *c = _sj_knowledge_base_get_categories (); *c != NULL; c++)
         {
           g_autofree char *name = g_strconcat (*c, ".md", NULL);
           g_autofree char *path = g_build_filename (dump_path, name, NULL);
-          const char *text = sj_knowledge_base_get_text (base, *c);
+          const char *text = _sj_knowledge_base_get_text (base, *c);
 
           if (!g_file_set_contents (path, text, -1, &error))
             {
@@ -354,9 +354,9 @@ main (int   argc,
       json_builder_set_member_name (builder, "knowledge_load_ns");
       json_builder_add_int_value (builder, now_ns () - start);
 
-      for (const char * const *c = sj_knowledge_base_get_categories (); *c != NULL; c++)
+      for (const char * const *c = _sj_knowledge_base_get_categories (); *c != NULL; c++)
         {
-          const char *text = sj_knowledge_base_get_text (base, *c);
+          const char *text = _sj_knowledge_base_get_text (base, *c);
 
           gsize len = text != NULL ? strlen (text) : 0;
 

@@ -26,7 +26,7 @@
 #include <glib/gi18n.h>
 
 #include "sj-chat-message.h"
-#include "sj-chat-panel.h"
+#include "sj-chat-panel-private.h"
 #include "sj-message-row.h"
 
 struct _SjChatPanel
@@ -561,13 +561,6 @@ sj_chat_panel_set_agent (SjChatPanel   *self,
   sj_chat_panel_load_session (self, sj_agent_get_session_id (agent));
 }
 
-SjAgent *
-sj_chat_panel_get_agent (SjChatPanel *self)
-{
-  g_assert (SJ_IS_CHAT_PANEL (self));
-  return self->agent;
-}
-
 void
 sj_chat_panel_focus_composer (SjChatPanel *self)
 {
@@ -576,35 +569,35 @@ sj_chat_panel_focus_composer (SjChatPanel *self)
 }
 
 GListModel *
-sj_chat_panel_get_messages (SjChatPanel *self)
+_sj_chat_panel_get_messages (SjChatPanel *self)
 {
   g_assert (SJ_IS_CHAT_PANEL (self));
   return G_LIST_MODEL (self->messages);
 }
 
 SjComposer *
-sj_chat_panel_get_composer (SjChatPanel *self)
+_sj_chat_panel_get_composer (SjChatPanel *self)
 {
   g_assert (SJ_IS_CHAT_PANEL (self));
   return self->composer;
 }
 
 SjAutoscroll *
-sj_chat_panel_get_autoscroll (SjChatPanel *self)
+_sj_chat_panel_get_autoscroll (SjChatPanel *self)
 {
   g_assert (SJ_IS_CHAT_PANEL (self));
   return self->autoscroll;
 }
 
 SjProblemBanner *
-sj_chat_panel_get_banner (SjChatPanel *self)
+_sj_chat_panel_get_banner (SjChatPanel *self)
 {
   g_assert (SJ_IS_CHAT_PANEL (self));
   return self->banner;
 }
 
 GtkScrolledWindow *
-sj_chat_panel_get_scroller (SjChatPanel *self)
+_sj_chat_panel_get_scroller (SjChatPanel *self)
 {
   g_assert (SJ_IS_CHAT_PANEL (self));
   return self->scroller;
@@ -706,7 +699,7 @@ sj_chat_panel_init (SjChatPanel *self)
 }
 
 GtkWidget *
-sj_chat_panel_new (void)
+_sj_chat_panel_new (void)
 {
   return g_object_new (SJ_TYPE_CHAT_PANEL, NULL);
 }

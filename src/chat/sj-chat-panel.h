@@ -8,9 +8,6 @@
 #include <gtk/gtk.h>
 
 #include "sj-agent-config.h"
-#include "sj-autoscroll.h"
-#include "sj-composer.h"
-#include "sj-problem-banner.h"
 
 G_BEGIN_DECLS
 
@@ -18,21 +15,14 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SjChatPanel, sj_chat_panel, SJ, CHAT_PANEL, GtkWidget)
 
-GtkWidget       *sj_chat_panel_new             (void);
 void             sj_chat_panel_set_agent       (SjChatPanel   *self,
                                                 SjAgent       *agent,
                                                 SjAgentConfig *config);
-SjAgent         *sj_chat_panel_get_agent       (SjChatPanel   *self);
 void             sj_chat_panel_load_session    (SjChatPanel   *self,
                                                 gint64         session_id);
 void             sj_chat_panel_focus_composer  (SjChatPanel   *self);
 void             sj_chat_panel_swap_changed    (SjChatPanel   *self,
                                                 const char    *state,
                                                 double         cycle);
-GListModel      *sj_chat_panel_get_messages    (SjChatPanel   *self);
-SjComposer      *sj_chat_panel_get_composer    (SjChatPanel   *self);
-SjAutoscroll    *sj_chat_panel_get_autoscroll  (SjChatPanel   *self);
-SjProblemBanner *sj_chat_panel_get_banner      (SjChatPanel   *self);
-GtkScrolledWindow *sj_chat_panel_get_scroller  (SjChatPanel   *self);
 
 G_END_DECLS

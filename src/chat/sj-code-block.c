@@ -21,7 +21,7 @@
 #include <glib/gi18n.h>
 #include <gtksourceview/gtksource.h>
 
-#include "sj-code-block.h"
+#include "sj-code-block-private.h"
 
 struct _SjCodeBlock
 {
@@ -287,7 +287,7 @@ sj_code_block_new (const char *code,
 }
 
 const char *
-sj_code_block_get_code (SjCodeBlock *self)
+_sj_code_block_get_code (SjCodeBlock *self)
 {
   g_assert (SJ_IS_CODE_BLOCK (self));
 
@@ -323,7 +323,7 @@ sj_code_block_set_code (SjCodeBlock *self,
 }
 
 GtkWidget *
-sj_code_block_get_view (SjCodeBlock *self)
+_sj_code_block_get_view (SjCodeBlock *self)
 {
   g_assert (SJ_IS_CODE_BLOCK (self));
 

@@ -15,11 +15,9 @@ G_DECLARE_FINAL_TYPE (SjCodeBlock, sj_code_block, SJ, CODE_BLOCK, GtkWidget)
 
 GtkWidget  *sj_code_block_new          (const char  *code,
                                         const char  *language);
-const char *sj_code_block_get_code     (SjCodeBlock *self);
 const char *sj_code_block_get_language (SjCodeBlock *self);
 void        sj_code_block_set_code     (SjCodeBlock *self,
                                         const char  *code);
-GtkWidget  *sj_code_block_get_view     (SjCodeBlock *self);
 void        sj_code_block_copy         (SjCodeBlock *self);
 void        sj_code_block_apply        (SjCodeBlock *self);
 

@@ -16,7 +16,7 @@
 
 #include <glib/gi18n.h>
 
-#include "sj-composer.h"
+#include "sj-composer-private.h"
 
 /* How many lines the composer grows to before it scrolls. */
 #define MAX_LINES 8
@@ -377,7 +377,7 @@ sj_composer_init (SjComposer *self)
 }
 
 GtkWidget *
-sj_composer_new (void)
+_sj_composer_new (void)
 {
   return g_object_new (SJ_TYPE_COMPOSER, NULL);
 }

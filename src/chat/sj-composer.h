@@ -13,7 +13,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SjComposer, sj_composer, SJ, COMPOSER, GtkWidget)
 
-GtkWidget *sj_composer_new           (void);
 char      *sj_composer_get_text      (SjComposer *self);
 void       sj_composer_set_text      (SjComposer *self,
                                       const char *text);

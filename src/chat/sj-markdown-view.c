@@ -31,7 +31,7 @@
 #include "config.h"
 
 #include "sj-markdown-render.h"
-#include "sj-markdown-view.h"
+#include "sj-markdown-view-private.h"
 
 typedef struct
 {
@@ -331,7 +331,7 @@ sj_markdown_view_init (SjMarkdownView *self)
 }
 
 GtkWidget *
-sj_markdown_view_new (void)
+_sj_markdown_view_new (void)
 {
   return g_object_new (SJ_TYPE_MARKDOWN_VIEW, NULL);
 }
@@ -356,12 +356,12 @@ sj_markdown_view_set_text (SjMarkdownView *self,
 }
 
 /**
- * sj_markdown_view_get_text:
+ * _sj_markdown_view_get_text:
  *
  * Returns: the whole message, including text appended but not yet shown
  */
 const char *
-sj_markdown_view_get_text (SjMarkdownView *self)
+_sj_markdown_view_get_text (SjMarkdownView *self)
 {
   g_assert (SJ_IS_MARKDOWN_VIEW (self));
 
@@ -391,13 +391,13 @@ sj_markdown_view_append (SjMarkdownView *self,
 }
 
 /**
- * sj_markdown_view_flush:
+ * _sj_markdown_view_flush:
  *
  * Shows the text appended so far now rather than on the next frame: at the
  * end of a stream, or in tests.
  */
 void
-sj_markdown_view_flush (SjMarkdownView *self)
+_sj_markdown_view_flush (SjMarkdownView *self)
 {
   g_assert (SJ_IS_MARKDOWN_VIEW (self));
 
@@ -407,7 +407,7 @@ sj_markdown_view_flush (SjMarkdownView *self)
 }
 
 /**
- * sj_markdown_view_get_n_blocks_built:
+ * _sj_markdown_view_get_n_blocks_built:
  *
  * How many top-level blocks the view has rendered since it was created:
  * built as new widgets, or re-rendered into the widget that showed them
@@ -416,7 +416,7 @@ sj_markdown_view_flush (SjMarkdownView *self)
  * re-render the whole message.
  */
 guint
-sj_markdown_view_get_n_blocks_built (SjMarkdownView *self)
+_sj_markdown_view_get_n_blocks_built (SjMarkdownView *self)
 {
   g_assert (SJ_IS_MARKDOWN_VIEW (self));
 
@@ -424,13 +424,13 @@ sj_markdown_view_get_n_blocks_built (SjMarkdownView *self)
 }
 
 /**
- * sj_markdown_view_get_n_renders:
+ * _sj_markdown_view_get_n_renders:
  *
  * How many times the view has parsed and rendered its text; tests use it
  * to show that appends are coalesced to one render per frame.
  */
 guint
-sj_markdown_view_get_n_renders (SjMarkdownView *self)
+_sj_markdown_view_get_n_renders (SjMarkdownView *self)
 {
   g_assert (SJ_IS_MARKDOWN_VIEW (self));
 

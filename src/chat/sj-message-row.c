@@ -18,7 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "sj-markdown-view.h"
-#include "sj-message-row.h"
+#include "sj-message-row-private.h"
 #include "sj-tool-call-item.h"
 #include "sj-tool-log-row.h"
 
@@ -229,14 +229,14 @@ sj_message_row_unbind (SjMessageRow *self)
 }
 
 SjChatMessage *
-sj_message_row_get_message (SjMessageRow *self)
+_sj_message_row_get_message (SjMessageRow *self)
 {
   g_assert (SJ_IS_MESSAGE_ROW (self));
   return self->message;
 }
 
 GtkWidget *
-sj_message_row_get_markdown (SjMessageRow *self)
+_sj_message_row_get_markdown (SjMessageRow *self)
 {
   g_assert (SJ_IS_MESSAGE_ROW (self));
   return GTK_WIDGET (self->markdown);

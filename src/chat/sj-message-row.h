@@ -19,7 +19,5 @@ GtkWidget     *sj_message_row_new          (void);
 void           sj_message_row_bind         (SjMessageRow  *self,
                                             SjChatMessage *message);
 void           sj_message_row_unbind       (SjMessageRow  *self);
-SjChatMessage *sj_message_row_get_message  (SjMessageRow  *self);
-GtkWidget     *sj_message_row_get_markdown (SjMessageRow  *self);
 
 G_END_DECLS

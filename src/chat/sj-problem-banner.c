@@ -18,7 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "sj-llm-client.h"
-#include "sj-problem-banner.h"
+#include "sj-problem-banner-private.h"
 #include "sj-secrets.h"
 
 typedef struct
@@ -125,7 +125,7 @@ sj_problem_banner_init (SjProblemBanner *self)
 }
 
 GtkWidget *
-sj_problem_banner_new (void)
+_sj_problem_banner_new (void)
 {
   return g_object_new (SJ_TYPE_PROBLEM_BANNER, NULL);
 }
@@ -182,7 +182,7 @@ sj_problem_banner_hide (SjProblemBanner *self)
 
 /* Returns: the problem shown, or SJ_PROBLEM_NONE while hidden. */
 SjProblem
-sj_problem_banner_get_problem (SjProblemBanner *self)
+_sj_problem_banner_get_problem (SjProblemBanner *self)
 {
   g_assert (SJ_IS_PROBLEM_BANNER (self));
 

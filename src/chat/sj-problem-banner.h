@@ -23,12 +23,10 @@ typedef enum
 
 G_DECLARE_FINAL_TYPE (SjProblemBanner, sj_problem_banner, SJ, PROBLEM_BANNER, GtkWidget)
 
-GtkWidget *sj_problem_banner_new         (void);
 void       sj_problem_banner_show        (SjProblemBanner *self,
                                           SjProblem        problem,
                                           const char      *detail);
 void       sj_problem_banner_hide        (SjProblemBanner *self);
-SjProblem  sj_problem_banner_get_problem (SjProblemBanner *self);
 
 SjProblem  sj_problem_from_error         (const GError    *error);
 

@@ -20,9 +20,9 @@
 #include <glib/gi18n.h>
 #include <gtksourceview/gtksource.h>
 
-#include "sj-tool-log-row.h"
-#include "sj-tool-log-summary.h"
 #include "sj-redact.h"
+#include "sj-tool-log-row-private.h"
+#include "sj-tool-log-summary.h"
 
 struct _SjToolLogRow
 {
@@ -371,7 +371,7 @@ sj_tool_log_row_new (const SjHistoryToolCall *call)
 }
 
 gint64
-sj_tool_log_row_get_id (SjToolLogRow *self)
+_sj_tool_log_row_get_id (SjToolLogRow *self)
 {
   g_assert (SJ_IS_TOOL_LOG_ROW (self));
 
@@ -380,7 +380,7 @@ sj_tool_log_row_get_id (SjToolLogRow *self)
 
 /* Returns: the one-line summary, redacted; "" when there is none. */
 const char *
-sj_tool_log_row_get_summary (SjToolLogRow *self)
+_sj_tool_log_row_get_summary (SjToolLogRow *self)
 {
   g_assert (SJ_IS_TOOL_LOG_ROW (self));
 

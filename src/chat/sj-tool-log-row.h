@@ -16,8 +16,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SjToolLogRow, sj_tool_log_row, SJ, TOOL_LOG_ROW, GtkWidget)
 
 GtkWidget  *sj_tool_log_row_new           (const SjHistoryToolCall *call);
-gint64      sj_tool_log_row_get_id        (SjToolLogRow            *self);
-const char *sj_tool_log_row_get_summary   (SjToolLogRow            *self);
 gboolean    sj_tool_log_row_get_expanded  (SjToolLogRow            *self);
 void        sj_tool_log_row_set_expanded  (SjToolLogRow            *self,
                                            gboolean                 expanded);

@@ -19,7 +19,7 @@
 
 #include "sj-tool-call-item.h"
 #include "sj-tool-log-row.h"
-#include "sj-tool-logs-page.h"
+#include "sj-tool-logs-page-private.h"
 
 struct _SjToolLogsPage
 {
@@ -267,7 +267,7 @@ sj_tool_logs_page_init (SjToolLogsPage *self)
 }
 
 GtkWidget *
-sj_tool_logs_page_new (void)
+_sj_tool_logs_page_new (void)
 {
   return g_object_new (SJ_TYPE_TOOL_LOGS_PAGE, NULL);
 }
@@ -289,15 +289,6 @@ sj_tool_logs_page_set_store (SjToolLogsPage *self,
     reload (self);
 }
 
-/* Returns: (transfer none) (nullable): the history read, once set. */
-SjHistoryStore *
-sj_tool_logs_page_get_store (SjToolLogsPage *self)
-{
-  g_assert (SJ_IS_TOOL_LOGS_PAGE (self));
-
-  return self->store;
-}
-
 /**
  * sj_tool_logs_page_set_session:
  * @session_id: the session whose calls to list, 0 for none
@@ -313,14 +304,6 @@ sj_tool_logs_page_set_session (SjToolLogsPage *self,
 
   self->session_id = session_id;
   reload (self);
-}
-
-gint64
-sj_tool_logs_page_get_session (SjToolLogsPage *self)
-{
-  g_assert (SJ_IS_TOOL_LOGS_PAGE (self));
-
-  return self->session_id;
 }
 
 /**
@@ -378,7 +361,7 @@ sj_tool_logs_page_add_call (SjToolLogsPage *self,
 /* Returns: (transfer none): the listed calls, as #SjToolCallItem, after
  * the filters. */
 GListModel *
-sj_tool_logs_page_get_calls (SjToolLogsPage *self)
+_sj_tool_logs_page_get_calls (SjToolLogsPage *self)
 {
   g_assert (SJ_IS_TOOL_LOGS_PAGE (self));
 

@@ -15,15 +15,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SjToolLogsPage, sj_tool_logs_page, SJ, TOOL_LOGS_PAGE, GtkWidget)
 
-GtkWidget      *sj_tool_logs_page_new         (void);
 void            sj_tool_logs_page_set_store   (SjToolLogsPage *self,
                                                SjHistoryStore *store);
-SjHistoryStore *sj_tool_logs_page_get_store   (SjToolLogsPage *self);
 void            sj_tool_logs_page_set_session (SjToolLogsPage *self,
                                                gint64          session_id);
-gint64          sj_tool_logs_page_get_session (SjToolLogsPage *self);
 void            sj_tool_logs_page_add_call    (SjToolLogsPage *self,
                                                gint64          tool_call_id);
-GListModel     *sj_tool_logs_page_get_calls   (SjToolLogsPage *self);
 
 G_END_DECLS

@@ -99,12 +99,6 @@ sj_chip_bar_init (SjChipBar *self)
   gtk_widget_set_parent (GTK_WIDGET (self->scroller), GTK_WIDGET (self));
 }
 
-GtkWidget *
-sj_chip_bar_new (void)
-{
-  return g_object_new (SJ_TYPE_CHIP_BAR, NULL);
-}
-
 /**
  * sj_chip_bar_append:
  * @title: what the chip stands for, e.g. "Synths"
@@ -132,14 +126,6 @@ sj_chip_bar_append (SjChipBar  *self,
   g_ptr_array_add (self->chips, chip);
 
   return self->chips->len - 1;
-}
-
-guint
-sj_chip_bar_get_n_chips (SjChipBar *self)
-{
-  g_assert (SJ_IS_CHIP_BAR (self));
-
-  return self->chips->len;
 }
 
 /**

@@ -13,10 +13,8 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SjChipBar, sj_chip_bar, SJ, CHIP_BAR, GtkWidget)
 
-GtkWidget *sj_chip_bar_new        (void);
 guint      sj_chip_bar_append     (SjChipBar  *self,
                                    const char *title);
-guint      sj_chip_bar_get_n_chips (SjChipBar *self);
 void       sj_chip_bar_set_count  (SjChipBar  *self,
                                    guint       position,
                                    guint       count);

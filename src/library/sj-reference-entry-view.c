@@ -131,12 +131,6 @@ sj_reference_entry_view_init (SjReferenceEntryView *self)
   gtk_widget_set_parent (GTK_WIDGET (self->box), GTK_WIDGET (self));
 }
 
-GtkWidget *
-sj_reference_entry_view_new (void)
-{
-  return g_object_new (SJ_TYPE_REFERENCE_ENTRY_VIEW, NULL);
-}
-
 /**
  * sj_reference_entry_view_set_entry:
  * @entry: (nullable): what to show, or %NULL for nothing

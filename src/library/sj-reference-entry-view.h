@@ -15,7 +15,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SjReferenceEntryView, sj_reference_entry_view, SJ, REFERENCE_ENTRY_VIEW, GtkWidget)
 
-GtkWidget  *sj_reference_entry_view_new          (void);
 void        sj_reference_entry_view_set_entry    (SjReferenceEntryView   *self,
                                                   const SjReferenceEntry *entry);
 const char *sj_reference_source_title            (const char             *source);

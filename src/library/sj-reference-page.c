@@ -22,7 +22,7 @@
 #include "sj-chip-bar.h"
 #include "sj-knowledge-item.h"
 #include "sj-reference-entry-view.h"
-#include "sj-reference-page.h"
+#include "sj-reference-page-private.h"
 
 /* What a chip lets through: every entry, entries with a tag, or entries
  * of a package. */
@@ -542,12 +542,6 @@ sj_reference_page_init (SjReferencePage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "reference.back", FALSE);
 }
 
-GtkWidget *
-sj_reference_page_new (void)
-{
-  return g_object_new (SJ_TYPE_REFERENCE_PAGE, NULL);
-}
-
 /**
  * sj_reference_page_set_knowledge:
  *
@@ -601,7 +595,7 @@ sj_reference_page_focus_search (SjReferencePage *self)
 
 /* Returns: (transfer none): the listed entries, as #SjKnowledgeItem. */
 GListModel *
-sj_reference_page_get_results (SjReferencePage *self)
+_sj_reference_page_get_results (SjReferencePage *self)
 {
   g_assert (SJ_IS_REFERENCE_PAGE (self));
 

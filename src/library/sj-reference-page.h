@@ -15,11 +15,9 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SjReferencePage, sj_reference_page, SJ, REFERENCE_PAGE, GtkWidget)
 
-GtkWidget  *sj_reference_page_new           (void);
 void        sj_reference_page_set_knowledge (SjReferencePage *self,
                                              SjKnowledge     *knowledge);
 SjKnowledge *sj_reference_page_get_knowledge (SjReferencePage *self);
 void        sj_reference_page_focus_search  (SjReferencePage *self);
-GListModel *sj_reference_page_get_results   (SjReferencePage *self);
 
 G_END_DECLS

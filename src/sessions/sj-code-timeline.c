@@ -18,7 +18,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "sj-code-timeline.h"
+#include "sj-code-timeline-private.h"
 #include "sj-history-store.h"
 #include "sj-relative-time.h"
 
@@ -210,12 +210,6 @@ sj_code_timeline_init (SjCodeTimeline *self)
   gtk_widget_set_parent (GTK_WIDGET (self->list), GTK_WIDGET (self));
 }
 
-GtkWidget *
-sj_code_timeline_new (void)
-{
-  return g_object_new (SJ_TYPE_CODE_TIMELINE, NULL);
-}
-
 /**
  * sj_code_timeline_set_snapshots:
  * @snapshots: (nullable) (element-type SjHistorySnapshot): the versions of
@@ -243,7 +237,7 @@ sj_code_timeline_set_snapshots (SjCodeTimeline *self,
 
 /* Returns: how many versions the timeline lists. */
 guint
-sj_code_timeline_get_n_rows (SjCodeTimeline *self)
+_sj_code_timeline_get_n_rows (SjCodeTimeline *self)
 {
   guint n = 0;
 

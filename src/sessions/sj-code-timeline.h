@@ -13,9 +13,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SjCodeTimeline, sj_code_timeline, SJ, CODE_TIMELINE, GtkWidget)
 
-GtkWidget *sj_code_timeline_new           (void);
 void       sj_code_timeline_set_snapshots (SjCodeTimeline *self,
                                            GPtrArray      *snapshots);
-guint      sj_code_timeline_get_n_rows    (SjCodeTimeline *self);
 
 G_END_DECLS

@@ -95,7 +95,7 @@ commit_pending (SjSessionsPage *self,
       return;
     }
 
-  g_signal_emit (self, sj_sessions_page_signals[SJ_SESSIONS_PAGE_SESSION_DELETED], 0, id);
+  _sj_sessions_page_emit_session_deleted (self, id);
 }
 
 /**

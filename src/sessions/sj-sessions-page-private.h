@@ -33,32 +33,28 @@ struct _SjSessionsPage
   SjCodeTimeline       *timeline;
 };
 
-enum {
-  SJ_SESSIONS_PAGE_SESSION_ACTIVATED,
-  SJ_SESSIONS_PAGE_NEW_SESSION_REQUESTED,
-  SJ_SESSIONS_PAGE_REVERT_REQUESTED,
-  SJ_SESSIONS_PAGE_SESSION_DELETED,
-  SJ_SESSIONS_PAGE_N_SIGNALS
-};
+gboolean       _sj_sessions_page_find                 (SjSessionsPage *self,
+                                                       gint64          session_id,
+                                                       guint          *position);
+SjSessionItem *_sj_sessions_page_get_item             (SjSessionsPage *self,
+                                                       gint64          session_id);
+GtkWidget     *_sj_sessions_page_create_row_cb        (gpointer        item,
+                                                       gpointer        user_data);
+GtkWidget     *_sj_sessions_page_find_row             (SjSessionsPage *self,
+                                                       gint64          session_id);
+void           _sj_sessions_page_start_rename         (SjSessionsPage *self,
+                                                       gint64          session_id);
+void           _sj_sessions_page_stop_rename          (SjSessionsPage *self,
+                                                       GtkWidget      *row);
+void           _sj_sessions_page_show_toast           (SjSessionsPage *self,
+                                                       const char     *title);
+void           _sj_sessions_page_class_init_actions   (GtkWidgetClass *widget_class);
+void           _sj_sessions_page_dispose_actions      (SjSessionsPage *self);
+void           _sj_sessions_page_emit_session_deleted (SjSessionsPage *self,
+                                                       gint64          session_id);
 
-extern guint sj_sessions_page_signals[SJ_SESSIONS_PAGE_N_SIGNALS];
-
-gboolean       _sj_sessions_page_find               (SjSessionsPage *self,
-                                                     gint64          session_id,
-                                                     guint          *position);
-SjSessionItem *_sj_sessions_page_get_item           (SjSessionsPage *self,
-                                                     gint64          session_id);
-GtkWidget     *_sj_sessions_page_create_row_cb      (gpointer        item,
-                                                     gpointer        user_data);
-GtkWidget     *_sj_sessions_page_find_row           (SjSessionsPage *self,
-                                                     gint64          session_id);
-void           _sj_sessions_page_start_rename       (SjSessionsPage *self,
-                                                     gint64          session_id);
-void           _sj_sessions_page_stop_rename        (SjSessionsPage *self,
-                                                     GtkWidget      *row);
-void           _sj_sessions_page_show_toast         (SjSessionsPage *self,
-                                                     const char     *title);
-void           _sj_sessions_page_class_init_actions (GtkWidgetClass *widget_class);
-void           _sj_sessions_page_dispose_actions    (SjSessionsPage *self);
+/* For the tests. */
+gint64      _sj_sessions_page_get_current  (SjSessionsPage *self);
+GListModel *_sj_sessions_page_get_sessions (SjSessionsPage *self);
 
 G_END_DECLS

@@ -23,7 +23,15 @@
 
 G_DEFINE_FINAL_TYPE (SjSessionsPage, sj_sessions_page, GTK_TYPE_WIDGET)
 
-guint sj_sessions_page_signals[SJ_SESSIONS_PAGE_N_SIGNALS];
+enum {
+  SESSION_ACTIVATED,
+  NEW_SESSION_REQUESTED,
+  REVERT_REQUESTED,
+  SESSION_DELETED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void
 session_row_activated_cb (SjSessionsPage *self,
@@ -34,7 +42,7 @@ session_row_activated_cb (SjSessionsPage *self,
 
   g_assert (SJ_IS_SESSIONS_PAGE (self));
 
-  g_signal_emit (self, sj_sessions_page_signals[SJ_SESSIONS_PAGE_SESSION_ACTIVATED], 0, id);
+  g_signal_emit (self, signals[SESSION_ACTIVATED], 0, id);
 }
 
 static void
@@ -44,7 +52,17 @@ timeline_revert_requested_cb (SjSessionsPage *self,
 {
   g_assert (SJ_IS_SESSIONS_PAGE (self));
 
-  g_signal_emit (self, sj_sessions_page_signals[SJ_SESSIONS_PAGE_REVERT_REQUESTED], 0, code);
+  g_signal_emit (self, signals[REVERT_REQUESTED], 0, code);
+}
+
+/* sj-sessions-page-actions.c emits the signal once a deletion is final. */
+void
+_sj_sessions_page_emit_session_deleted (SjSessionsPage *self,
+                                        gint64          session_id)
+{
+  g_assert (SJ_IS_SESSIONS_PAGE (self));
+
+  g_signal_emit (self, signals[SESSION_DELETED], 0, session_id);
 }
 
 /* Actions ----------------------------------------------------------------- */
@@ -54,7 +72,7 @@ new_action (GtkWidget  *widget,
             const char *action_name,
             GVariant   *param)
 {
-  g_signal_emit (widget, sj_sessions_page_signals[SJ_SESSIONS_PAGE_NEW_SESSION_REQUESTED], 0);
+  g_signal_emit (widget, signals[NEW_SESSION_REQUESTED], 0);
 }
 
 static void
@@ -102,14 +120,14 @@ sj_sessions_page_class_init (SjSessionsPageClass *klass)
    * SjSessionsPage::session-activated:
    * @session_id: the session to switch to
    */
-  sj_sessions_page_signals[SJ_SESSIONS_PAGE_SESSION_ACTIVATED] =
+  signals[SESSION_ACTIVATED] =
     g_signal_new ("session-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
 
   /**
    * SjSessionsPage::new-session-requested:
    */
-  sj_sessions_page_signals[SJ_SESSIONS_PAGE_NEW_SESSION_REQUESTED] =
+  signals[NEW_SESSION_REQUESTED] =
     g_signal_new ("new-session-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
@@ -117,7 +135,7 @@ sj_sessions_page_class_init (SjSessionsPageClass *klass)
    * SjSessionsPage::revert-requested:
    * @code: the code of an earlier version, to apply as a whole
    */
-  sj_sessions_page_signals[SJ_SESSIONS_PAGE_REVERT_REQUESTED] =
+  signals[REVERT_REQUESTED] =
     g_signal_new ("revert-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
@@ -128,7 +146,7 @@ sj_sessions_page_class_init (SjSessionsPageClass *klass)
    * Emitted once a deletion is final (its toast gone), so that the window
    * can leave a session that no longer exists.
    */
-  sj_sessions_page_signals[SJ_SESSIONS_PAGE_SESSION_DELETED] =
+  signals[SESSION_DELETED] =
     g_signal_new ("session-deleted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
 
@@ -174,18 +192,9 @@ sj_sessions_page_new (SjHistoryStore *store)
   return GTK_WIDGET (self);
 }
 
-/* Returns: (transfer none): the history the page lists. */
-SjHistoryStore *
-sj_sessions_page_get_store (SjSessionsPage *self)
-{
-  g_assert (SJ_IS_SESSIONS_PAGE (self));
-
-  return self->store;
-}
-
 /* Returns: (transfer none): the listed sessions, as #SjSessionItem. */
 GListModel *
-sj_sessions_page_get_sessions (SjSessionsPage *self)
+_sj_sessions_page_get_sessions (SjSessionsPage *self)
 {
   g_assert (SJ_IS_SESSIONS_PAGE (self));
 
@@ -310,7 +319,7 @@ sj_sessions_page_set_current (SjSessionsPage *self,
 }
 
 gint64
-sj_sessions_page_get_current (SjSessionsPage *self)
+_sj_sessions_page_get_current (SjSessionsPage *self)
 {
   g_assert (SJ_IS_SESSIONS_PAGE (self));
 

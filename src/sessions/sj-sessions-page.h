@@ -16,14 +16,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SjSessionsPage, sj_sessions_page, SJ, SESSIONS_PAGE, GtkWidget)
 
 GtkWidget      *sj_sessions_page_new                   (SjHistoryStore       *store);
-SjHistoryStore *sj_sessions_page_get_store             (SjSessionsPage       *self);
 void            sj_sessions_page_set_toast_overlay     (SjSessionsPage       *self,
                                                         AdwToastOverlay      *overlay);
 void            sj_sessions_page_set_current           (SjSessionsPage       *self,
                                                         gint64                session_id);
-gint64          sj_sessions_page_get_current           (SjSessionsPage       *self);
 void            sj_sessions_page_reload                (SjSessionsPage       *self);
-GListModel     *sj_sessions_page_get_sessions          (SjSessionsPage       *self);
 gboolean        sj_sessions_page_rename_session        (SjSessionsPage       *self,
                                                         gint64                session_id,
                                                         const char           *title,

@@ -337,26 +337,6 @@ sj_agent_context_rewind_to_last_user (SjAgentContext *self,
   return text;
 }
 
-const char *
-sj_agent_context_get_last_user_text (SjAgentContext *self)
-{
-  for (guint i = self->items->len; i > 0; i--)
-    {
-      Item *item = g_ptr_array_index (self->items, i - 1);
-
-      if (item->kind == ITEM_USER)
-        return item->text;
-    }
-
-  return NULL;
-}
-
-guint
-sj_agent_context_get_n_messages (SjAgentContext *self)
-{
-  return self->items->len + 1;
-}
-
 guint
 sj_agent_context_estimate_tokens (SjAgentContext *self)
 {

@@ -47,8 +47,6 @@ void            sj_agent_context_add_note            (SjAgentContext        *sel
                                                       const char            *text);
 char           *sj_agent_context_rewind_to_last_user (SjAgentContext        *self,
                                                       gboolean               drop_user);
-const char     *sj_agent_context_get_last_user_text  (SjAgentContext        *self);
-guint           sj_agent_context_get_n_messages      (SjAgentContext        *self);
 guint           sj_agent_context_estimate_tokens     (SjAgentContext        *self);
 GStrv           sj_agent_context_condense            (SjAgentContext        *self,
                                                       guint                  token_budget);

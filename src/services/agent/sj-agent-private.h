@@ -80,38 +80,50 @@ struct _SjAgent
 
 /* sj-agent.c: the signals and properties are its own; the other parts
  * of the agent emit and notify them through these. */
-void     sj_agent_emit_tool_finished (SjAgent    *self,
-                                      gint64      message_id,
-                                      gint64      tool_call_id);
-void     sj_agent_emit_retrying      (SjAgent    *self,
-                                      guint       attempt,
-                                      guint       delay_ms,
-                                      const char *reason);
-void     sj_agent_emit_request_sent  (SjAgent    *self,
-                                      guint       round,
-                                      gint64      overhead_us);
-void     sj_agent_notify_session_id  (SjAgent    *self);
+void _sj_agent_emit_tool_finished (SjAgent    *self,
+                                   gint64      message_id,
+                                   gint64      tool_call_id);
+void _sj_agent_emit_retrying      (SjAgent    *self,
+                                   guint       attempt,
+                                   guint       delay_ms,
+                                   const char *reason);
+void _sj_agent_emit_request_sent  (SjAgent    *self,
+                                   guint       round,
+                                   gint64      overhead_us);
+void _sj_agent_notify_session_id  (SjAgent    *self);
 
 
 /* sj-agent-session.c */
-void     sj_agent_reset_conversation (SjAgent    *self);
-gboolean sj_agent_ensure_session     (SjAgent    *self,
-                                      const char *first_message,
-                                      GError    **error);
-gint64   sj_agent_rewind             (SjAgent    *self,
-                                      gboolean    drop_user,
-                                      char      **out_text,
-                                      GError    **error);
+void     _sj_agent_reset_conversation (SjAgent    *self);
+gboolean _sj_agent_ensure_session     (SjAgent    *self,
+                                       const char *first_message,
+                                       GError    **error);
+gint64   _sj_agent_rewind             (SjAgent    *self,
+                                       gboolean    drop_user,
+                                       char      **out_text,
+                                       GError    **error);
 
 /* sj-agent.c and sj-agent-turn.c: a turn */
-void     sj_agent_turn_begin  (SjAgent      *self,
-                               SjAgentTurn  *turn);
-void     sj_agent_turn_end    (SjAgent      *self,
-                               SjHistoryMessageStatus status,
-                               GError       *error);
-void     sj_agent_turn_free   (SjAgentTurn  *turn);
-void     sj_agent_add_system_message (SjAgent    *self,
-                                      gint64      session_id,
-                                      const char *text);
+void _sj_agent_turn_begin         (SjAgent               *self,
+                                   SjAgentTurn           *turn);
+void _sj_agent_turn_end           (SjAgent               *self,
+                                   SjHistoryMessageStatus status,
+                                   GError                *error);
+void _sj_agent_turn_free          (SjAgentTurn           *turn);
+void _sj_agent_add_system_message (SjAgent               *self,
+                                   gint64                 session_id,
+                                   const char            *text);
+
+/* For the tests. */
+SjAgentTools *_sj_agent_get_tools               (SjAgent    *self);
+void          _sj_agent_set_reasoning_supported (SjAgent    *self,
+                                                 const char *model,
+                                                 gboolean    supported);
+void          _sj_agent_set_token_budget        (SjAgent    *self,
+                                                 guint       tokens);
+void          _sj_agent_set_retry_policy        (SjAgent    *self,
+                                                 guint       max_retries,
+                                                 guint       base_delay_ms,
+                                                 guint       max_delay_ms);
 
 G_END_DECLS

@@ -30,13 +30,13 @@ load_system_prompt (void)
 }
 
 /**
- * sj_agent_reset_conversation:
+ * _sj_agent_reset_conversation:
  *
  * The model starts over: its context holds only the system prompt, and
  * it is shown the code in full again.
  */
 void
-sj_agent_reset_conversation (SjAgent *self)
+_sj_agent_reset_conversation (SjAgent *self)
 {
   g_autofree char *prompt = load_system_prompt ();
 
@@ -52,9 +52,9 @@ sj_agent_reset_conversation (SjAgent *self)
 /* A session is created by its first message only: a new session never
  * used leaves nothing in the history. */
 gboolean
-sj_agent_ensure_session (SjAgent     *self,
-                         const char  *first_message,
-                         GError     **error)
+_sj_agent_ensure_session (SjAgent     *self,
+                          const char  *first_message,
+                          GError     **error)
 {
   g_autofree char *title = NULL;
 
@@ -68,7 +68,7 @@ sj_agent_ensure_session (SjAgent     *self,
   if (self->session_id == 0)
     return FALSE;
 
-  sj_agent_notify_session_id (self);
+  _sj_agent_notify_session_id (self);
   return TRUE;
 }
 
@@ -97,9 +97,9 @@ sj_agent_new_session (SjAgent *self)
   g_assert (SJ_IS_AGENT (self));
 
   sj_agent_stop (self);
-  sj_agent_reset_conversation (self);
+  _sj_agent_reset_conversation (self);
   self->session_id = 0;
-  sj_agent_notify_session_id (self);
+  _sj_agent_notify_session_id (self);
 }
 
 /**
@@ -123,7 +123,7 @@ sj_agent_load_session (SjAgent  *self,
     return FALSE;
 
   sj_agent_stop (self);
-  sj_agent_reset_conversation (self);
+  _sj_agent_reset_conversation (self);
   self->session_id = session_id;
 
   for (guint i = 0; i < messages->len; i++)
@@ -136,7 +136,7 @@ sj_agent_load_session (SjAgent  *self,
         sj_agent_context_add_assistant (self->context, message->content, NULL);
     }
   /* Once the model's context is back, for whoever reads it then. */
-  sj_agent_notify_session_id (self);
+  _sj_agent_notify_session_id (self);
 
   return TRUE;
 }
@@ -166,10 +166,10 @@ sj_agent_get_last_user_message (SjAgent *self)
 /* Forgets the answer to (and with @drop_user, also) the last user message,
  * in the store and in the model's context. */
 gint64
-sj_agent_rewind (SjAgent   *self,
-                 gboolean   drop_user,
-                 char     **out_text,
-                 GError   **error)
+_sj_agent_rewind (SjAgent   *self,
+                  gboolean   drop_user,
+                  char     **out_text,
+                  GError   **error)
 {
   gint64 user_message = sj_agent_get_last_user_message (self);
   g_autofree char *text = NULL;

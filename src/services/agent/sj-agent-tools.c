@@ -2,10 +2,10 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * The tools the model may call: one table (tools[] below) of names and
- * handlers, whose schemas are in data/agent/tools.json under the same
- * names. Adding a tool is its definition there, its entry here and its
- * handler. Whatever the model sends (unknown names, arguments that are not
+ * The tools the model may call: one table (tools[] below) of names,
+ * handlers and flags, whose schemas are in data/agent/tools.json under the
+ * same names. Adding a tool is its definition there, its entry here and
+ * its handler. Whatever the model sends (unknown names, arguments that are not
  * JSON, wrong types, megabytes of text), the answer is a structured result
  * it can read and act on; nothing it sends can crash the app or skip the
  * apply pipeline's checks. Calls always finish with an outcome, never with
@@ -43,8 +43,9 @@ typedef void (*ToolHandler) (SjAgentTools  *self,
 
 typedef struct
 {
-  const char  *name;       /* as in data/agent/tools.json */
-  ToolHandler  run;
+  const char       *name;   /* as in data/agent/tools.json */
+  ToolHandler       run;
+  SjAgentToolFlags  flags;
 } ToolEntry;
 
 static void run_read_code         (SjAgentTools *, SjToolOutcome *, JsonNode *, GTask *);
@@ -55,10 +56,10 @@ static void run_search_knowledge  (SjAgentTools *, SjToolOutcome *, JsonNode *, 
 /* In the order data/agent/tools.json lists them, which is the order the
  * model reads them in (checked when they are loaded). */
 static const ToolEntry tools[] = {
-  { "read_code",            run_read_code },
-  { "apply_strudel_change", run_apply },
-  { "strudel_knowledge",    run_strudel_knowledge },
-  { "search_knowledge",     run_search_knowledge },
+  { "read_code",            run_read_code,         SJ_AGENT_TOOL_NONE },
+  { "apply_strudel_change", run_apply,             SJ_AGENT_TOOL_CHANGES_MUSIC },
+  { "strudel_knowledge",    run_strudel_knowledge, SJ_AGENT_TOOL_NONE },
+  { "search_knowledge",     run_search_knowledge,  SJ_AGENT_TOOL_NONE },
 };
 
 static const ToolEntry *
@@ -259,6 +260,24 @@ sj_agent_tools_get_definitions (void)
     }
 
   return json_array_ref (json_node_get_array (definitions));
+}
+
+/**
+ * sj_agent_tools_get_flags:
+ * @name: a tool's name, as the model called it
+ *
+ * What the tools table says about a tool, so that the agent loop never
+ * compares names: whether a successful call changes the music.
+ *
+ * Returns: the tool's flags; %SJ_AGENT_TOOL_NONE for a name that is not a
+ *   tool
+ */
+SjAgentToolFlags
+sj_agent_tools_get_flags (const char *name)
+{
+  const ToolEntry *tool = find_tool (name);
+
+  return tool != NULL ? tool->flags : SJ_AGENT_TOOL_NONE;
 }
 
 static void

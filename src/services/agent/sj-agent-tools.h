@@ -42,6 +42,13 @@ SjToolOutcome *sj_tool_outcome_new_refused  (const char *name,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjToolOutcome, sj_tool_outcome_free)
 
+/* What a tool does besides answering the model, from the tools table. */
+typedef enum
+{
+  SJ_AGENT_TOOL_NONE          = 0,
+  SJ_AGENT_TOOL_CHANGES_MUSIC = 1 << 0,  /* a success changes the code that plays */
+} SjAgentToolFlags;
+
 /* Larger arguments are refused before they are parsed. */
 #define SJ_AGENT_TOOLS_MAX_ARGUMENTS (512 * 1024)
 
@@ -49,19 +56,20 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjToolOutcome, sj_tool_outcome_free)
 
 G_DECLARE_FINAL_TYPE (SjAgentTools, sj_agent_tools, SJ, AGENT_TOOLS, GObject)
 
-SjAgentTools  *sj_agent_tools_new             (SjChangeApplier      *applier,
-                                               SjKnowledge          *knowledge,
-                                               SjKnowledgeBase      *knowledge_base);
-JsonArray     *sj_agent_tools_get_definitions (void);
-SjChangeApplier *sj_agent_tools_get_applier   (SjAgentTools         *self);
-void           sj_agent_tools_call_async      (SjAgentTools         *self,
-                                               const char           *name,
-                                               const char           *call_id,
-                                               const char           *arguments,
-                                               GCancellable         *cancellable,
-                                               GAsyncReadyCallback   callback,
-                                               gpointer              user_data);
-SjToolOutcome *sj_agent_tools_call_finish     (SjAgentTools         *self,
-                                               GAsyncResult         *result);
+SjAgentTools    *sj_agent_tools_new             (SjChangeApplier    *applier,
+                                                 SjKnowledge        *knowledge,
+                                                 SjKnowledgeBase    *knowledge_base);
+JsonArray       *sj_agent_tools_get_definitions (void);
+SjAgentToolFlags sj_agent_tools_get_flags       (const char         *name);
+SjChangeApplier *sj_agent_tools_get_applier     (SjAgentTools       *self);
+void             sj_agent_tools_call_async      (SjAgentTools       *self,
+                                                 const char         *name,
+                                                 const char         *call_id,
+                                                 const char         *arguments,
+                                                 GCancellable       *cancellable,
+                                                 GAsyncReadyCallback callback,
+                                                 gpointer            user_data);
+SjToolOutcome   *sj_agent_tools_call_finish     (SjAgentTools       *self,
+                                                 GAsyncResult       *result);
 
 G_END_DECLS

@@ -121,7 +121,7 @@ retry_cancelled_cb (GCancellable *cancellable,
 
   turn->retry_cancel_id = 0;
   g_clear_handle_id (&turn->retry_id, g_source_remove);
-  sj_agent_turn_end (turn->agent, SJ_HISTORY_MESSAGE_STOPPED, stopped_error ());
+  _sj_agent_turn_end (turn->agent, SJ_HISTORY_MESSAGE_STOPPED, stopped_error ());
 
   return G_SOURCE_REMOVE;
 }
@@ -140,7 +140,7 @@ schedule_retry (SjAgent      *self,
   delay = MIN (delay, self->retry_max_ms);
   turn->attempt++;
 
-  sj_agent_emit_retrying (self, turn->attempt, (guint) delay, error->message);
+  _sj_agent_emit_retrying (self, turn->attempt, (guint) delay, error->message);
 
   turn->retry_id = g_timeout_add (delay, retry_cb, turn);
   cancelled = g_cancellable_source_new (turn->cancellable);
@@ -207,7 +207,7 @@ stream_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || g_cancellable_is_cancelled (turn->cancellable))
         {
           keep_partial (turn, partial);
-          sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_STOPPED, stopped_error ());
+          _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_STOPPED, stopped_error ());
           return;
         }
 
@@ -228,8 +228,8 @@ stream_cb (GObject      *object,
         }
 
       keep_partial (turn, partial);
-      sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR,
-                         explain_failure (error, turn->attempt + 1, turn->received));
+      _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR,
+                          explain_failure (error, turn->attempt + 1, turn->received));
       return;
     }
 
@@ -239,7 +239,7 @@ stream_cb (GObject      *object,
 
   if (calls == NULL || json_array_get_length (calls) == 0)
     {
-      sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_COMPLETE, NULL);
+      _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_COMPLETE, NULL);
       return;
     }
 
@@ -259,7 +259,7 @@ start_round (SjAgent     *self,
 
   if (g_cancellable_is_cancelled (turn->cancellable))
     {
-      sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_STOPPED, stopped_error ());
+      _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_STOPPED, stopped_error ());
       return;
     }
 
@@ -277,7 +277,7 @@ start_round (SjAgent     *self,
   if (turn->last_byte_time != 0)
     overhead = g_get_monotonic_time () - turn->last_byte_time - turn->round_dry_run_us;
   turn->round_dry_run_us = 0;
-  sj_agent_emit_request_sent (self, turn->rounds, MAX (overhead, 0));
+  _sj_agent_emit_request_sent (self, turn->rounds, MAX (overhead, 0));
 
   sj_llm_client_stream_async (self->client, body, turn->cancellable, stream_cb, turn);
 }
@@ -331,7 +331,7 @@ record_outcome (SjAgent       *self,
   if (id == 0)
     g_warning ("Could not record a tool call: %s", error->message);
   else
-    sj_agent_emit_tool_finished (self, turn->message_id, id);
+    _sj_agent_emit_tool_finished (self, turn->message_id, id);
 }
 
 static void
@@ -341,7 +341,8 @@ after_outcome (SjAgent       *self,
 {
   if (outcome->apply_rejected)
     turn->rejections++;
-  if (g_str_equal (outcome->name, "apply_strudel_change") && outcome->status == SJ_HISTORY_TOOL_SUCCEEDED)
+  if ((sj_agent_tools_get_flags (outcome->name) & SJ_AGENT_TOOL_CHANGES_MUSIC) != 0 &&
+      outcome->status == SJ_HISTORY_TOOL_SUCCEEDED)
     turn->applied = TRUE;
   turn->round_dry_run_us += outcome->dry_run_us;
 
@@ -429,19 +430,19 @@ run_next_call (SjAgent     *self,
     }
 
   if (g_cancellable_is_cancelled (turn->cancellable))
-    sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_STOPPED, stopped_error ());
+    _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_STOPPED, stopped_error ());
   else
     start_round (self, turn);
 }
 
 /**
- * sj_agent_turn_begin:
+ * _sj_agent_turn_begin:
  *
  * Runs @turn, whose user message is already in its context.
  */
 void
-sj_agent_turn_begin (SjAgent     *self,
-                     SjAgentTurn *turn)
+_sj_agent_turn_begin (SjAgent     *self,
+                      SjAgentTurn *turn)
 {
   g_assert (SJ_IS_AGENT (self));
   g_assert (turn == self->turn);

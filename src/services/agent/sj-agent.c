@@ -267,7 +267,7 @@ sj_agent_class_init (SjAgentClass *klass)
 static void
 sj_agent_init (SjAgent *self)
 {
-  sj_agent_reset_conversation (self);
+  _sj_agent_reset_conversation (self);
   self->no_reasoning = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->reasoning_mode = g_strdup ("balanced");
   self->temperature = 0.7;
@@ -282,32 +282,32 @@ sj_agent_init (SjAgent *self)
 }
 
 void
-sj_agent_emit_tool_finished (SjAgent *self,
-                             gint64   message_id,
-                             gint64   tool_call_id)
+_sj_agent_emit_tool_finished (SjAgent *self,
+                              gint64   message_id,
+                              gint64   tool_call_id)
 {
   g_signal_emit (self, signals[SIGNAL_TOOL_FINISHED], 0, message_id, tool_call_id);
 }
 
 void
-sj_agent_emit_retrying (SjAgent    *self,
-                        guint       attempt,
-                        guint       delay_ms,
-                        const char *reason)
+_sj_agent_emit_retrying (SjAgent    *self,
+                         guint       attempt,
+                         guint       delay_ms,
+                         const char *reason)
 {
   g_signal_emit (self, signals[SIGNAL_RETRYING], 0, attempt, delay_ms, reason);
 }
 
 void
-sj_agent_emit_request_sent (SjAgent *self,
-                            guint    round,
-                            gint64   overhead_us)
+_sj_agent_emit_request_sent (SjAgent *self,
+                             guint    round,
+                             gint64   overhead_us)
 {
   g_signal_emit (self, signals[SIGNAL_REQUEST_SENT], 0, round, overhead_us);
 }
 
 void
-sj_agent_notify_session_id (SjAgent *self)
+_sj_agent_notify_session_id (SjAgent *self)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION_ID]);
 }
@@ -334,7 +334,7 @@ sj_agent_new (SjAgentTools   *tools,
 }
 
 SjAgentTools *
-sj_agent_get_tools (SjAgent *self)
+_sj_agent_get_tools (SjAgent *self)
 {
   g_assert (SJ_IS_AGENT (self));
 
@@ -417,16 +417,16 @@ sj_agent_set_model (SjAgent    *self,
 }
 
 /**
- * sj_agent_set_reasoning_supported:
+ * _sj_agent_set_reasoning_supported:
  *
  * What the provider's model list says about a model; a model that does
  * not take a reasoning effort gets none. Without this the effort is sent,
  * and left out from then on if the provider refuses it.
  */
 void
-sj_agent_set_reasoning_supported (SjAgent    *self,
-                                  const char *model,
-                                  gboolean    supported)
+_sj_agent_set_reasoning_supported (SjAgent    *self,
+                                   const char *model,
+                                   gboolean    supported)
 {
   g_assert (SJ_IS_AGENT (self));
 
@@ -448,8 +448,8 @@ sj_agent_set_limits (SjAgent *self,
 }
 
 void
-sj_agent_set_token_budget (SjAgent *self,
-                           guint    tokens)
+_sj_agent_set_token_budget (SjAgent *self,
+                            guint    tokens)
 {
   g_assert (SJ_IS_AGENT (self));
 
@@ -457,7 +457,7 @@ sj_agent_set_token_budget (SjAgent *self,
 }
 
 /**
- * sj_agent_set_retry_policy:
+ * _sj_agent_set_retry_policy:
  *
  * Transient failures (rate limits, server errors, a connection lost
  * before anything arrived) are retried @max_retries times, waiting
@@ -465,10 +465,10 @@ sj_agent_set_token_budget (SjAgent *self,
  * @max_delay_ms.
  */
 void
-sj_agent_set_retry_policy (SjAgent *self,
-                           guint    max_retries,
-                           guint    base_delay_ms,
-                           guint    max_delay_ms)
+_sj_agent_set_retry_policy (SjAgent *self,
+                            guint    max_retries,
+                            guint    base_delay_ms,
+                            guint    max_delay_ms)
 {
   g_assert (SJ_IS_AGENT (self));
 
@@ -486,15 +486,15 @@ sj_agent_is_busy (SjAgent *self)
 }
 
 /**
- * sj_agent_add_system_message:
+ * _sj_agent_add_system_message:
  *
  * A line of the app's own in the transcript: errors, and what happened
  * when the model could not finish.
  */
 void
-sj_agent_add_system_message (SjAgent    *self,
-                             gint64      session_id,
-                             const char *text)
+_sj_agent_add_system_message (SjAgent    *self,
+                              gint64      session_id,
+                              const char *text)
 {
   g_autoptr(GError) error = NULL;
   gint64 id;
@@ -508,7 +508,7 @@ sj_agent_add_system_message (SjAgent    *self,
 }
 
 void
-sj_agent_turn_free (SjAgentTurn *turn)
+_sj_agent_turn_free (SjAgentTurn *turn)
 {
   if (turn == NULL)
     return;
@@ -526,15 +526,15 @@ sj_agent_turn_free (SjAgentTurn *turn)
 }
 
 /**
- * sj_agent_turn_end:
+ * _sj_agent_turn_end:
  * @error: (transfer full) (nullable): why the turn failed
  *
  * Closes the turn's message with @status and completes the caller's task.
  */
 void
-sj_agent_turn_end (SjAgent                *self,
-                   SjHistoryMessageStatus  status,
-                   GError                 *error)
+_sj_agent_turn_end (SjAgent                *self,
+                    SjHistoryMessageStatus  status,
+                    GError                 *error)
 {
   SjAgentTurn *turn = self->turn;
   g_autoptr(GError) store_error = NULL;
@@ -555,18 +555,18 @@ sj_agent_turn_end (SjAgent                *self,
     {
       g_autofree char *text = g_strdup_printf (_("Nothing was applied: the change was rejected %u times, the repair limit. The music is unchanged."),
                                                turn->rejections);
-      sj_agent_add_system_message (self, turn->session_id, text);
+      _sj_agent_add_system_message (self, turn->session_id, text);
     }
   else if (turn->budget_reached && !turn->applied)
-    sj_agent_add_system_message (self, turn->session_id, _("Nothing was applied: the agent used its whole tool budget for this message. The music is unchanged."));
+    _sj_agent_add_system_message (self, turn->session_id, _("Nothing was applied: the agent used its whole tool budget for this message. The music is unchanged."));
 
   if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    sj_agent_add_system_message (self, turn->session_id, error->message);
+    _sj_agent_add_system_message (self, turn->session_id, error->message);
 
   if (turn->message_id != 0)
     g_signal_emit (self, signals[SIGNAL_MESSAGE_FINISHED], 0, turn->message_id, status);
 
-  sj_agent_turn_free (turn);
+  _sj_agent_turn_free (turn);
 
   /* No longer busy once the transcript is whole, and before the caller
    * hears how it went. */
@@ -601,7 +601,7 @@ read_code_cb (GObject      *object,
     return;
   if (g_cancellable_is_cancelled (turn->cancellable))
     {
-      sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_STOPPED, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "Stopped"));
+      _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_STOPPED, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "Stopped"));
       return;
     }
 
@@ -635,7 +635,7 @@ read_code_cb (GObject      *object,
       self->known_hash = g_strdup (hash);
     }
 
-  sj_agent_turn_begin (self, turn);
+  _sj_agent_turn_begin (self, turn);
 }
 
 static void
@@ -669,7 +669,7 @@ start_turn (SjAgent             *self,
       return;
     }
 
-  if (!sj_agent_ensure_session (self, text, &error))
+  if (!_sj_agent_ensure_session (self, text, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -700,7 +700,7 @@ start_turn (SjAgent             *self,
                                                                text, NULL, SJ_HISTORY_MESSAGE_COMPLETE, &error);
       if (turn->user_message_id == 0)
         {
-          sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_steal_pointer (&error));
+          _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_steal_pointer (&error));
           return;
         }
       g_signal_emit (self, signals[SIGNAL_MESSAGE_ADDED], 0, turn->user_message_id, SJ_HISTORY_ROLE_USER);
@@ -708,7 +708,7 @@ start_turn (SjAgent             *self,
 
   if (self->client == NULL)
     {
-      sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_error_copy (self->config_error));
+      _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_error_copy (self->config_error));
       return;
     }
 
@@ -716,7 +716,7 @@ start_turn (SjAgent             *self,
                                                       "", self->model, SJ_HISTORY_MESSAGE_STREAMING, &error);
   if (turn->message_id == 0)
     {
-      sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_steal_pointer (&error));
+      _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_steal_pointer (&error));
       return;
     }
   g_signal_emit (self, signals[SIGNAL_MESSAGE_ADDED], 0, turn->message_id, SJ_HISTORY_ROLE_ASSISTANT);
@@ -765,7 +765,7 @@ sj_agent_regenerate_async (SjAgent             *self,
 
   g_assert (SJ_IS_AGENT (self));
 
-  user_message = sj_agent_rewind (self, FALSE, &text, &error);
+  user_message = _sj_agent_rewind (self, FALSE, &text, &error);
   if (user_message == 0)
     {
       g_task_report_error (self, callback, user_data, sj_agent_send_async, g_steal_pointer (&error));
@@ -794,7 +794,7 @@ sj_agent_resend_async (SjAgent             *self,
   g_assert (SJ_IS_AGENT (self));
   g_assert (text != NULL);
 
-  if (sj_agent_rewind (self, TRUE, &old_text, &error) == 0)
+  if (_sj_agent_rewind (self, TRUE, &old_text, &error) == 0)
     {
       g_task_report_error (self, callback, user_data, sj_agent_send_async, g_steal_pointer (&error));
       return;

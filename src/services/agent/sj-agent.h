@@ -41,7 +41,6 @@ G_DECLARE_FINAL_TYPE (SjAgent, sj_agent, SJ, AGENT, GObject)
 
 SjAgent        *sj_agent_new                (SjAgentTools         *tools,
                                              SjHistoryStore       *store);
-SjAgentTools   *sj_agent_get_tools          (SjAgent              *self);
 SjHistoryStore *sj_agent_get_store          (SjAgent              *self);
 void            sj_agent_set_client         (SjAgent              *self,
                                              SjLlmClient          *client,
@@ -52,18 +51,9 @@ void            sj_agent_set_model          (SjAgent              *self,
                                              const char           *model,
                                              const char           *reasoning_mode,
                                              double                temperature);
-void            sj_agent_set_reasoning_supported (SjAgent         *self,
-                                             const char           *model,
-                                             gboolean              supported);
 void            sj_agent_set_limits         (SjAgent              *self,
                                              guint                 max_repair_attempts,
                                              guint                 tool_budget);
-void            sj_agent_set_token_budget   (SjAgent              *self,
-                                             guint                 tokens);
-void            sj_agent_set_retry_policy   (SjAgent              *self,
-                                             guint                 max_retries,
-                                             guint                 base_delay_ms,
-                                             guint                 max_delay_ms);
 gint64          sj_agent_get_session_id     (SjAgent              *self);
 gboolean        sj_agent_load_session       (SjAgent              *self,
                                              gint64                session_id,

@@ -177,11 +177,3 @@ sj_timeline_step_back (SjTimeline *self)
   self->cursor = current->parent;
   g_signal_emit (self, signals[CHANGED], 0);
 }
-
-guint
-sj_timeline_get_cursor (SjTimeline *self)
-{
-  g_assert (SJ_IS_TIMELINE (self));
-
-  return self->cursor;
-}

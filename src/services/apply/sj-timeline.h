@@ -35,6 +35,5 @@ const SjSnapshot *sj_timeline_get          (SjTimeline  *self,
                                             guint        position);
 const SjSnapshot *sj_timeline_get_undo_target (SjTimeline *self);
 void              sj_timeline_step_back    (SjTimeline  *self);
-guint             sj_timeline_get_cursor   (SjTimeline  *self);
 
 G_END_DECLS

@@ -16,19 +16,6 @@
 #include "sj-fuzzy.h"
 
 /**
- * sj_fuzzy_fold:
- *
- * Lower-cases @text for matching.  Names are ASCII; other bytes are kept
- * so that a UTF-8 query never matches by accident.
- */
-char *
-sj_fuzzy_fold (const char *text,
-               gssize      len)
-{
-  return g_ascii_strdown (text, len);
-}
-
-/**
  * sj_fuzzy_allowed_typos:
  *
  * The number of edits a term of @term_len bytes may carry and still match:

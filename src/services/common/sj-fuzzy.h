@@ -39,7 +39,5 @@ SjMatchKind  sj_fuzzy_match_name      (const char *term,
                                        gsize       name_len,
                                        guint64     name_mask,
                                        guint      *out_distance);
-char        *sj_fuzzy_fold            (const char *text,
-                                       gssize      len);
 
 G_END_DECLS

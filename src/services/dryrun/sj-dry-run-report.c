@@ -14,14 +14,14 @@
  *    "unknownSounds":[…], …}
  *
  * Unknown sounds do not make "ok" false: the code runs, and superdough only
- * fails when such a note plays.  sj_dry_run_report_is_playable() is the
+ * fails when such a note plays.  _sj_dry_run_report_is_playable() is the
  * pipeline's verdict, which counts them.
  */
 
 #include "config.h"
 
+#include "sj-dry-run-report-private.h"
 #include "sj-dry-run.h"
-#include "sj-dry-run-report.h"
 
 #define MAX_SUGGESTIONS 5
 
@@ -200,13 +200,13 @@ sj_dry_run_report_error (const GError *error)
 }
 
 /**
- * sj_dry_run_report_is_playable:
+ * _sj_dry_run_report_is_playable:
  *
  * Whether a report lets code through: it ran, and every sound it plays is
  * registered.
  */
 gboolean
-sj_dry_run_report_is_playable (JsonObject *report)
+_sj_dry_run_report_is_playable (JsonObject *report)
 {
   JsonArray *unknown;
 

@@ -14,6 +14,5 @@ G_BEGIN_DECLS
 JsonObject *sj_dry_run_report       (JsonObject   *raw,
                                      SjKnowledge  *knowledge);
 JsonObject *sj_dry_run_report_error (const GError *error);
-gboolean    sj_dry_run_report_is_playable (JsonObject *report);
 
 G_END_DECLS

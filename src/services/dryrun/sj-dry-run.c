@@ -24,7 +24,7 @@
 
 #include <glib/gi18n.h>
 
-#include "sj-dry-run.h"
+#include "sj-dry-run-private.h"
 #include "sj-dry-run-process.h"
 
 /* The helper loads and warms up Strudel in well under a second; a loaded
@@ -416,7 +416,7 @@ sj_dry_run_new_for_helper (const char *helper_path)
 }
 
 const char *
-sj_dry_run_get_helper_path (SjDryRun *self)
+_sj_dry_run_get_helper_path (SjDryRun *self)
 {
   g_return_val_if_fail (SJ_IS_DRY_RUN (self), NULL);
 
@@ -439,12 +439,12 @@ sj_dry_run_start (SjDryRun *self)
 }
 
 /**
- * sj_dry_run_get_n_starts:
+ * _sj_dry_run_get_n_starts:
  *
  * How many helper processes were started (a timeout or a crash restarts it).
  */
 guint
-sj_dry_run_get_n_starts (SjDryRun *self)
+_sj_dry_run_get_n_starts (SjDryRun *self)
 {
   g_return_val_if_fail (SJ_IS_DRY_RUN (self), 0);
 

@@ -41,9 +41,7 @@ G_DECLARE_FINAL_TYPE (SjDryRun, sj_dry_run, SJ, DRY_RUN, GObject)
 GQuark      sj_dry_run_error_quark      (void);
 SjDryRun   *sj_dry_run_new              (void);
 SjDryRun   *sj_dry_run_new_for_helper   (const char           *helper_path);
-const char *sj_dry_run_get_helper_path  (SjDryRun             *self);
 void        sj_dry_run_start            (SjDryRun             *self);
-guint       sj_dry_run_get_n_starts     (SjDryRun             *self);
 void        sj_dry_run_run_async        (SjDryRun             *self,
                                          const char           *code,
                                          guint                 cycles,

@@ -57,7 +57,7 @@ append_tool_call (GString                 *out,
                   const SjHistoryToolCall *call)
 {
   g_string_append_printf (out, "**Tool call: %s** (%s, %" G_GINT64_FORMAT " ms",
-                          call->name, sj_history_tool_status_to_string (call->status),
+                          call->name, _sj_history_tool_status_to_string (call->status),
                           call->duration_ms);
   if (!isnan (call->apply_cycle))
     g_string_append_printf (out, ", applied at cycle %g", call->apply_cycle);
@@ -168,7 +168,7 @@ sj_history_store_export_markdown (SjHistoryStore  *self,
   if (!sj_history_store_flush (self, error))
     return NULL;
 
-  stmt = sj_history_store_prepare (self, "SELECT title FROM sessions WHERE id = ?", error);
+  stmt = _sj_history_store_prepare (self, "SELECT title FROM sessions WHERE id = ?", error);
   if (stmt == NULL)
     return NULL;
   sqlite3_bind_int64 (stmt, 1, session_id);
@@ -181,7 +181,7 @@ sj_history_store_export_markdown (SjHistoryStore  *self,
     }
   if (rc != SQLITE_ROW)
     {
-      sj_history_store_set_error (sj_history_store_get_db (self), rc, error);
+      _sj_history_store_set_error (_sj_history_store_get_db (self), rc, error);
       return NULL;
     }
 

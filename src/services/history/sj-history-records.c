@@ -14,9 +14,9 @@
 #include "sj-redact.h"
 
 gboolean
-sj_history_store_set_error (sqlite3  *db,
-                            int       rc,
-                            GError  **error)
+_sj_history_store_set_error (sqlite3  *db,
+                             int       rc,
+                             GError  **error)
 {
   const char *message = db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (rc);
 
@@ -52,19 +52,19 @@ sj_history_store_set_error (sqlite3  *db,
 }
 
 sqlite3_stmt *
-sj_history_store_prepare (SjHistoryStore  *self,
-                          const char      *sql,
-                          GError         **error)
+_sj_history_store_prepare (SjHistoryStore  *self,
+                           const char      *sql,
+                           GError         **error)
 {
   sqlite3_stmt *stmt = NULL;
   int rc;
 
   g_assert (SJ_IS_HISTORY_STORE (self));
 
-  rc = sqlite3_prepare_v2 (sj_history_store_get_db (self), sql, -1, &stmt, NULL);
+  rc = sqlite3_prepare_v2 (_sj_history_store_get_db (self), sql, -1, &stmt, NULL);
   if (rc != SQLITE_OK)
     {
-      sj_history_store_set_error (sj_history_store_get_db (self), rc, error);
+      _sj_history_store_set_error (_sj_history_store_get_db (self), rc, error);
       return NULL;
     }
 
@@ -72,22 +72,22 @@ sj_history_store_prepare (SjHistoryStore  *self,
 }
 
 gboolean
-sj_history_store_step_done (SjHistoryStore  *self,
-                            sqlite3_stmt    *stmt,
-                            GError         **error)
+_sj_history_store_step_done (SjHistoryStore  *self,
+                             sqlite3_stmt    *stmt,
+                             GError         **error)
 {
   int rc = sqlite3_step (stmt);
 
   if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-    return sj_history_store_set_error (sj_history_store_get_db (self), rc, error);
+    return _sj_history_store_set_error (_sj_history_store_get_db (self), rc, error);
 
   return TRUE;
 }
 
 void
-sj_history_bind_text (sqlite3_stmt *stmt,
-                      int           index,
-                      const char   *text)
+_sj_history_bind_text (sqlite3_stmt *stmt,
+                       int           index,
+                       const char   *text)
 {
   if (text == NULL)
     sqlite3_bind_null (stmt, index);
@@ -96,8 +96,8 @@ sj_history_bind_text (sqlite3_stmt *stmt,
 }
 
 char *
-sj_history_column_text (sqlite3_stmt *stmt,
-                        int           index)
+_sj_history_column_text (sqlite3_stmt *stmt,
+                         int           index)
 {
   if (sqlite3_column_type (stmt, index) == SQLITE_NULL)
     return NULL;
@@ -107,7 +107,7 @@ sj_history_column_text (sqlite3_stmt *stmt,
 
 /* Model output and tool results are not trusted to be UTF-8. */
 char *
-sj_history_sanitize (const char *text)
+_sj_history_sanitize (const char *text)
 {
   g_autofree char *valid = NULL;
 
@@ -171,28 +171,28 @@ sj_history_store_record_tool_call (SjHistoryStore      *self,
   g_return_val_if_fail (name != NULL, 0);
   g_return_val_if_fail (status < G_N_ELEMENTS (tool_status_names), 0);
 
-  stmt = sj_history_store_prepare (self,
-                                   "INSERT INTO tool_calls (message_id, name, arguments, result, status, "
-                                   "duration_ms, apply_cycle) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                   error);
+  stmt = _sj_history_store_prepare (self,
+                                    "INSERT INTO tool_calls (message_id, name, arguments, result, status, "
+                                    "duration_ms, apply_cycle) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                    error);
   if (stmt == NULL)
     return 0;
 
-  clean_name = sj_history_sanitize (name);
-  clean_arguments = sj_history_sanitize (arguments != NULL ? arguments : "{}");
-  clean_result = sj_history_sanitize (result);
+  clean_name = _sj_history_sanitize (name);
+  clean_arguments = _sj_history_sanitize (arguments != NULL ? arguments : "{}");
+  clean_result = _sj_history_sanitize (result);
   sqlite3_bind_int64 (stmt, 1, message_id);
-  sj_history_bind_text (stmt, 2, clean_name);
-  sj_history_bind_text (stmt, 3, clean_arguments);
-  sj_history_bind_text (stmt, 4, clean_result);
+  _sj_history_bind_text (stmt, 2, clean_name);
+  _sj_history_bind_text (stmt, 3, clean_arguments);
+  _sj_history_bind_text (stmt, 4, clean_result);
   sqlite3_bind_text (stmt, 5, tool_status_names[status], -1, SQLITE_STATIC);
   sqlite3_bind_int64 (stmt, 6, MAX (duration_ms, 0));
   bind_cycle (stmt, 7, apply_cycle);
 
-  if (!sj_history_store_step_done (self, stmt, error))
+  if (!_sj_history_store_step_done (self, stmt, error))
     return 0;
 
-  return sqlite3_last_insert_rowid (sj_history_store_get_db (self));
+  return sqlite3_last_insert_rowid (_sj_history_store_get_db (self));
 }
 
 /**
@@ -211,7 +211,7 @@ query_tool_calls (SjHistoryStore  *self,
   g_autoptr(GPtrArray) calls = NULL;
   int rc;
 
-  stmt = sj_history_store_prepare (self, sql, error);
+  stmt = _sj_history_store_prepare (self, sql, error);
   if (stmt == NULL)
     return NULL;
 
@@ -223,11 +223,11 @@ query_tool_calls (SjHistoryStore  *self,
 
       call->id = sqlite3_column_int64 (stmt, 0);
       call->message_id = sqlite3_column_int64 (stmt, 1);
-      call->name = sj_history_column_text (stmt, 2);
-      call->arguments = sj_history_column_text (stmt, 3);
-      call->result = sj_history_column_text (stmt, 4);
-      call->status = sj_history_parse_name (tool_status_names, G_N_ELEMENTS (tool_status_names),
-                                            (const char *)sqlite3_column_text (stmt, 5));
+      call->name = _sj_history_column_text (stmt, 2);
+      call->arguments = _sj_history_column_text (stmt, 3);
+      call->result = _sj_history_column_text (stmt, 4);
+      call->status = _sj_history_parse_name (tool_status_names, G_N_ELEMENTS (tool_status_names),
+                                             (const char *)sqlite3_column_text (stmt, 5));
       call->duration_ms = sqlite3_column_int64 (stmt, 6);
       call->apply_cycle = column_cycle (stmt, 7);
       g_ptr_array_add (calls, call);
@@ -235,7 +235,7 @@ query_tool_calls (SjHistoryStore  *self,
 
   if (rc != SQLITE_DONE)
     {
-      sj_history_store_set_error (sj_history_store_get_db (self), rc, error);
+      _sj_history_store_set_error (_sj_history_store_get_db (self), rc, error);
       return NULL;
     }
 
@@ -302,19 +302,19 @@ sj_history_store_record_snapshot (SjHistoryStore   *self,
   g_return_val_if_fail (code != NULL, 0);
   g_return_val_if_fail (source < G_N_ELEMENTS (source_names), 0);
 
-  stmt = sj_history_store_prepare (self,
-                                   "INSERT INTO code_snapshots (session_id, hash, code, cycle, source, "
-                                   "message_id, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                   error);
+  stmt = _sj_history_store_prepare (self,
+                                    "INSERT INTO code_snapshots (session_id, hash, code, cycle, source, "
+                                    "message_id, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                    error);
   if (stmt == NULL)
     return 0;
 
   /* The hash is of the text as stored, so equal rows have equal hashes. */
-  clean = sj_history_sanitize (code);
+  clean = _sj_history_sanitize (code);
   hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, clean, -1);
   sqlite3_bind_int64 (stmt, 1, session_id);
-  sj_history_bind_text (stmt, 2, hash);
-  sj_history_bind_text (stmt, 3, clean);
+  _sj_history_bind_text (stmt, 2, hash);
+  _sj_history_bind_text (stmt, 3, clean);
   bind_cycle (stmt, 4, cycle);
   sqlite3_bind_text (stmt, 5, source_names[source], -1, SQLITE_STATIC);
   if (message_id > 0)
@@ -323,10 +323,10 @@ sj_history_store_record_snapshot (SjHistoryStore   *self,
     sqlite3_bind_null (stmt, 6);
   sqlite3_bind_int64 (stmt, 7, g_get_real_time ());
 
-  if (!sj_history_store_step_done (self, stmt, error))
+  if (!_sj_history_store_step_done (self, stmt, error))
     return 0;
 
-  return sqlite3_last_insert_rowid (sj_history_store_get_db (self));
+  return sqlite3_last_insert_rowid (_sj_history_store_get_db (self));
 }
 
 /**
@@ -346,10 +346,10 @@ sj_history_store_list_snapshots (SjHistoryStore  *self,
 
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), NULL);
 
-  stmt = sj_history_store_prepare (self,
-                                   "SELECT id, session_id, hash, code, cycle, source, message_id, created "
-                                   "FROM code_snapshots WHERE session_id = ? ORDER BY id",
-                                   error);
+  stmt = _sj_history_store_prepare (self,
+                                    "SELECT id, session_id, hash, code, cycle, source, message_id, created "
+                                    "FROM code_snapshots WHERE session_id = ? ORDER BY id",
+                                    error);
   if (stmt == NULL)
     return NULL;
 
@@ -361,11 +361,11 @@ sj_history_store_list_snapshots (SjHistoryStore  *self,
 
       snapshot->id = sqlite3_column_int64 (stmt, 0);
       snapshot->session_id = sqlite3_column_int64 (stmt, 1);
-      snapshot->hash = sj_history_column_text (stmt, 2);
-      snapshot->code = sj_history_column_text (stmt, 3);
+      snapshot->hash = _sj_history_column_text (stmt, 2);
+      snapshot->code = _sj_history_column_text (stmt, 3);
       snapshot->cycle = column_cycle (stmt, 4);
-      snapshot->source = sj_history_parse_name (source_names, G_N_ELEMENTS (source_names),
-                                                (const char *)sqlite3_column_text (stmt, 5));
+      snapshot->source = _sj_history_parse_name (source_names, G_N_ELEMENTS (source_names),
+                                                 (const char *)sqlite3_column_text (stmt, 5));
       snapshot->message_id = sqlite3_column_int64 (stmt, 6);
       snapshot->created = sqlite3_column_int64 (stmt, 7);
       g_ptr_array_add (snapshots, snapshot);
@@ -373,7 +373,7 @@ sj_history_store_list_snapshots (SjHistoryStore  *self,
 
   if (rc != SQLITE_DONE)
     {
-      sj_history_store_set_error (sj_history_store_get_db (self), rc, error);
+      _sj_history_store_set_error (_sj_history_store_get_db (self), rc, error);
       return NULL;
     }
 
@@ -381,7 +381,7 @@ sj_history_store_list_snapshots (SjHistoryStore  *self,
 }
 
 const char *
-sj_history_tool_status_to_string (SjHistoryToolStatus status)
+_sj_history_tool_status_to_string (SjHistoryToolStatus status)
 {
   g_return_val_if_fail (status < G_N_ELEMENTS (tool_status_names), NULL);
 

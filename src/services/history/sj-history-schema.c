@@ -55,22 +55,22 @@ G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == SJ_HISTORY_STORE_SCHEMA_VERSION);
 
 
 gboolean
-sj_history_exec (sqlite3     *db,
-                 const char  *sql,
-                 GError     **error)
+_sj_history_exec (sqlite3     *db,
+                  const char  *sql,
+                  GError     **error)
 {
   int rc = sqlite3_exec (db, sql, NULL, NULL, NULL);
 
   if (rc != SQLITE_OK)
-    return sj_history_store_set_error (db, rc, error);
+    return _sj_history_store_set_error (db, rc, error);
 
   return TRUE;
 }
 
 gboolean
-sj_history_read_user_version (sqlite3  *db,
-                              int      *version,
-                              GError  **error)
+_sj_history_read_user_version (sqlite3  *db,
+                               int      *version,
+                               GError  **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   int rc;
@@ -79,16 +79,16 @@ sj_history_read_user_version (sqlite3  *db,
   if (rc == SQLITE_OK)
     rc = sqlite3_step (stmt);
   if (rc != SQLITE_ROW)
-    return sj_history_store_set_error (db, rc, error);
+    return _sj_history_store_set_error (db, rc, error);
 
   *version = sqlite3_column_int (stmt, 0);
   return TRUE;
 }
 
 gboolean
-sj_history_check_version (const char  *path,
-                          int          version,
-                          GError     **error)
+_sj_history_check_version (const char  *path,
+                           int          version,
+                           GError     **error)
 {
   if (version > SJ_HISTORY_STORE_SCHEMA_VERSION)
     {
@@ -103,37 +103,37 @@ sj_history_check_version (const char  *path,
 }
 
 gboolean
-sj_history_migrate (sqlite3     *db,
-                    const char  *path,
-                    GError     **error)
+_sj_history_migrate (sqlite3     *db,
+                     const char  *path,
+                     GError     **error)
 {
   int version;
 
-  if (!sj_history_read_user_version (db, &version, error) ||
-      !sj_history_check_version (path, version, error))
+  if (!_sj_history_read_user_version (db, &version, error) ||
+      !_sj_history_check_version (path, version, error))
     return FALSE;
   if (version == SJ_HISTORY_STORE_SCHEMA_VERSION)
     return TRUE;
 
   /* IMMEDIATE takes the write lock before reading the version again, so two
    * instances opening a fresh file do not both run the same step. */
-  if (!sj_history_exec (db, "BEGIN IMMEDIATE", error))
+  if (!_sj_history_exec (db, "BEGIN IMMEDIATE", error))
     return FALSE;
 
-  if (!sj_history_read_user_version (db, &version, error) ||
-      !sj_history_check_version (path, version, error))
+  if (!_sj_history_read_user_version (db, &version, error) ||
+      !_sj_history_check_version (path, version, error))
     goto rollback;
 
   for (; version < SJ_HISTORY_STORE_SCHEMA_VERSION; version++)
     {
       g_autofree char *set_version = g_strdup_printf ("PRAGMA user_version = %d", version + 1);
 
-      if (!sj_history_exec (db, migrations[version], error) ||
-          !sj_history_exec (db, set_version, error))
+      if (!_sj_history_exec (db, migrations[version], error) ||
+          !_sj_history_exec (db, set_version, error))
         goto rollback;
     }
 
-  if (!sj_history_exec (db, "COMMIT", error))
+  if (!_sj_history_exec (db, "COMMIT", error))
     goto rollback;
 
   return TRUE;

@@ -13,15 +13,7 @@ static const char * const role_names[] = { "user", "assistant", "system", "tool"
 static const char * const status_names[] = { "complete", "streaming", "stopped", "error" };
 
 const char *
-sj_history_role_to_string (SjHistoryRole role)
-{
-  g_return_val_if_fail (role < G_N_ELEMENTS (role_names), NULL);
-
-  return role_names[role];
-}
-
-const char *
-sj_history_status_to_string (SjHistoryMessageStatus status)
+_sj_history_status_to_string (SjHistoryMessageStatus status)
 {
   g_return_val_if_fail (status < G_N_ELEMENTS (status_names), NULL);
 
@@ -29,19 +21,19 @@ sj_history_status_to_string (SjHistoryMessageStatus status)
 }
 
 gboolean
-sj_history_store_touch_session (SjHistoryStore  *self,
+_sj_history_store_touch_session (SjHistoryStore  *self,
                gint64           session_id,
                GError         **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
 
-  stmt = sj_history_store_prepare (self, "UPDATE sessions SET updated = ? WHERE id = ?", error);
+  stmt = _sj_history_store_prepare (self, "UPDATE sessions SET updated = ? WHERE id = ?", error);
   if (stmt == NULL)
     return FALSE;
 
   sqlite3_bind_int64 (stmt, 1, g_get_real_time ());
   sqlite3_bind_int64 (stmt, 2, session_id);
-  return sj_history_store_step_done (self, stmt, error);
+  return _sj_history_store_step_done (self, stmt, error);
 }
 
 gint64
@@ -56,29 +48,29 @@ sj_history_store_create_session (SjHistoryStore  *self,
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), 0);
   g_return_val_if_fail (title != NULL, 0);
 
-  stmt = sj_history_store_prepare (self,
-                                   "INSERT INTO sessions (title, created, updated) VALUES (?, ?, ?)",
-                                   error);
+  stmt = _sj_history_store_prepare (self,
+                                    "INSERT INTO sessions (title, created, updated) VALUES (?, ?, ?)",
+                                    error);
   if (stmt == NULL)
     return 0;
 
-  clean = sj_history_sanitize (title);
-  sj_history_bind_text (stmt, 1, clean);
+  clean = _sj_history_sanitize (title);
+  _sj_history_bind_text (stmt, 1, clean);
   sqlite3_bind_int64 (stmt, 2, now);
   sqlite3_bind_int64 (stmt, 3, now);
-  if (!sj_history_store_step_done (self, stmt, error))
+  if (!_sj_history_store_step_done (self, stmt, error))
     return 0;
 
-  return sqlite3_last_insert_rowid (sj_history_store_get_db (self));
+  return sqlite3_last_insert_rowid (_sj_history_store_get_db (self));
 }
 
 gboolean
-sj_history_store_check_changed (SjHistoryStore  *self,
+_sj_history_store_check_changed (SjHistoryStore  *self,
                const char      *what,
                gint64           id,
                GError         **error)
 {
-  if (sqlite3_changes (sj_history_store_get_db (self)) == 0)
+  if (sqlite3_changes (_sj_history_store_get_db (self)) == 0)
     {
       g_set_error (error, SJ_HISTORY_STORE_ERROR, SJ_HISTORY_STORE_ERROR_NOT_FOUND,
                    "No %s with id %" G_GINT64_FORMAT, what, id);
@@ -100,17 +92,17 @@ sj_history_store_rename_session (SjHistoryStore  *self,
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
   g_return_val_if_fail (title != NULL, FALSE);
 
-  stmt = sj_history_store_prepare (self, "UPDATE sessions SET title = ?, updated = ? WHERE id = ?", error);
+  stmt = _sj_history_store_prepare (self, "UPDATE sessions SET title = ?, updated = ? WHERE id = ?", error);
   if (stmt == NULL)
     return FALSE;
 
-  clean = sj_history_sanitize (title);
-  sj_history_bind_text (stmt, 1, clean);
+  clean = _sj_history_sanitize (title);
+  _sj_history_bind_text (stmt, 1, clean);
   sqlite3_bind_int64 (stmt, 2, g_get_real_time ());
   sqlite3_bind_int64 (stmt, 3, session_id);
 
-  return sj_history_store_step_done (self, stmt, error) &&
-         sj_history_store_check_changed (self, "session", session_id, error);
+  return _sj_history_store_step_done (self, stmt, error) &&
+         _sj_history_store_check_changed (self, "session", session_id, error);
 }
 
 gboolean
@@ -122,13 +114,13 @@ sj_history_store_delete_session (SjHistoryStore  *self,
 
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
 
-  stmt = sj_history_store_prepare (self, "DELETE FROM sessions WHERE id = ?", error);
+  stmt = _sj_history_store_prepare (self, "DELETE FROM sessions WHERE id = ?", error);
   if (stmt == NULL)
     return FALSE;
 
   sqlite3_bind_int64 (stmt, 1, session_id);
-  if (!sj_history_store_step_done (self, stmt, error) ||
-      !sj_history_store_check_changed (self, "session", session_id, error))
+  if (!_sj_history_store_step_done (self, stmt, error) ||
+      !_sj_history_store_check_changed (self, "session", session_id, error))
     return FALSE;
 
   /* Text still buffered for the deleted messages has nowhere to go; the
@@ -152,10 +144,10 @@ sj_history_store_list_sessions (SjHistoryStore  *self,
 
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), NULL);
 
-  stmt = sj_history_store_prepare (self,
-                                   "SELECT id, title, created, updated FROM sessions "
-                                   "ORDER BY updated DESC, id DESC",
-                                   error);
+  stmt = _sj_history_store_prepare (self,
+                                    "SELECT id, title, created, updated FROM sessions "
+                                    "ORDER BY updated DESC, id DESC",
+                                    error);
   if (stmt == NULL)
     return NULL;
 
@@ -165,7 +157,7 @@ sj_history_store_list_sessions (SjHistoryStore  *self,
       SjHistorySession *session = g_new0 (SjHistorySession, 1);
 
       session->id = sqlite3_column_int64 (stmt, 0);
-      session->title = sj_history_column_text (stmt, 1);
+      session->title = _sj_history_column_text (stmt, 1);
       session->created = sqlite3_column_int64 (stmt, 2);
       session->updated = sqlite3_column_int64 (stmt, 3);
       g_ptr_array_add (sessions, session);
@@ -173,7 +165,7 @@ sj_history_store_list_sessions (SjHistoryStore  *self,
 
   if (rc != SQLITE_DONE)
     {
-      sj_history_store_set_error (sj_history_store_get_db (self), rc, error);
+      _sj_history_store_set_error (_sj_history_store_get_db (self), rc, error);
       return NULL;
     }
 
@@ -208,19 +200,19 @@ sj_history_store_append_message (SjHistoryStore          *self,
   g_return_val_if_fail (role <= SJ_HISTORY_ROLE_TOOL, 0);
   g_return_val_if_fail (status <= SJ_HISTORY_MESSAGE_ERROR, 0);
 
-  stmt = sj_history_store_prepare (self,
-                                   "INSERT INTO messages (session_id, role, content, model, status, started, ended) "
-                                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                   error);
+  stmt = _sj_history_store_prepare (self,
+                                    "INSERT INTO messages (session_id, role, content, model, status, started, ended) "
+                                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                    error);
   if (stmt == NULL)
     return 0;
 
-  clean = sj_history_sanitize (content != NULL ? content : "");
-  clean_model = sj_history_sanitize (model);
+  clean = _sj_history_sanitize (content != NULL ? content : "");
+  clean_model = _sj_history_sanitize (model);
   sqlite3_bind_int64 (stmt, 1, session_id);
   sqlite3_bind_text (stmt, 2, role_names[role], -1, SQLITE_STATIC);
-  sj_history_bind_text (stmt, 3, clean);
-  sj_history_bind_text (stmt, 4, clean_model);
+  _sj_history_bind_text (stmt, 3, clean);
+  _sj_history_bind_text (stmt, 4, clean_model);
   sqlite3_bind_text (stmt, 5, status_names[status], -1, SQLITE_STATIC);
   sqlite3_bind_int64 (stmt, 6, now);
   if (status == SJ_HISTORY_MESSAGE_STREAMING)
@@ -228,18 +220,18 @@ sj_history_store_append_message (SjHistoryStore          *self,
   else
     sqlite3_bind_int64 (stmt, 7, now);
 
-  if (!sj_history_store_step_done (self, stmt, error))
+  if (!_sj_history_store_step_done (self, stmt, error))
     return 0;
 
-  id = sqlite3_last_insert_rowid (sj_history_store_get_db (self));
-  if (!sj_history_store_touch_session (self, session_id, error))
+  id = sqlite3_last_insert_rowid (_sj_history_store_get_db (self));
+  if (!_sj_history_store_touch_session (self, session_id, error))
     return 0;
 
   return id;
 }
 
 int
-sj_history_parse_name (const char * const *names,
+_sj_history_parse_name (const char * const *names,
             guint               n_names,
             const char         *name)
 {
@@ -270,7 +262,7 @@ query_messages (SjHistoryStore  *self,
 
   sql = g_strdup_printf ("SELECT id, session_id, role, content, reasoning, model, status, "
                          "started, ended FROM messages WHERE %s = ? ORDER BY id", where);
-  stmt = sj_history_store_prepare (self, sql, error);
+  stmt = _sj_history_store_prepare (self, sql, error);
   if (stmt == NULL)
     return NULL;
 
@@ -282,12 +274,12 @@ query_messages (SjHistoryStore  *self,
 
       message->id = sqlite3_column_int64 (stmt, 0);
       message->session_id = sqlite3_column_int64 (stmt, 1);
-      message->role = sj_history_parse_name (role_names, G_N_ELEMENTS (role_names),
+      message->role = _sj_history_parse_name (role_names, G_N_ELEMENTS (role_names),
                                   (const char *)sqlite3_column_text (stmt, 2));
-      message->content = sj_history_column_text (stmt, 3);
-      message->reasoning = sj_history_column_text (stmt, 4);
-      message->model = sj_history_column_text (stmt, 5);
-      message->status = sj_history_parse_name (status_names, G_N_ELEMENTS (status_names),
+      message->content = _sj_history_column_text (stmt, 3);
+      message->reasoning = _sj_history_column_text (stmt, 4);
+      message->model = _sj_history_column_text (stmt, 5);
+      message->status = _sj_history_parse_name (status_names, G_N_ELEMENTS (status_names),
                                     (const char *)sqlite3_column_text (stmt, 6));
       message->started = sqlite3_column_int64 (stmt, 7);
       message->ended = sqlite3_column_int64 (stmt, 8);
@@ -296,7 +288,7 @@ query_messages (SjHistoryStore  *self,
 
   if (rc != SQLITE_DONE)
     {
-      sj_history_store_set_error (sj_history_store_get_db (self), rc, error);
+      _sj_history_store_set_error (_sj_history_store_get_db (self), rc, error);
       return NULL;
     }
 
@@ -389,12 +381,12 @@ sj_history_store_delete_messages_from (SjHistoryStore  *self,
   if (!sj_history_store_flush (self, error))
     return FALSE;
 
-  stmt = sj_history_store_prepare (self, "DELETE FROM messages WHERE session_id = ? AND id >= ?", error);
+  stmt = _sj_history_store_prepare (self, "DELETE FROM messages WHERE session_id = ? AND id >= ?", error);
   if (stmt == NULL)
     return FALSE;
 
   sqlite3_bind_int64 (stmt, 1, session_id);
   sqlite3_bind_int64 (stmt, 2, message_id);
 
-  return sj_history_store_step_done (self, stmt, error);
+  return _sj_history_store_step_done (self, stmt, error);
 }

@@ -14,50 +14,55 @@
 
 G_BEGIN_DECLS
 
-sqlite3  *sj_history_store_get_db      (SjHistoryStore  *self);
-gboolean  sj_history_store_set_error   (sqlite3         *db,
-                                        int              rc,
-                                        GError         **error);
-sqlite3_stmt *sj_history_store_prepare (SjHistoryStore  *self,
-                                        const char      *sql,
-                                        GError         **error);
-gboolean  sj_history_store_step_done   (SjHistoryStore  *self,
-                                        sqlite3_stmt    *stmt,
-                                        GError         **error);
-char     *sj_history_sanitize          (const char      *text);
-void      sj_history_bind_text         (sqlite3_stmt    *stmt,
-                                        int              index,
-                                        const char      *text);
-char     *sj_history_column_text       (sqlite3_stmt    *stmt,
-                                        int              index);
+sqlite3      *_sj_history_store_get_db    (SjHistoryStore *self);
+gboolean      _sj_history_store_set_error (sqlite3        *db,
+                                           int             rc,
+                                           GError        **error);
+sqlite3_stmt *_sj_history_store_prepare   (SjHistoryStore *self,
+                                           const char     *sql,
+                                           GError        **error);
+gboolean      _sj_history_store_step_done (SjHistoryStore *self,
+                                           sqlite3_stmt   *stmt,
+                                           GError        **error);
+char         *_sj_history_sanitize        (const char     *text);
+void          _sj_history_bind_text       (sqlite3_stmt   *stmt,
+                                           int             index,
+                                           const char     *text);
+char         *_sj_history_column_text     (sqlite3_stmt   *stmt,
+                                           int             index);
 
-gboolean  sj_history_store_touch_session (SjHistoryStore  *self,
-                                         gint64           session_id,
-                                         GError         **error);
-gboolean  sj_history_store_check_changed (SjHistoryStore  *self,
-                                          const char      *what,
-                                          gint64           id,
-                                          GError         **error);
-int       sj_history_parse_name        (const char * const *names,
-                                        guint               n_names,
-                                        const char         *name);
-const char *sj_history_role_to_string   (SjHistoryRole           role);
-const char *sj_history_status_to_string (SjHistoryMessageStatus  status);
-const char *sj_history_tool_status_to_string (SjHistoryToolStatus status);
+gboolean    _sj_history_store_touch_session   (SjHistoryStore        *self,
+                                               gint64                 session_id,
+                                               GError               **error);
+gboolean    _sj_history_store_check_changed   (SjHistoryStore        *self,
+                                               const char            *what,
+                                               gint64                 id,
+                                               GError               **error);
+int         _sj_history_parse_name            (const char * const    *names,
+                                               guint                  n_names,
+                                               const char            *name);
+const char *_sj_history_status_to_string      (SjHistoryMessageStatus status);
+const char *_sj_history_tool_status_to_string (SjHistoryToolStatus    status);
 
-gboolean  sj_history_exec              (sqlite3     *db,
-                                        const char  *sql,
-                                        GError     **error);
-gboolean  sj_history_read_user_version (sqlite3     *db,
-                                        int         *version,
-                                        GError     **error);
-gboolean  sj_history_check_version     (const char  *path,
-                                        int          version,
-                                        GError     **error);
-gboolean  sj_history_migrate           (sqlite3     *db,
-                                        const char  *path,
-                                        GError     **error);
+gboolean _sj_history_exec              (sqlite3    *db,
+                                        const char *sql,
+                                        GError    **error);
+gboolean _sj_history_read_user_version (sqlite3    *db,
+                                        int        *version,
+                                        GError    **error);
+gboolean _sj_history_check_version     (const char *path,
+                                        int         version,
+                                        GError    **error);
+gboolean _sj_history_migrate           (sqlite3    *db,
+                                        const char *path,
+                                        GError    **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+/* For the tests. */
+const char *_sj_history_store_get_path      (SjHistoryStore *self);
+void        _sj_history_store_set_max_pages (SjHistoryStore *self,
+                                             guint           max_pages);
+gboolean    _sj_history_store_has_pending   (SjHistoryStore *self);
 
 G_END_DECLS

@@ -61,7 +61,7 @@ pending_free (gpointer data)
 }
 
 sqlite3 *
-sj_history_store_get_db (SjHistoryStore *self)
+_sj_history_store_get_db (SjHistoryStore *self)
 {
   g_assert (SJ_IS_HISTORY_STORE (self));
 
@@ -185,7 +185,7 @@ sj_history_store_new (const char  *path,
   rc = sqlite3_open_v2 (self->path, &self->db, flags, NULL);
   if (rc != SQLITE_OK)
     {
-      sj_history_store_set_error (self->db, rc, error);
+      _sj_history_store_set_error (self->db, rc, error);
       return NULL;
     }
 
@@ -197,11 +197,11 @@ sj_history_store_new (const char  *path,
 
   /* Check the version before anything that could write (switching the
    * journal to WAL does), so a newer file is left exactly as it was. */
-  if (!sj_history_read_user_version (self->db, &version, error) ||
-      !sj_history_check_version (self->path, version, error))
+  if (!_sj_history_read_user_version (self->db, &version, error) ||
+      !_sj_history_check_version (self->path, version, error))
     return NULL;
 
-  if (!sj_history_exec (self->db, "PRAGMA foreign_keys = ON", error))
+  if (!_sj_history_exec (self->db, "PRAGMA foreign_keys = ON", error))
     return NULL;
 
   if (read_only)
@@ -216,9 +216,9 @@ sj_history_store_new (const char  *path,
   else
     {
       /* WAL: readers never block the writer, and a commit is one append. */
-      if (!sj_history_exec (self->db, "PRAGMA journal_mode = WAL", error) ||
-          !sj_history_exec (self->db, "PRAGMA synchronous = NORMAL", error) ||
-          !sj_history_migrate (self->db, self->path, error))
+      if (!_sj_history_exec (self->db, "PRAGMA journal_mode = WAL", error) ||
+          !_sj_history_exec (self->db, "PRAGMA synchronous = NORMAL", error) ||
+          !_sj_history_migrate (self->db, self->path, error))
         return NULL;
     }
 
@@ -226,7 +226,7 @@ sj_history_store_new (const char  *path,
 }
 
 const char *
-sj_history_store_get_path (SjHistoryStore *self)
+_sj_history_store_get_path (SjHistoryStore *self)
 {
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), NULL);
 
@@ -234,15 +234,15 @@ sj_history_store_get_path (SjHistoryStore *self)
 }
 
 /**
- * sj_history_store_set_max_pages:
+ * _sj_history_store_set_max_pages:
  * @max_pages: the largest size of the file in database pages, 0 for no limit
  *
  * Caps the size of the history; writes beyond it fail with
  * %G_IO_ERROR_NO_SPACE as on a full disk.
  */
 void
-sj_history_store_set_max_pages (SjHistoryStore *self,
-                                guint           max_pages)
+_sj_history_store_set_max_pages (SjHistoryStore *self,
+                                 guint           max_pages)
 {
   g_autofree char *sql = NULL;
 
@@ -317,7 +317,7 @@ sj_history_store_append_text (SjHistoryStore *self,
 }
 
 gboolean
-sj_history_store_has_pending (SjHistoryStore *self)
+_sj_history_store_has_pending (SjHistoryStore *self)
 {
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
 
@@ -372,7 +372,7 @@ flush_one (SjHistoryStore  *self,
   if (content_len == 0 && reasoning_len == 0)
     return TRUE;
 
-  select = sj_history_store_prepare (self, "SELECT content, reasoning FROM messages WHERE id = ?", error);
+  select = _sj_history_store_prepare (self, "SELECT content, reasoning FROM messages WHERE id = ?", error);
   if (select == NULL)
     return FALSE;
 
@@ -381,7 +381,7 @@ flush_one (SjHistoryStore  *self,
   if (rc == SQLITE_DONE)
     return TRUE;  /* deleted meanwhile */
   if (rc != SQLITE_ROW)
-    return sj_history_store_set_error (self->db, rc, error);
+    return _sj_history_store_set_error (self->db, rc, error);
 
   content = g_string_new ((const char *)sqlite3_column_text (select, 0));
   had_reasoning = sqlite3_column_type (select, 1) != SQLITE_NULL;
@@ -389,18 +389,18 @@ flush_one (SjHistoryStore  *self,
   g_string_append_len (content, pending->content->str, content_len);
   g_string_append_len (reasoning, pending->reasoning->str, reasoning_len);
 
-  clean_content = sj_history_sanitize (content->str);
-  clean_reasoning = had_reasoning || reasoning->len > 0 ? sj_history_sanitize (reasoning->str) : NULL;
+  clean_content = _sj_history_sanitize (content->str);
+  clean_reasoning = had_reasoning || reasoning->len > 0 ? _sj_history_sanitize (reasoning->str) : NULL;
 
-  update = sj_history_store_prepare (self, "UPDATE messages SET content = ?, reasoning = ? WHERE id = ?", error);
+  update = _sj_history_store_prepare (self, "UPDATE messages SET content = ?, reasoning = ? WHERE id = ?", error);
   if (update == NULL)
     return FALSE;
 
-  sj_history_bind_text (update, 1, clean_content);
-  sj_history_bind_text (update, 2, clean_reasoning);
+  _sj_history_bind_text (update, 1, clean_content);
+  _sj_history_bind_text (update, 2, clean_reasoning);
   sqlite3_bind_int64 (update, 3, message_id);
 
-  return sj_history_store_step_done (self, update, error);
+  return _sj_history_store_step_done (self, update, error);
 }
 
 /* Commits the buffered text in one transaction; with @everything unset
@@ -419,7 +419,7 @@ flush_pending (SjHistoryStore  *self,
   if (g_hash_table_size (self->pending) == 0)
     return TRUE;
 
-  if (!sj_history_exec (self->db, "BEGIN IMMEDIATE", error))
+  if (!_sj_history_exec (self->db, "BEGIN IMMEDIATE", error))
     return FALSE;
 
   g_hash_table_iter_init (&iter, self->pending);
@@ -434,7 +434,7 @@ flush_pending (SjHistoryStore  *self,
         goto rollback;
     }
 
-  if (!sj_history_exec (self->db, "COMMIT", error))
+  if (!_sj_history_exec (self->db, "COMMIT", error))
     goto rollback;
 
   g_hash_table_iter_init (&iter, self->pending);
@@ -490,14 +490,14 @@ sj_history_store_finish_message (SjHistoryStore          *self,
   if (!sj_history_store_flush (self, error))
     return FALSE;
 
-  stmt = sj_history_store_prepare (self, "UPDATE messages SET status = ?, ended = ? WHERE id = ?", error);
+  stmt = _sj_history_store_prepare (self, "UPDATE messages SET status = ?, ended = ? WHERE id = ?", error);
   if (stmt == NULL)
     return FALSE;
 
-  sqlite3_bind_text (stmt, 1, sj_history_status_to_string (status), -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 1, _sj_history_status_to_string (status), -1, SQLITE_STATIC);
   sqlite3_bind_int64 (stmt, 2, g_get_real_time ());
   sqlite3_bind_int64 (stmt, 3, message_id);
 
-  return sj_history_store_step_done (self, stmt, error) &&
-         sj_history_store_check_changed (self, "message", message_id, error);
+  return _sj_history_store_step_done (self, stmt, error) &&
+         _sj_history_store_check_changed (self, "message", message_id, error);
 }

@@ -118,9 +118,6 @@ GQuark          sj_history_store_error_quark      (void);
 char           *sj_history_store_default_path     (void);
 SjHistoryStore *sj_history_store_new              (const char              *path,
                                                    GError                 **error);
-const char     *sj_history_store_get_path         (SjHistoryStore          *self);
-void            sj_history_store_set_max_pages    (SjHistoryStore          *self,
-                                                   guint                    max_pages);
 
 gint64          sj_history_store_create_session   (SjHistoryStore          *self,
                                                    const char              *title,
@@ -146,7 +143,6 @@ void            sj_history_store_append_text      (SjHistoryStore          *self
                                                    gint64                   message_id,
                                                    const char              *text_delta,
                                                    const char              *reasoning_delta);
-gboolean        sj_history_store_has_pending      (SjHistoryStore          *self);
 gboolean        sj_history_store_flush            (SjHistoryStore          *self,
                                                    GError                 **error);
 gboolean        sj_history_store_finish_message   (SjHistoryStore          *self,

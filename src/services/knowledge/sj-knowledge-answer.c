@@ -324,15 +324,15 @@ write_answer (SjKnowledge             *self,
 }
 
 /**
- * sj_knowledge_answer_success:
+ * _sj_knowledge_answer_success:
  *
  * The success shape: ok, query, domain, mode, answer, items, sources and
  * notes.  When both domains answer, the reference items come first and
  * then the sounds, each item naming its domain.
  */
 JsonNode *
-sj_knowledge_answer_success (SjKnowledge             *self,
-                             const SjKnowledgeResult *result)
+_sj_knowledge_answer_success (SjKnowledge             *self,
+                              const SjKnowledgeResult *result)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
   g_autofree char *answer = write_answer (self, result);
@@ -380,16 +380,16 @@ sj_knowledge_answer_success (SjKnowledge             *self,
 }
 
 /**
- * sj_knowledge_answer_failure:
+ * _sj_knowledge_answer_failure:
  *
  * The failure shape: ok false, query, reason, answer, suggestions (real
  * names only) and sources.
  */
 JsonNode *
-sj_knowledge_answer_failure (const char         *query,
-                             const char         *reason,
-                             const char         *answer,
-                             const char * const *suggestions)
+_sj_knowledge_answer_failure (const char         *query,
+                              const char         *reason,
+                              const char         *answer,
+                              const char * const *suggestions)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
   const char *sources[] = { "doc.json", "soundMap", NULL };

@@ -18,8 +18,8 @@
 
 #include <string.h>
 
-#include "sj-knowledge-base.h"
 #include "sj-bundled-data.h"
+#include "sj-knowledge-base-private.h"
 
 /* PCRE2 stops a match after this many backtracking steps, so a pattern
  * like (a+)+$ fails fast instead of running for minutes. */
@@ -217,25 +217,25 @@ category_index (const char *category)
 }
 
 /**
- * sj_knowledge_base_get_categories:
+ * _sj_knowledge_base_get_categories:
  *
  * Returns: (transfer none): the eight categories, in search order
  */
 const char * const *
-sj_knowledge_base_get_categories (void)
+_sj_knowledge_base_get_categories (void)
 {
   return categories;
 }
 
 /**
- * sj_knowledge_base_new_from_directory:
+ * _sj_knowledge_base_new_from_directory:
  *
  * Reads `<category>.md` for each category from @directory; every file
  * must exist.
  */
 SjKnowledgeBase *
-sj_knowledge_base_new_from_directory (GFile   *directory,
-                                      GError **error)
+_sj_knowledge_base_new_from_directory (GFile   *directory,
+                                       GError **error)
 {
   g_autoptr(SjKnowledgeBase) self = g_object_new (SJ_TYPE_KNOWLEDGE_BASE, NULL);
 
@@ -297,8 +297,8 @@ sj_knowledge_base_get_bundled (void)
 }
 
 const char *
-sj_knowledge_base_get_text (SjKnowledgeBase *self,
-                            const char      *category)
+_sj_knowledge_base_get_text (SjKnowledgeBase *self,
+                             const char      *category)
 {
   int index;
 

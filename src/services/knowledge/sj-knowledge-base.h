@@ -18,12 +18,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SjKnowledgeBase, sj_knowledge_base, SJ, KNOWLEDGE_BASE, GObject)
 
-SjKnowledgeBase    *sj_knowledge_base_new_from_directory (GFile            *directory,
-                                                          GError          **error);
 SjKnowledgeBase    *sj_knowledge_base_get_bundled        (void);
-const char * const *sj_knowledge_base_get_categories     (void);
-const char         *sj_knowledge_base_get_text           (SjKnowledgeBase  *self,
-                                                          const char       *category);
 JsonNode           *sj_knowledge_base_search             (SjKnowledgeBase  *self,
                                                           const char       *query,
                                                           const char       *category,

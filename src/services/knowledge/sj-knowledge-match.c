@@ -82,8 +82,8 @@ compare_hits (gconstpointer a,
 }
 
 void
-sj_knowledge_sort_hits (SjKnowledge *self,
-                        GArray      *hits)
+_sj_knowledge_sort_hits (SjKnowledge *self,
+                         GArray      *hits)
 {
   g_array_sort_with_data (hits, compare_hits, self);
 }
@@ -233,7 +233,7 @@ sj_knowledge_search_reference (SjKnowledge *self,
   for (guint i = 0; i < hits->len; i++)
     g_array_index (hits, SjKnowledgeHit, i).term = NULL;
 
-  sj_knowledge_sort_hits (self, hits);
+  _sj_knowledge_sort_hits (self, hits);
   return hits;
 }
 
@@ -299,7 +299,7 @@ match_sounds_term (SjKnowledge     *self,
 }
 
 GArray *
-sj_knowledge_match_sounds (SjKnowledge     *self,
+_sj_knowledge_match_sounds (SjKnowledge     *self,
                      GPtrArray       *terms,
                      gboolean         any_category,
                      SjSoundCategory  category)
@@ -312,7 +312,7 @@ sj_knowledge_match_sounds (SjKnowledge     *self,
     match_sounds_term (self, g_ptr_array_index (terms, i), any_category, category,
                        hits, slots, bank_slots);
 
-  sj_knowledge_sort_hits (self, hits);
+  _sj_knowledge_sort_hits (self, hits);
   return hits;
 }
 
@@ -333,7 +333,7 @@ sj_knowledge_search_sounds (SjKnowledge     *self,
   g_assert (SJ_IS_KNOWLEDGE (self));
 
   query = sj_knowledge_query_parse (text, SJ_KNOWLEDGE_DOMAIN_SOUNDS, SJ_KNOWLEDGE_MODE_SEARCH);
-  hits = sj_knowledge_match_sounds (self, query->terms, FALSE, category);
+  hits = _sj_knowledge_match_sounds (self, query->terms, FALSE, category);
   for (guint i = 0; i < hits->len; i++)
     g_array_index (hits, SjKnowledgeHit, i).term = NULL;
 
@@ -341,7 +341,7 @@ sj_knowledge_search_sounds (SjKnowledge     *self,
 }
 
 void
-sj_knowledge_add_suggestion (GPtrArray  *suggestions,
+_sj_knowledge_add_suggestion (GPtrArray  *suggestions,
                 const char *name,
                 guint       max)
 {
@@ -460,7 +460,7 @@ sj_knowledge_suggest (SjKnowledge       *self,
 
       /* The term itself, spelled the same way, is no suggestion. */
       if (strcmp (candidate->name, term) != 0)
-        sj_knowledge_add_suggestion (suggestions, candidate->name, max);
+        _sj_knowledge_add_suggestion (suggestions, candidate->name, max);
     }
 
   /* Still short of ideas: the functions whose documentation uses a word
@@ -478,7 +478,7 @@ sj_knowledge_suggest (SjKnowledge       *self,
               sj_reference_index_get_entry (sj_knowledge_get_reference (self), g_array_index (entries, guint, e));
 
             if (entry->callable)
-              sj_knowledge_add_suggestion (suggestions, entry->name, max);
+              _sj_knowledge_add_suggestion (suggestions, entry->name, max);
           }
       }
 
@@ -520,7 +520,7 @@ demote_family_members (SjKnowledge *self,
 }
 
 GArray *
-sj_knowledge_match_reference (SjKnowledge *self,
+_sj_knowledge_match_reference (SjKnowledge *self,
                         GPtrArray   *terms)
 {
   g_autofree guint *slots = g_new0 (guint, sj_reference_index_get_n_entries (sj_knowledge_get_reference (self)) + 1);
@@ -530,7 +530,7 @@ sj_knowledge_match_reference (SjKnowledge *self,
     match_reference_term (self, g_ptr_array_index (terms, i), FALSE, hits, slots);
 
   demote_family_members (self, hits);
-  sj_knowledge_sort_hits (self, hits);
+  _sj_knowledge_sort_hits (self, hits);
   return hits;
 }
 

@@ -24,22 +24,22 @@ typedef struct
   GPtrArray          *notes;
 } SjKnowledgeResult;
 
-JsonNode *sj_knowledge_answer_success (SjKnowledge             *self,
-                                       const SjKnowledgeResult *result);
-JsonNode *sj_knowledge_answer_failure (const char              *query,
-                                       const char              *reason,
-                                       const char              *answer,
-                                       const char * const      *suggestions);
-void      sj_knowledge_sort_hits      (SjKnowledge             *self,
-                                       GArray                  *hits);
-GArray   *sj_knowledge_match_reference (SjKnowledge            *self,
-                                        GPtrArray              *terms);
-GArray   *sj_knowledge_match_sounds   (SjKnowledge             *self,
-                                       GPtrArray               *terms,
-                                       gboolean                 any_category,
-                                       SjSoundCategory          category);
-void      sj_knowledge_add_suggestion (GPtrArray               *suggestions,
-                                       const char              *name,
-                                       guint                    max);
+JsonNode *_sj_knowledge_answer_success  (SjKnowledge             *self,
+                                         const SjKnowledgeResult *result);
+JsonNode *_sj_knowledge_answer_failure  (const char              *query,
+                                         const char              *reason,
+                                         const char              *answer,
+                                         const char * const      *suggestions);
+void      _sj_knowledge_sort_hits       (SjKnowledge             *self,
+                                         GArray                  *hits);
+GArray   *_sj_knowledge_match_reference (SjKnowledge             *self,
+                                         GPtrArray               *terms);
+GArray   *_sj_knowledge_match_sounds    (SjKnowledge             *self,
+                                         GPtrArray               *terms,
+                                         gboolean                 any_category,
+                                         SjSoundCategory          category);
+void      _sj_knowledge_add_suggestion  (GPtrArray               *suggestions,
+                                         const char              *name,
+                                         guint                    max);
 
 G_END_DECLS

@@ -142,15 +142,15 @@ not_found (SjKnowledge       *self,
                                 entry->name, entry->source != NULL ? entry->source : "another package");
 
       for (guint n = 0; names[n] != NULL; n++)
-        sj_knowledge_add_suggestion (suggestions, names[n], 5);
+        _sj_knowledge_add_suggestion (suggestions, names[n], 5);
     }
 
   if (suggestions->len > 0)
     g_string_append (answer, " See the suggestions for real names that are close.");
 
   g_ptr_array_add (suggestions, NULL);
-  return sj_knowledge_answer_failure (query, "not_found", answer->str,
-                                      (const char * const *)suggestions->pdata);
+  return _sj_knowledge_answer_failure (query, "not_found", answer->str,
+                                       (const char * const *)suggestions->pdata);
 }
 
 static JsonNode *
@@ -219,7 +219,7 @@ check_validity (SjKnowledge       *self,
     }
   result->mode = SJ_KNOWLEDGE_MODE_DETAIL;
 
-  return sj_knowledge_answer_success (self, result);
+  return _sj_knowledge_answer_success (self, result);
 }
 
 static void
@@ -273,13 +273,13 @@ sj_knowledge_query_full (SjKnowledge       *self,
   g_assert (SJ_IS_KNOWLEDGE (self));
 
   if (query == NULL || strlen (query) > SJ_KNOWLEDGE_MAX_QUERY)
-    return sj_knowledge_answer_failure (query == NULL ? "" : "(too long)", "invalid_query",
-                                        "The query must be a string of at most 1024 bytes: ask about one function or sound at a time.",
-                                        NULL);
+    return _sj_knowledge_answer_failure (query == NULL ? "" : "(too long)", "invalid_query",
+                                         "The query must be a string of at most 1024 bytes: ask about one function or sound at a time.",
+                                         NULL);
 
   trimmed = g_strstrip (g_strdup (query));
   if (!g_utf8_validate (trimmed, -1, NULL))
-    return sj_knowledge_answer_failure ("", "invalid_query", "The query is not valid UTF-8.", NULL);
+    return _sj_knowledge_answer_failure ("", "invalid_query", "The query is not valid UTF-8.", NULL);
 
   parsed = sj_knowledge_query_parse (trimmed, domain, mode);
 
@@ -302,13 +302,13 @@ sj_knowledge_query_full (SjKnowledge       *self,
       result.sounds_total = sounds->len;
       result.domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
       result.mode = SJ_KNOWLEDGE_MODE_LIST;
-      return sj_knowledge_answer_success (self, &result);
+      return _sj_knowledge_answer_success (self, &result);
     }
 
   if (parsed->terms->len == 0)
-    return sj_knowledge_answer_failure (trimmed, "invalid_query",
-                                        "The query names nothing to look up: ask about a function (“what does fast do”) or a sound (“is bd available”).",
-                                        NULL);
+    return _sj_knowledge_answer_failure (trimmed, "invalid_query",
+                                         "The query names nothing to look up: ask about a function (“what does fast do”) or a sound (“is bd available”).",
+                                         NULL);
 
   reference = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
   sounds = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
@@ -322,10 +322,10 @@ sj_knowledge_query_full (SjKnowledge       *self,
   g_clear_pointer (&sounds, g_array_unref);
 
   reference = result.domain != SJ_KNOWLEDGE_DOMAIN_SOUNDS
-    ? sj_knowledge_match_reference (self, parsed->terms)
+    ? _sj_knowledge_match_reference (self, parsed->terms)
     : g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
   sounds = result.domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE
-    ? sj_knowledge_match_sounds (self, parsed->terms, !parsed->has_category, parsed->category)
+    ? _sj_knowledge_match_sounds (self, parsed->terms, !parsed->has_category, parsed->category)
     : g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
   result.reference = reference;
   result.sounds = sounds;
@@ -373,7 +373,7 @@ sj_knowledge_query_full (SjKnowledge       *self,
   note_corrections (&result, reference);
   note_corrections (&result, sounds);
 
-  return sj_knowledge_answer_success (self, &result);
+  return _sj_knowledge_answer_success (self, &result);
 }
 
 JsonNode *
@@ -408,32 +408,32 @@ sj_knowledge_query_json (SjKnowledge *self,
     return sj_knowledge_query (self, json_node_get_string (input));
 
   if (input == NULL || !JSON_NODE_HOLDS_OBJECT (input))
-    return sj_knowledge_answer_failure ("", "invalid_query",
-                                        "Pass a string, or an object {\"q\": string, \"domain\": \"auto|reference|sounds\", \"mode\": \"auto|search|detail|list\", \"limit\": 1-100}.",
-                                        NULL);
+    return _sj_knowledge_answer_failure ("", "invalid_query",
+                                         "Pass a string, or an object {\"q\": string, \"domain\": \"auto|reference|sounds\", \"mode\": \"auto|search|detail|list\", \"limit\": 1-100}.",
+                                         NULL);
 
   object = json_node_get_object (input);
   member = json_object_get_member (object, "q");
   if (member == NULL || !JSON_NODE_HOLDS_VALUE (member) ||
       json_node_get_value_type (member) != G_TYPE_STRING)
-    return sj_knowledge_answer_failure ("", "invalid_query", "“q” is required and must be a string.", NULL);
+    return _sj_knowledge_answer_failure ("", "invalid_query", "“q” is required and must be a string.", NULL);
   q = json_node_get_string (member);
 
   if ((member = json_object_get_member (object, "domain")) != NULL &&
       (!JSON_NODE_HOLDS_VALUE (member) || json_node_get_value_type (member) != G_TYPE_STRING ||
        !sj_knowledge_domain_from_string (json_node_get_string (member), &domain)))
-    return sj_knowledge_answer_failure (q, "invalid_query", "“domain” must be one of auto, reference, sounds.", NULL);
+    return _sj_knowledge_answer_failure (q, "invalid_query", "“domain” must be one of auto, reference, sounds.", NULL);
 
   if ((member = json_object_get_member (object, "mode")) != NULL &&
       (!JSON_NODE_HOLDS_VALUE (member) || json_node_get_value_type (member) != G_TYPE_STRING ||
        !sj_knowledge_mode_from_string (json_node_get_string (member), &mode)))
-    return sj_knowledge_answer_failure (q, "invalid_query", "“mode” must be one of auto, search, detail, list.", NULL);
+    return _sj_knowledge_answer_failure (q, "invalid_query", "“mode” must be one of auto, search, detail, list.", NULL);
 
   if ((member = json_object_get_member (object, "limit")) != NULL)
     {
       if (!JSON_NODE_HOLDS_VALUE (member) || json_node_get_value_type (member) != G_TYPE_INT64 ||
           (limit = json_node_get_int (member)) < 1 || limit > SJ_KNOWLEDGE_MAX_LIMIT)
-        return sj_knowledge_answer_failure (q, "invalid_query", "“limit” must be a whole number from 1 to 100.", NULL);
+        return _sj_knowledge_answer_failure (q, "invalid_query", "“limit” must be a whole number from 1 to 100.", NULL);
     }
 
   return sj_knowledge_query_full (self, q, domain, mode, limit);

@@ -22,7 +22,7 @@
 
 #include <libsoup/soup.h>
 
-#include "sj-llm-client.h"
+#include "sj-llm-client-private.h"
 #include "sj-llm-response.h"
 #include "sj-redact.h"
 
@@ -403,7 +403,7 @@ sj_llm_client_new (const char *base_url,
 }
 
 const char *
-sj_llm_client_get_base_url (SjLlmClient *self)
+_sj_llm_client_get_base_url (SjLlmClient *self)
 {
   g_assert (SJ_IS_LLM_CLIENT (self));
 
@@ -411,7 +411,7 @@ sj_llm_client_get_base_url (SjLlmClient *self)
 }
 
 gboolean
-sj_llm_client_get_send_attribution (SjLlmClient *self)
+_sj_llm_client_get_send_attribution (SjLlmClient *self)
 {
   g_assert (SJ_IS_LLM_CLIENT (self));
 
@@ -419,15 +419,15 @@ sj_llm_client_get_send_attribution (SjLlmClient *self)
 }
 
 /**
- * sj_llm_client_set_send_attribution:
+ * _sj_llm_client_set_send_attribution:
  * @self: a #SjLlmClient
  * @send_attribution: whether to send OpenRouter's HTTP-Referer and X-Title
  *
  * On by default for an openrouter.ai base URL, off for any other.
  */
 void
-sj_llm_client_set_send_attribution (SjLlmClient *self,
-                                    gboolean     send_attribution)
+_sj_llm_client_set_send_attribution (SjLlmClient *self,
+                                     gboolean     send_attribution)
 {
   g_assert (SJ_IS_LLM_CLIENT (self));
 

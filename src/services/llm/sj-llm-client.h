@@ -32,10 +32,6 @@ G_DECLARE_FINAL_TYPE (SjLlmClient, sj_llm_client, SJ, LLM_CLIENT, GObject)
 
 SjLlmClient *sj_llm_client_new                    (const char           *base_url,
                                                    const char           *api_key);
-const char  *sj_llm_client_get_base_url           (SjLlmClient          *self);
-gboolean     sj_llm_client_get_send_attribution   (SjLlmClient          *self);
-void         sj_llm_client_set_send_attribution   (SjLlmClient          *self,
-                                                   gboolean              send_attribution);
 void         sj_llm_client_stream_async           (SjLlmClient          *self,
                                                    JsonObject           *request_body,
                                                    GCancellable         *cancellable,

@@ -13,7 +13,7 @@
 
 #include <glib/gi18n.h>
 
-#include "sj-code-store.h"
+#include "sj-code-store-private.h"
 
 #define DEFAULT_DELAY_MS 1000
 
@@ -286,8 +286,8 @@ sj_code_store_get_pending (SjCodeStore *self)
 }
 
 void
-sj_code_store_set_delay (SjCodeStore *self,
-                         guint        delay_ms)
+_sj_code_store_set_delay (SjCodeStore *self,
+                          guint        delay_ms)
 {
   g_assert (SJ_IS_CODE_STORE (self));
 

@@ -24,8 +24,6 @@ void         sj_code_store_queue_save    (SjCodeStore  *self,
 gboolean     sj_code_store_flush         (SjCodeStore  *self,
                                           GError      **error);
 gboolean     sj_code_store_get_pending   (SjCodeStore  *self);
-void         sj_code_store_set_delay     (SjCodeStore  *self,
-                                          guint         delay_ms);
 const char  *sj_code_store_get_demo_code (void);
 
 G_END_DECLS
