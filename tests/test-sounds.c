@@ -17,7 +17,9 @@
 #include <libsoup/soup.h>
 
 #include "sj-dry-run.h"
+#include "sj-console-page.h"
 #include "sj-test-app.h"
+#include "sj-window-private.h"
 
 #define BD_FILE "/uzu-drumkit/bd/10_bd_switchangel.wav"
 #define SD_FILE "/uzu-drumkit/sd/10_sd_switchangel-bounce-2.wav"
@@ -114,7 +116,7 @@ requested (gpointer data)
 static gboolean
 console_has (gpointer data)
 {
-  g_autofree char *text = sj_console_page_dup_text (sj_window_get_console_page (sj_test_current_window ()));
+  g_autofree char *text = sj_console_page_dup_text (_sj_window_get_console_page (sj_test_current_window ()));
 
   return strstr (text, data) != NULL;
 }
@@ -139,7 +141,7 @@ static void
 test_page_registers_the_library (void)
 {
   SjWindow *window = sj_test_open_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   SjSoundsIndex *sounds = sj_application_get_sounds (sj_test_app);
   JsonObject *bd, *tr909;
 
@@ -175,7 +177,7 @@ static void
 test_samples_play_through_the_cache (void)
 {
   SjWindow *window = sj_test_current_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   g_autoptr(JsonObject) outcome = NULL;
   g_autoptr(JsonObject) report = NULL;
   g_autoptr(SjDryRun) dry_run = sj_dry_run_new ();
@@ -227,7 +229,7 @@ static void
 test_missing_sounds_are_one_console_line (void)
 {
   SjWindow *window = sj_test_current_window ();
-  SjRepl *repl = sj_window_get_repl (window);
+  SjRepl *repl = _sj_window_get_repl (window);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   g_autoptr(JsonObject) outcome = NULL;
   g_autofree char *text = NULL;
@@ -257,7 +259,7 @@ test_missing_sounds_are_one_console_line (void)
   g_assert_true (sj_repl_get_state (repl)->playing);
 
   /* Each failure is said once, however often the note plays. */
-  text = sj_console_page_dup_text (sj_window_get_console_page (window));
+  text = sj_console_page_dup_text (_sj_window_get_console_page (window));
   line = strstr (text, "crow:0 could not be downloaded");
   g_assert_null (strstr (line + 1, "crow:0 could not be downloaded"));
   line = strstr (text, "casio:0 is not downloaded");

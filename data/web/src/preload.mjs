@@ -102,7 +102,9 @@ export async function preloadFiles(files, { timeoutMs = PRELOAD_TIMEOUT_MS } = {
       result.ready.push(label);
       continue;
     }
-    const job = loadBuffer(url, ac, sound, n).then(
+    // Called as superdough's getSampleBuffer() calls it, so the log reads
+    // the same as when a note loads it.
+    const job = loadBuffer(url, ac, label).then(
       () => {
         settled.set(url, 'loaded');
         return 'loaded';
