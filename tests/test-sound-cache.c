@@ -862,6 +862,96 @@ test_drum_kit_fallback (Fixture       *fixture,
                                                                                  "vcsl", "Idiophones/Struck%20Idiophones/Sleigh%20Bells/Sleighbells_Hit_rr1_Mid.wav")));
 }
 
+/* How a sound would play now: built in, cached (wholly or, offline, in
+ * part), downloaded, the kit's voice, or not at all. */
+static void
+test_availability (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const SjLibraryFile *bd3 = sj_sound_library_lookup_file (sj_sound_library_get_default (), "uzu-drumkit", BD3);
+  const SjLibraryFile *casio = sj_sound_library_lookup_file (sj_sound_library_get_default (), "dirt-samples", "casio/high.wav");
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  SjSoundFiles files;
+
+  sj_sound_cache_set_fallback (fixture->cache, fake_kit);
+
+  g_assert_cmpint (sj_sound_cache_get_sound_availability (fixture->cache, "sawtooth", &files), ==,
+                   SJ_SOUND_AVAILABILITY_BUILT_IN);
+  g_assert_cmpuint (files.n_files, ==, 0);
+  g_assert_cmpint (sj_sound_cache_get_sound_availability (fixture->cache, "BD", &files), ==,
+                   SJ_SOUND_AVAILABILITY_DOWNLOAD);
+  g_assert_cmpuint (files.n_files, ==, 8);
+  g_assert_cmpuint (files.n_cached, ==, 0);
+  g_assert_cmpstr (files.fallback_voice, ==, "bd");
+  g_assert_cmpint (sj_sound_cache_get_file_availability (fixture->cache, bd3), ==, SJ_SOUND_AVAILABILITY_DOWNLOAD);
+
+  bytes = load (fixture->cache, "uzu-drumkit", BD3, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sj_sound_cache_get_file_availability (fixture->cache, bd3), ==, SJ_SOUND_AVAILABILITY_CACHED);
+  g_assert_cmpint (sj_sound_cache_get_sound_availability (fixture->cache, "bd", &files), ==,
+                   SJ_SOUND_AVAILABILITY_DOWNLOAD);
+  g_assert_cmpuint (files.n_cached, ==, 1);
+  g_assert_cmpint (files.cached_bytes, ==, (goffset)g_bytes_get_size (bytes));
+
+  /* Offline: the cached variant plays; the rest of bd is the kit's,
+   * casio cannot play, and a bank's alias counts as its machine. */
+  sj_sound_cache_set_allow_downloads (fixture->cache, FALSE);
+  g_assert_false (sj_sound_cache_get_online (fixture->cache));
+  g_assert_cmpint (sj_sound_cache_get_sound_availability (fixture->cache, "bd", NULL), ==, SJ_SOUND_AVAILABILITY_CACHED);
+  g_assert_cmpint (sj_sound_cache_get_file_availability (fixture->cache, bd3), ==, SJ_SOUND_AVAILABILITY_CACHED);
+  g_assert_cmpint (sj_sound_cache_get_sound_availability (fixture->cache, "hh", NULL), ==, SJ_SOUND_AVAILABILITY_KIT);
+  g_assert_cmpint (sj_sound_cache_get_sound_availability (fixture->cache, "tr909_bd", &files), ==,
+                   SJ_SOUND_AVAILABILITY_KIT);
+  g_assert_cmpuint (files.n_files, >, 0);
+  g_assert_cmpint (sj_sound_cache_get_sound_availability (fixture->cache, "casio", NULL), ==,
+                   SJ_SOUND_AVAILABILITY_UNAVAILABLE);
+  g_assert_cmpint (sj_sound_cache_get_file_availability (fixture->cache, casio), ==, SJ_SOUND_AVAILABILITY_UNAVAILABLE);
+  g_assert_cmpstr (sj_sound_availability_to_string (SJ_SOUND_AVAILABILITY_KIT), ==, "kit");
+
+  /* Without a kit, a drum that cannot be had cannot play either. */
+  sj_sound_cache_set_fallback (fixture->cache, NULL);
+  g_assert_cmpint (sj_sound_cache_get_sound_availability (fixture->cache, "hh", NULL), ==,
+                   SJ_SOUND_AVAILABILITY_UNAVAILABLE);
+}
+
+/* Hosts that cannot be reached (nobody listens): one attempt, no retries,
+ * and for a while every other sound falls back at once, without a
+ * connection of its own, with a line that says the app is offline. */
+static void
+test_unreachable (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(SjSoundCache) cache = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  SjSoundSource source;
+  gint64 start;
+
+  server_stop (&fixture->server);
+  cache = new_cache (fixture, "http://127.0.0.1:9");
+  sj_sound_cache_set_fallback (cache, fake_kit);
+  g_assert_true (sj_sound_cache_get_online (cache));
+
+  start = g_get_monotonic_time ();
+  bytes = load (cache, "dirt-samples", "casio/high.wav", NULL, &error);
+  g_assert_error (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK);
+  g_assert_null (bytes);
+  /* No retry with its back-off (a second at least). */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 900 * 1000);
+  g_assert_false (sj_sound_cache_get_online (cache));
+  g_assert_cmpint (sj_sound_cache_get_sound_availability (cache, "hh", NULL), ==, SJ_SOUND_AVAILABILITY_KIT);
+
+  g_clear_error (&error);
+  bytes = load (cache, "uzu-drumkit", BD3, &source, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (source, ==, SJ_SOUND_SOURCE_FALLBACK);
+  g_assert_cmpstr (g_ptr_array_index (fixture->failures, fixture->failures->len - 1), ==,
+                   "bd:3 is not downloaded and the app is offline (the sound hosts cannot be reached); "
+                   "the built-in bd plays instead");
+  g_assert_cmpuint (n_cached_files (fixture), ==, 0);
+}
+
 /* Where files come from: upstream, or the test server. */
 static void
 test_urls (Fixture       *fixture,
@@ -905,6 +995,8 @@ main (int   argc,
   ADD ("path-traversal", test_path_traversal);
   ADD ("cancel", test_cancel);
   ADD ("drum-kit-fallback", test_drum_kit_fallback);
+  ADD ("availability", test_availability);
+  ADD ("unreachable", test_unreachable);
   ADD ("urls", test_urls);
 #undef ADD
 

@@ -136,7 +136,10 @@ finish (SjSoundDownload *self,
     cache->active--;
 
   if (bytes != NULL)
-    _sj_sound_cache_file_cached (cache, self->file, self->key, g_bytes_get_size (bytes));
+    {
+      _sj_sound_cache_set_unreachable (cache, FALSE);
+      _sj_sound_cache_file_cached (cache, self->file, self->key, g_bytes_get_size (bytes));
+    }
 
   for (guint i = 0; i < waiters->len; i++)
     {
@@ -175,6 +178,16 @@ retry_or_finish (SjSoundDownload *self,
   self->retry_source = g_timeout_add_once (delay, (GSourceOnceFunc)attempt, self);
 }
 
+static gboolean
+is_unreachable (const GError *error)
+{
+  return error->domain == G_RESOLVER_ERROR ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_NOT_FOUND) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED);
+}
+
 /* Sorts what went wrong in an attempt into the cache's errors. */
 static void
 fail_attempt (SjSoundDownload *self,
@@ -192,6 +205,15 @@ fail_attempt (SjSoundDownload *self,
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
     retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TRUNCATED,
                                                 _("the server sent less than it announced")), FALSE);
+  else if (is_unreachable (error))
+    {
+      /* No name resolution, no route, nobody listening: the app is offline.
+       * Retrying would only keep the music waiting, and the next sounds fall
+       * back at once (sj_sound_cache_get_online()). */
+      _sj_sound_cache_set_unreachable (self->cache, TRUE);
+      retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
+                                          "%s", error->message), FALSE);
+    }
   else
     retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
                                         "%s", error->message), TRUE);

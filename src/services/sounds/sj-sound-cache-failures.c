@@ -79,6 +79,9 @@ sj_sound_cache_describe_failure (SjSoundCache *self,
   switch ((SjSoundCacheError)error->code)
     {
     case SJ_SOUND_CACHE_ERROR_OFFLINE:
+      if (self->allow_downloads)
+        return g_strdup_printf (_("%s is not downloaded and the app is offline "
+                                  "(the sound hosts cannot be reached)"), what);
       return g_strdup_printf (_("%s is not downloaded and the app is offline "
                                 "(“Download sounds when first played” is off)"), what);
     case SJ_SOUND_CACHE_ERROR_IO:

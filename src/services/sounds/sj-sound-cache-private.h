@@ -37,6 +37,7 @@ struct _SjSoundCache
   guint                 timeout_s;
   guint                 retry_delay_ms;
   guint                 max_attempts;
+  gint64                unreachable_until; /* monotonic µs: the hosts could not be reached */
   guint                 allow_downloads : 1;
 };
 
@@ -65,6 +66,10 @@ void     _sj_sound_cache_file_cached     (SjSoundCache        *self,
                                           const SjLibraryFile *file,
                                           const char          *key,
                                           gsize                size);
+
+/* sj-sound-cache-availability.c */
+void     _sj_sound_cache_set_unreachable (SjSoundCache        *self,
+                                          gboolean             unreachable);
 
 /* For tests: a short timeout (seconds), quick retries, small limits. */
 void     _sj_sound_cache_set_timeout     (SjSoundCache        *self,

@@ -530,10 +530,12 @@ disk_loaded_cb (GObject      *object,
     }
 
   /* Not cached (or a file too large to be ours, which a download replaces). */
-  if (!self->allow_downloads)
+  if (!sj_sound_cache_get_online (self))
     {
       g_autoptr(GError) offline = g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_OFFLINE,
-                                                       _("downloading sounds is off"));
+                                                       self->allow_downloads
+                                                         ? _("the sound hosts cannot be reached")
+                                                         : _("downloading sounds is off"));
       fail (self, task, offline);
       return;
     }

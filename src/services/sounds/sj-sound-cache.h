@@ -52,6 +52,25 @@ typedef GBytes *(*SjSoundCacheFallback) (const char  *voice,
                                          guint        variant,
                                          GError     **error);
 
+/* How a sound or a file would play now (sj-sound-cache-availability.c). */
+typedef enum
+{
+  SJ_SOUND_AVAILABILITY_BUILT_IN,    /* made by the page: a synthesizer, ZZFX */
+  SJ_SOUND_AVAILABILITY_CACHED,      /* on disk: plays offline */
+  SJ_SOUND_AVAILABILITY_DOWNLOAD,    /* downloaded once, on first use */
+  SJ_SOUND_AVAILABILITY_KIT,         /* cannot be had: the built-in drum kit plays */
+  SJ_SOUND_AVAILABILITY_UNAVAILABLE, /* not cached and cannot be downloaded now */
+} SjSoundAvailability;
+
+/* What sj_sound_cache_get_sound_availability() counted. */
+typedef struct
+{
+  guint       n_files;
+  guint       n_cached;
+  goffset     cached_bytes;
+  const char *fallback_voice;        /* the kit's voice for this sound, or NULL */
+} SjSoundFiles;
+
 #define SJ_SOUND_CACHE_MAX_DOWNLOADS 4
 #define SJ_SOUND_CACHE_MAX_FILE_SIZE (50 * 1024 * 1024)
 #define SJ_SOUND_CACHE_TIMEOUT_S     15
@@ -95,6 +114,13 @@ char         *sj_sound_cache_describe_failure     (SjSoundCache         *self,
                                                    const char           *path,
                                                    const GError         *error);
 const char   *sj_sound_cache_get_fallback_voice   (const SjLibraryFile  *file);
+gboolean      sj_sound_cache_get_online           (SjSoundCache         *self);
+SjSoundAvailability sj_sound_cache_get_file_availability  (SjSoundCache         *self,
+                                                         const SjLibraryFile  *file);
+SjSoundAvailability sj_sound_cache_get_sound_availability (SjSoundCache         *self,
+                                                         const char           *name,
+                                                         SjSoundFiles         *files);
+const char   *sj_sound_availability_to_string     (SjSoundAvailability   availability);
 void          sj_sound_cache_clean_parts_async    (SjSoundCache         *self,
                                                    GCancellable         *cancellable,
                                                    GAsyncReadyCallback   callback,
