@@ -53,6 +53,7 @@ sj_window_get_applier (SjWindow *self)
 
       self->applier = sj_change_applier_new (SJ_LIVE_TARGET (target), self->dry_run,
                                              sj_application_get_knowledge (app), timeline);
+      sj_change_applier_set_sound_cache (self->applier, sj_application_get_sound_cache (app));
       read_defaults (self);
       g_signal_connect_object (self->settings, "changed", G_CALLBACK (read_defaults), self, G_CONNECT_SWAPPED);
     }

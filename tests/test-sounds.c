@@ -16,6 +16,7 @@
 
 #include <libsoup/soup.h>
 
+#include "sj-change-applier.h"
 #include "sj-dry-run.h"
 #include "sj-console-page.h"
 #include "sj-test-app.h"
@@ -61,8 +62,19 @@ make_wav (void)
   return g_bytes_new_take (wav, 44 + data_size);
 }
 
+/* Dirt-Samples' insect answers this late, as from a far-away host. */
+#define SLOW_PREFIX  "/dirt-samples/insect/"
+#define SLOW_MS      1500
+
+static void
+answer_late (gpointer data)
+{
+  soup_server_message_unpause (data);
+  g_object_unref (data);
+}
+
 /* The sample host: every file is a WAV, except Dirt-Samples' crow, which
- * is missing (404). */
+ * is missing (404); insect comes late. */
 static void
 server_cb (SoupServer        *soup_server,
            SoupServerMessage *msg,
@@ -84,6 +96,11 @@ server_cb (SoupServer        *soup_server,
   soup_server_message_set_status (msg, 200, NULL);
   soup_message_headers_set_content_type (soup_server_message_get_response_headers (msg), "audio/wav", NULL);
   soup_message_body_append_bytes (soup_server_message_get_response_body (msg), wav);
+  if (g_str_has_prefix (path, SLOW_PREFIX))
+    {
+      soup_server_message_pause (msg);
+      g_timeout_add_once (SLOW_MS, answer_late, g_object_ref (msg));
+    }
 }
 
 static char *
@@ -270,6 +287,176 @@ test_missing_sounds_are_one_console_line (void)
   sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
 }
 
+static SjChangeResult *
+apply_code (SjChangeApplier *applier,
+            SjRepl          *repl,
+            const char      *code)
+{
+  g_autofree char *current = sj_test_fetch_code (repl);
+  g_autofree char *hash = sj_code_hash (current);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) input = NULL;
+  g_autoptr(GError) error = NULL;
+  GAsyncResult *slot = NULL;
+  SjChangeResult *result;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "baseHash");
+  json_builder_add_string_value (builder, hash);
+  json_builder_set_member_name (builder, "change");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "kind");
+  json_builder_add_string_value (builder, "full_code");
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_string_value (builder, code);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  input = json_builder_get_root (builder);
+
+  sj_change_applier_apply_async (applier, input, "agent", NULL, sj_test_store_result_cb, &slot);
+  result = sj_change_applier_apply_finish (applier, sj_test_wait_result (&slot), &error);
+  g_assert_no_error (error);
+  g_clear_object (&slot);
+
+  return result;
+}
+
+static gboolean
+strv_has (GStrv       strv,
+          const char *text)
+{
+  return strv != NULL && g_strv_contains ((const char * const *) strv, text);
+}
+
+static gboolean
+cycle_reached (gpointer data)
+{
+  Progress *progress = data;
+
+  return sj_repl_get_state (progress->repl)->cycle >= progress->cycle;
+}
+
+/* The agent brings in a sample nobody has loaded, from a slow host: the
+ * change waits for it (the old music plays on meanwhile), says it had to
+ * load, and lands on the first boundary after: the new sample's first
+ * onset is exactly there, and superdough drops none of its notes. */
+static void
+test_apply_waits_for_its_sounds (void)
+{
+  SjWindow *window = sj_test_current_window ();
+  SjRepl *repl = _sj_window_get_repl (window);
+  SjChangeApplier *applier = sj_window_get_applier (window);
+  g_autoptr(JsonObject) outcome = NULL;
+  g_autoptr(SjChangeResult) result = NULL;
+  g_autoptr(JsonNode) recorded = NULL;
+  g_autoptr(JsonObject) json = NULL;
+  Progress progress = { repl, 0, 0 };
+  JsonArray *events;
+  double first_insect = -1, cycle_at_request;
+  gint64 asked;
+  guint insects = 0;
+
+  outcome = sj_test_evaluate (repl, "note(\"c3 e3\").s(\"triangle\").gain(0.3)");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  progress.cycle = 1;
+  sj_test_spin_until (cycle_reached, &progress, "the music to play");
+  g_clear_pointer (&recorded, json_node_unref);
+  recorded = sj_test_call_js (repl, "return sjBridge.recordEvents(true);");
+
+  cycle_at_request = sj_repl_get_state (repl)->cycle;
+  asked = g_get_monotonic_time ();
+  result = apply_code (applier, repl, "stack(note(\"c3 e3\").s(\"triangle\").gain(0.3), s(\"insect*4\"))");
+
+  g_assert_cmpint (result->status, ==, SJ_CHANGE_STATUS_SCHEDULED);
+  g_assert_true (strv_has (result->sounds.loading, "insect:0"));
+  g_assert_false (strv_has (result->sounds.ready, "insect:0"));
+  /* It waited for the slow host before choosing its boundary. */
+  g_assert_cmpint (g_get_monotonic_time () - asked, >=, (SLOW_MS - 100) * 1000);
+  g_assert_cmpfloat (result->apply_at_cycle, >, cycle_at_request + SLOW_MS / 1000.0 * sj_repl_get_state (repl)->cps - 1);
+  g_assert_cmpfloat (result->sounds.load_ms, >=, SLOW_MS - 100);
+  json = sj_change_result_to_json (result);
+  g_assert_true (json_object_has_member (json, "sounds"));
+
+  progress.cycle = result->apply_at_cycle + 2;
+  sj_test_spin_until (cycle_reached, &progress, "two cycles after the change");
+  recorded = sj_test_call_js (repl, "return sjBridge.takeRecordedEvents();");
+  events = json_object_get_array_member (json_node_get_object (recorded), "events");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *event = json_array_get_object_element (events, i);
+      JsonObject *value = json_object_get_object_member (event, "value");
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (value, "s", ""), "insect") != 0)
+        continue;
+      if (first_insect < 0)
+        first_insect = json_object_get_double_member (event, "onset");
+      insects++;
+    }
+  g_assert_cmpfloat (first_insect, ==, result->apply_at_cycle);
+  g_assert_cmpuint (insects, >=, 8);
+  /* Loaded before its first note: superdough never had to drop one. */
+  g_assert_true (console_has ((gpointer)"load sound \"insect:0:0\"... done!"));
+  g_assert_false (console_has ((gpointer)"took too long"));
+  g_clear_pointer (&recorded, json_node_unref);
+  recorded = sj_test_call_js (repl, "return sjBridge.recordEvents(false);");
+}
+
+/* Offline, the agent cannot bring in a sound that is not downloaded: the
+ * change is rejected with SOUND_UNAVAILABLE and sounds that do play, and
+ * the music and the editor stay as they are. A drum falls back to the
+ * kit, and says so. */
+static void
+test_sound_unavailable_offline (void)
+{
+  SjWindow *window = sj_test_current_window ();
+  SjRepl *repl = _sj_window_get_repl (window);
+  SjChangeApplier *applier = sj_window_get_applier (window);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(SjChangeResult) rejected = NULL;
+  g_autoptr(SjChangeResult) kit = NULL;
+  g_autoptr(JsonObject) json = NULL;
+  g_autofree char *before = sj_test_fetch_code (repl);
+  g_autofree char *after = NULL;
+  SjChangeUnknownName *wind;
+  Progress progress = { repl, 0, 0 };
+
+  g_settings_set_boolean (settings, "download-sounds", FALSE);
+  g_assert_true (sj_repl_get_state (repl)->playing);
+
+  rejected = apply_code (applier, repl, "s(\"wind*2\")");
+  g_assert_cmpint (rejected->status, ==, SJ_CHANGE_STATUS_REJECTED);
+  g_assert_cmpint (rejected->rejection, ==, SJ_CHANGE_REJECTION_SOUND_UNAVAILABLE);
+  g_assert_cmpuint (rejected->unavailable_sounds->len, >=, 1);
+  wind = g_ptr_array_index (rejected->unavailable_sounds, 0);
+  g_assert_true (g_str_has_prefix (wind->name, "wind:"));
+  g_assert_nonnull (wind->suggestions);
+  g_assert_nonnull (wind->suggestions[0]);
+  for (guint i = 0; wind->suggestions[i] != NULL; i++)
+    g_assert_cmpint (sj_sound_cache_get_sound_availability (sj_application_get_sound_cache (sj_test_app),
+                                                            wind->suggestions[i], NULL),
+                     !=, SJ_SOUND_AVAILABILITY_UNAVAILABLE);
+  json = sj_change_result_to_json (rejected);
+  g_assert_cmpstr (json_object_get_string_member (json, "code"), ==, "SOUND_UNAVAILABLE");
+  g_assert_true (json_object_has_member (json, "unavailableSounds"));
+  g_assert_cmpuint (requests_for ("/dirt-samples/wind/000_wind1.wav"), ==, 0);
+  after = sj_test_fetch_code (repl);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_true (sj_repl_get_state (repl)->playing);
+
+  /* A drum is the kit's voice, and the change goes ahead. */
+  kit = apply_code (applier, repl, "s(\"oh*2\")");
+  g_assert_cmpint (kit->status, ==, SJ_CHANGE_STATUS_SCHEDULED);
+  g_assert_true (strv_has (kit->sounds.kit, "oh:0"));
+  progress.cycle = kit->apply_at_cycle + 1;
+  sj_test_spin_until (cycle_reached, &progress, "the kit's oh to play");
+  sj_test_spin_until (console_has, (gpointer)"oh:0 is not downloaded and the app is offline", "the kit's console line");
+  g_assert_true (console_has ((gpointer)"the built-in oh plays instead"));
+
+  g_settings_set_boolean (settings, "download-sounds", TRUE);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -287,6 +474,8 @@ main (int   argc,
   g_test_add_func ("/sounds/page-registers-the-library", test_page_registers_the_library);
   g_test_add_func ("/sounds/samples-play-through-the-cache", test_samples_play_through_the_cache);
   g_test_add_func ("/sounds/missing-sounds-are-one-console-line", test_missing_sounds_are_one_console_line);
+  g_test_add_func ("/sounds/apply-waits-for-its-sounds", test_apply_waits_for_its_sounds);
+  g_test_add_func ("/sounds/sound-unavailable-offline", test_sound_unavailable_offline);
 
   ret = g_test_run ();
 

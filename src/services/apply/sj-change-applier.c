@@ -6,8 +6,9 @@
  * The pipeline is strict and ordered: read the input → check that it was
  * written against the code that is in the editor now (the stale-hash
  * check) → build the new code → dry-run it in the isolated helper → check
- * that every sound it plays exists → hand it to the page, which swaps it
- * in exactly on the next boundary.  Any failure stops the pipeline with a
+ * that every sound it plays exists and can be had now (cached, downloaded,
+ * or the drum kit's voice) → hand it to the page, which loads its sounds
+ * and then swaps it in exactly on the next boundary.  Any failure stops the pipeline with a
  * structured rejection, and the music keeps playing what it played.
  *
  * Undo goes back through the timeline along the same path, and read_code
@@ -20,6 +21,7 @@
 
 #include "sj-change-applier.h"
 #include "sj-change-report.h"
+#include "sj-change-sounds.h"
 
 struct _SjChangeApplier
 {
@@ -29,6 +31,7 @@ struct _SjChangeApplier
   SjDryRun     *dry_run;
   SjKnowledge  *knowledge;
   SjTimeline   *timeline;
+  SjSoundCache *sound_cache;
   SjSwapPolicy  defaults;
   gint64        last_dry_run_us;
 };
@@ -44,6 +47,7 @@ typedef struct
   char            *code;
   char            *hash;
   JsonObject      *report;
+  SjChangeSounds   sounds;
   gint64           dry_run_started;
 } ApplyData;
 
@@ -58,6 +62,9 @@ apply_data_free (gpointer data)
   g_free (apply->code);
   g_free (apply->hash);
   g_clear_pointer (&apply->report, json_object_unref);
+  g_strfreev (apply->sounds.ready);
+  g_strfreev (apply->sounds.loading);
+  g_strfreev (apply->sounds.kit);
   g_free (apply);
 }
 
@@ -70,6 +77,7 @@ sj_change_applier_finalize (GObject *object)
   g_clear_object (&self->dry_run);
   g_clear_object (&self->knowledge);
   g_clear_object (&self->timeline);
+  g_clear_object (&self->sound_cache);
 
   G_OBJECT_CLASS (sj_change_applier_parent_class)->finalize (object);
 }
@@ -88,6 +96,24 @@ sj_change_applier_init (SjChangeApplier *self)
   self->defaults.bar_cycles = 4;
   self->defaults.auto_start = FALSE;
   self->defaults.dry_run_bars = 1;
+}
+
+/**
+ * sj_change_applier_set_sound_cache:
+ * @cache: (nullable): the cache the page's sample files come from
+ *
+ * With a cache, every change's sample files are checked before it lands
+ * (see sj-change-sounds.c); without one (the tests' page in memory), they
+ * are not.
+ */
+void
+sj_change_applier_set_sound_cache (SjChangeApplier *self,
+                                   SjSoundCache    *cache)
+{
+  g_assert (SJ_IS_CHANGE_APPLIER (self));
+  g_return_if_fail (cache == NULL || SJ_IS_SOUND_CACHE (cache));
+
+  g_set_object (&self->sound_cache, cache);
 }
 
 SjChangeApplier *
@@ -176,6 +202,10 @@ success (ApplyData  *apply,
                                          json_object_get_double_member_with_default (swap, "inSeconds", 0),
                                          apply->hash);
   sj_change_report_read_dry_run (apply->report, &result->dry_run);
+  result->sounds.ready = g_steal_pointer (&apply->sounds.ready);
+  result->sounds.loading = g_steal_pointer (&apply->sounds.loading);
+  result->sounds.kit = g_steal_pointer (&apply->sounds.kit);
+  sj_change_sounds_read_page (&result->sounds, swap);
 
   return result;
 }
@@ -244,6 +274,29 @@ dry_run_cb (GObject      *object,
     {
       reject (g_steal_pointer (&task), sj_change_report_rejection (apply->report));
       return;
+    }
+
+  /* The agent never plays a sound that cannot sound: the music stays as it
+   * is and the model hears what plays instead. The musician's own changes
+   * and undo go ahead (the kit, or silence for that sound, as in Strudel). */
+  if (self->sound_cache != NULL)
+    {
+      g_autoptr(GPtrArray) unavailable = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_change_unknown_name_free);
+
+      sj_change_sounds_classify (&apply->sounds, apply->report, self->sound_cache, self->knowledge, unavailable);
+      if (unavailable->len > 0 && !apply->undo && g_strcmp0 (apply->source, "agent") == 0)
+        {
+          SjChangeResult *rejection = sj_change_result_new_rejected (
+            SJ_CHANGE_PHASE_SOUNDS, SJ_CHANGE_REJECTION_SOUND_UNAVAILABLE,
+            sj_sound_cache_get_allow_downloads (self->sound_cache)
+              ? "The change plays sounds that are not downloaded, and the sound hosts cannot be reached: use sounds that play offline (the alternatives, or strudel_knowledge \"sounds available offline\")."
+              : "The change plays sounds that are not downloaded, and downloading sounds is off: use sounds that play offline (the alternatives, or strudel_knowledge \"sounds available offline\").",
+            NULL);
+
+          g_ptr_array_extend_and_steal (rejection->unavailable_sounds, g_steal_pointer (&unavailable));
+          reject (g_steal_pointer (&task), rejection);
+          return;
+        }
     }
 
   /* From here on the change is committed: once the page has been asked to

@@ -11,6 +11,7 @@
 #include "sj-dry-run-report.h"
 #include "sj-knowledge.h"
 #include "sj-live-target.h"
+#include "sj-sound-cache.h"
 #include "sj-timeline.h"
 
 G_BEGIN_DECLS
@@ -25,6 +26,8 @@ SjChangeApplier *sj_change_applier_new             (SjLiveTarget        *target,
                                                     SjDryRun            *dry_run,
                                                     SjKnowledge         *knowledge,
                                                     SjTimeline          *timeline);
+void             sj_change_applier_set_sound_cache (SjChangeApplier     *self,
+                                                    SjSoundCache        *cache);
 void             sj_change_applier_set_defaults    (SjChangeApplier     *self,
                                                     const SjSwapPolicy  *policy);
 SjTimeline      *sj_change_applier_get_timeline    (SjChangeApplier     *self);

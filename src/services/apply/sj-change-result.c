@@ -47,11 +47,12 @@ static const char * const rejection_names[] = {
   "UNKNOWN_SOUNDS",
   "LIVE_EVALUATION_FAILED",
   "PAGE_UNAVAILABLE",
+  "SOUND_UNAVAILABLE",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (status_names) == SJ_CHANGE_STATUS_REJECTED + 1);
 G_STATIC_ASSERT (G_N_ELEMENTS (phase_names) == SJ_CHANGE_PHASE_SCHEDULE + 1);
-G_STATIC_ASSERT (G_N_ELEMENTS (rejection_names) == SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE + 1);
+G_STATIC_ASSERT (G_N_ELEMENTS (rejection_names) == SJ_CHANGE_REJECTION_SOUND_UNAVAILABLE + 1);
 
 const char *
 sj_change_status_to_string (SjChangeStatus status)
@@ -195,6 +196,8 @@ result_new (SjChangeStatus status)
   self->diagnostics = g_ptr_array_new_with_free_func (diagnostic_free);
   self->unknown_symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_change_unknown_name_free);
   self->unknown_sounds = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_change_unknown_name_free);
+  self->unavailable_sounds = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_change_unknown_name_free);
+  self->sounds.load_ms = NAN;
 
   return self;
 }
@@ -286,6 +289,12 @@ sj_change_result_unref (SjChangeResult *self)
   g_ptr_array_unref (self->diagnostics);
   g_ptr_array_unref (self->unknown_symbols);
   g_ptr_array_unref (self->unknown_sounds);
+  g_ptr_array_unref (self->unavailable_sounds);
+  g_strfreev (self->sounds.ready);
+  g_strfreev (self->sounds.loading);
+  g_strfreev (self->sounds.kit);
+  g_strfreev (self->sounds.failed);
+  g_strfreev (self->sounds.late);
   g_free (self->latest_code);
   g_free (self->latest_hash);
   g_free (self);
@@ -433,7 +442,9 @@ suggested_next_to_json (const SjChangeResult *self)
     }
 
   json_array_unref (queries);
-  if (self->phase == SJ_CHANGE_PHASE_INPUT)
+  if (self->rejection == SJ_CHANGE_REJECTION_SOUND_UNAVAILABLE)
+    json_object_set_string_member (next, "action", "use_available_sounds");
+  else if (self->phase == SJ_CHANGE_PHASE_INPUT)
     json_object_set_string_member (next, "action", "fix_the_input");
   else if (self->phase == SJ_CHANGE_PHASE_STALE)
     json_object_set_string_member (next, "action", "rebase_on_latest_code");
@@ -441,6 +452,57 @@ suggested_next_to_json (const SjChangeResult *self)
     json_object_set_string_member (next, "action", "repair_and_retry");
 
   return next;
+}
+
+/* [{name: "casio:0", alternatives: [...]}]: what could not be had, and
+ * sounds of its kind that play now. */
+static JsonArray *
+unavailable_to_json (GPtrArray *unavailable)
+{
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; i < unavailable->len; i++)
+    {
+      SjChangeUnknownName *sound = g_ptr_array_index (unavailable, i);
+      JsonObject *object = json_object_new ();
+
+      json_object_set_string_member (object, "name", sound->name);
+      json_object_set_array_member (object, "alternatives", strv_to_json ((const char * const *) sound->suggestions));
+      json_array_add_object_element (array, object);
+    }
+
+  return array;
+}
+
+static gboolean
+has_sounds (const SjChangeSounds *sounds)
+{
+  const GStrv lists[] = { sounds->ready, sounds->loading, sounds->kit, sounds->failed, sounds->late };
+
+  for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
+    if (lists[i] != NULL && lists[i][0] != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* {ready, loading, kit, failed?, late?, loadMs?}: only for a change that
+ * plays sample files, so a change of synthesizers reads as it always did. */
+static JsonObject *
+sounds_to_json (const SjChangeSounds *sounds)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_array_member (object, "ready", strv_to_json ((const char * const *) sounds->ready));
+  json_object_set_array_member (object, "loading", strv_to_json ((const char * const *) sounds->loading));
+  json_object_set_array_member (object, "kit", strv_to_json ((const char * const *) sounds->kit));
+  if (sounds->failed != NULL && sounds->failed[0] != NULL)
+    json_object_set_array_member (object, "failed", strv_to_json ((const char * const *) sounds->failed));
+  if (sounds->late != NULL && sounds->late[0] != NULL)
+    json_object_set_array_member (object, "late", strv_to_json ((const char * const *) sounds->late));
+  if (!isnan (sounds->load_ms))
+    set_js_number (object, "loadMs", round (sounds->load_ms));
+
+  return object;
 }
 
 static JsonObject *
@@ -470,6 +532,8 @@ rejection_to_json (const SjChangeResult *self)
   json_object_set_array_member (object, "diagnostics", diagnostics);
   json_object_set_array_member (object, "unknownSymbols", unknown_names_to_json (self->unknown_symbols));
   json_object_set_array_member (object, "unknownSounds", unknown_names_to_json (self->unknown_sounds));
+  if (self->unavailable_sounds->len > 0)
+    json_object_set_array_member (object, "unavailableSounds", unavailable_to_json (self->unavailable_sounds));
   json_object_set_object_member (object, "suggestedNext", suggested_next_to_json (self));
 
   if (self->latest_code != NULL)
@@ -508,6 +572,8 @@ sj_change_result_to_json (const SjChangeResult *self)
   json_object_set_string_member (object, "newHash", self->new_hash);
   json_object_set_boolean_member (object, "activeUnchangedUntilApply", TRUE);
   json_object_set_object_member (object, "dryRun", dry_run_to_json (&self->dry_run));
+  if (has_sounds (&self->sounds))
+    json_object_set_object_member (object, "sounds", sounds_to_json (&self->sounds));
 
   return object;
 }

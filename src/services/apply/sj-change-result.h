@@ -46,6 +46,7 @@ typedef enum
   SJ_CHANGE_REJECTION_UNKNOWN_SOUNDS,
   SJ_CHANGE_REJECTION_LIVE_EVALUATION_FAILED,
   SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE,
+  SJ_CHANGE_REJECTION_SOUND_UNAVAILABLE,
 } SjChangeRejection;
 
 /* One problem with a rejected change. */
@@ -94,6 +95,18 @@ typedef struct
                                   * pack the code loads may provide them */
 } SjChangeDryRun;
 
+/* The sample files a change plays ("bd:3", "piano (C4)"), as they were had
+ * before it landed (sj-change-sounds.c). */
+typedef struct
+{
+  GStrv   ready;               /* in the sound cache: nothing to wait for */
+  GStrv   loading;             /* downloaded first; the change landed once they were loaded */
+  GStrv   kit;                 /* cannot be had: the built-in drum kit's voice plays */
+  GStrv   failed;              /* the page could not load them: silent until they can be */
+  GStrv   late;                /* still loading when the page stopped waiting: they start on arrival */
+  double  load_ms;             /* how long the page waited for them; NAN when it did not say */
+} SjChangeSounds;
+
 /* What a change came to: apply_strudel_change, an undo, a replacement.
  * Only the apply pipeline fills the fields; everyone else reads them. A
  * new field goes here, in the finalizer, and (if the model should see it)
@@ -108,6 +121,7 @@ typedef struct
   double              apply_in_seconds;
   char               *new_hash;           /* the SHA-256 of the new code */
   SjChangeDryRun      dry_run;
+  SjChangeSounds      sounds;
 
   /* Rejected */
   SjChangePhase       phase;
@@ -115,6 +129,8 @@ typedef struct
   GPtrArray          *diagnostics;        /* of SjChangeDiagnostic, at least one */
   GPtrArray          *unknown_symbols;    /* of SjChangeUnknownName */
   GPtrArray          *unknown_sounds;     /* of SjChangeUnknownName */
+  GPtrArray          *unavailable_sounds; /* of SjChangeUnknownName: files that cannot be had now,
+                                           * their suggestions the sounds that can */
   char               *latest_code;        /* stale: what the editor holds now, or NULL */
   char               *latest_hash;        /* stale: its hash, or NULL */
 

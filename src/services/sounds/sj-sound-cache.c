@@ -240,6 +240,19 @@ sj_sound_cache_get_directory (SjSoundCache *self)
   return self->directory;
 }
 
+/**
+ * sj_sound_cache_get_library:
+ *
+ * Returns: (transfer none): the library whose files the cache serves
+ */
+SjSoundLibrary *
+sj_sound_cache_get_library (SjSoundCache *self)
+{
+  g_assert (SJ_IS_SOUND_CACHE (self));
+
+  return self->library;
+}
+
 gboolean
 sj_sound_cache_get_allow_downloads (SjSoundCache *self)
 {

@@ -83,6 +83,7 @@ GQuark        sj_sound_cache_error_quark          (void);
 SjSoundCache *sj_sound_cache_new                  (SjSoundLibrary       *library,
                                                    GFile                *directory);
 GFile        *sj_sound_cache_get_directory        (SjSoundCache         *self);
+SjSoundLibrary *sj_sound_cache_get_library        (SjSoundCache         *self);
 gboolean      sj_sound_cache_get_allow_downloads  (SjSoundCache         *self);
 void          sj_sound_cache_set_allow_downloads  (SjSoundCache         *self,
                                                    gboolean              allow_downloads);

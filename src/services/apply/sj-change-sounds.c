@@ -1,0 +1,237 @@
+/* sj-change-sounds.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The sample files a change will play, before it lands. The dry-run lists
+ * them (its report's sampleUses: pack, path, sound and variant); the sound
+ * cache says how each would play now. A change that needs a file which
+ * cannot be had (not cached, no download possible, no drum-kit voice) is
+ * rejected with SOUND_UNAVAILABLE and sounds of its kind that do play; the
+ * others land once the page has loaded them (preload.mjs), and the result
+ * says which were ready, which had to load and which the kit plays.
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sj-change-sounds.h"
+
+#define MAX_ALTERNATIVES 6
+
+/* What plays with no network whatever is cached: the kit's voices for
+ * drums, the synthesizers for everything else. */
+static const char * const drum_fallbacks[] = { "bd", "sd", "hh", "oh", "cp", "rim", NULL };
+static const char * const synth_fallbacks[] = { "triangle", "sawtooth", "square", "sine", "supersaw", NULL };
+
+static gboolean
+plays_now (SjSoundCache *cache,
+           const char   *name)
+{
+  switch (sj_sound_cache_get_sound_availability (cache, name, NULL))
+    {
+    case SJ_SOUND_AVAILABILITY_BUILT_IN:
+    case SJ_SOUND_AVAILABILITY_CACHED:
+    case SJ_SOUND_AVAILABILITY_KIT:
+      return TRUE;
+    case SJ_SOUND_AVAILABILITY_DOWNLOAD:
+    case SJ_SOUND_AVAILABILITY_UNAVAILABLE:
+    default:
+      return FALSE;
+    }
+}
+
+static void
+add_alternative (GPtrArray    *out,
+                 SjSoundCache *cache,
+                 const char   *name,
+                 const char   *instead_of)
+{
+  if (out->len >= MAX_ALTERNATIVES || g_ascii_strcasecmp (name, instead_of) == 0)
+    return;
+  for (guint i = 0; i < out->len; i++)
+    if (g_ascii_strcasecmp (g_ptr_array_index (out, i), name) == 0)
+      return;
+  if (plays_now (cache, name))
+    g_ptr_array_add (out, g_strdup (name));
+}
+
+/* Sounds that play now, close to @sound by name first, then of its kind. */
+static GStrv
+alternatives_for (SjSoundCache         *cache,
+                  SjKnowledge          *knowledge,
+                  const SjLibrarySound *sound)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) close = NULL;
+  gboolean drums = g_strcmp0 (sound->tag, "drum-machines") == 0;
+  const char * const *fallbacks = drums ? drum_fallbacks : synth_fallbacks;
+
+  if (knowledge != NULL)
+    close = sj_knowledge_suggest (knowledge, sound->name, SJ_KNOWLEDGE_DOMAIN_SOUNDS, 40);
+  for (guint i = 0; close != NULL && close[i] != NULL && out->len < MAX_ALTERNATIVES / 2; i++)
+    add_alternative (out, cache, close[i], sound->name);
+  for (guint i = 0; fallbacks[i] != NULL; i++)
+    add_alternative (out, cache, fallbacks[i], sound->name);
+
+  g_ptr_array_add (out, NULL);
+  return (GStrv) g_ptr_array_free (g_steal_pointer (&out), FALSE);
+}
+
+static void
+unavailable_add (GPtrArray            *unavailable,
+                 const char           *label,
+                 SjSoundCache         *cache,
+                 SjKnowledge          *knowledge,
+                 const SjLibrarySound *sound)
+{
+  g_auto(GStrv) alternatives = alternatives_for (cache, knowledge, sound);
+
+  for (guint i = 0; i < unavailable->len; i++)
+    if (g_str_equal (((SjChangeUnknownName *) g_ptr_array_index (unavailable, i))->name, label))
+      return;
+  g_ptr_array_add (unavailable, sj_change_unknown_name_new (label, NULL, 0, 0, (const char * const *) alternatives));
+}
+
+static const char *
+member_string (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+/**
+ * sj_change_sounds_classify:
+ * @sounds: the result's sounds, filled in
+ * @report: the dry-run report of the change
+ * @unavailable: (element-type SjChangeUnknownName): what cannot be had,
+ *   each with alternatives that play now
+ *
+ * Sorts the files the change plays by how they would play now.
+ */
+void
+sj_change_sounds_classify (SjChangeSounds *sounds,
+                           JsonObject     *report,
+                           SjSoundCache   *cache,
+                           SjKnowledge    *knowledge,
+                           GPtrArray      *unavailable)
+{
+  g_autoptr(GStrvBuilder) ready = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) loading = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) kit = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  JsonNode *node;
+  JsonArray *uses;
+  SjSoundLibrary *library;
+
+  g_return_if_fail (sounds != NULL);
+  g_return_if_fail (report != NULL);
+  g_return_if_fail (SJ_IS_SOUND_CACHE (cache));
+  g_return_if_fail (unavailable != NULL);
+
+  library = sj_sound_cache_get_library (cache);
+  node = json_object_get_member (report, "sampleUses");
+  uses = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+
+  for (guint i = 0; uses != NULL && i < json_array_get_length (uses); i++)
+    {
+      JsonNode *element = json_array_get_element (uses, i);
+      const SjLibraryFile *file;
+      const char *pack, *path, *name;
+      g_autofree char *label = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      pack = member_string (json_node_get_object (element), "pack");
+      path = member_string (json_node_get_object (element), "path");
+      name = member_string (json_node_get_object (element), "sound");
+      /* A file outside the library (the code's own samples() from a URL)
+       * is the page's business, as in Strudel. */
+      if (pack == NULL || path == NULL || (file = sj_sound_library_lookup_file (library, pack, path)) == NULL)
+        continue;
+
+      label = g_strdup_printf ("%s:%u", name != NULL ? name : file->sound->name, file->variant);
+      if (!g_hash_table_add (seen, g_strdup (label)))
+        continue;
+
+      switch (sj_sound_cache_get_file_availability (cache, file))
+        {
+        case SJ_SOUND_AVAILABILITY_CACHED:
+        case SJ_SOUND_AVAILABILITY_BUILT_IN:
+          g_strv_builder_add (ready, label);
+          break;
+        case SJ_SOUND_AVAILABILITY_DOWNLOAD:
+          g_strv_builder_add (loading, label);
+          break;
+        case SJ_SOUND_AVAILABILITY_KIT:
+          g_strv_builder_add (kit, label);
+          break;
+        case SJ_SOUND_AVAILABILITY_UNAVAILABLE:
+        default:
+          unavailable_add (unavailable, label, cache, knowledge, file->sound);
+          break;
+        }
+    }
+
+  g_strfreev (sounds->ready);
+  g_strfreev (sounds->loading);
+  g_strfreev (sounds->kit);
+  sounds->ready = g_strv_builder_end (ready);
+  sounds->loading = g_strv_builder_end (loading);
+  sounds->kit = g_strv_builder_end (kit);
+}
+
+static GStrv
+labels (JsonObject *object,
+        const char *member)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  JsonNode *node = json_object_get_member (object, member);
+  JsonArray *array = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING)
+        g_strv_builder_add (builder, json_node_get_string (element));
+    }
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * sj_change_sounds_read_page:
+ * @swap: the page's answer to the swap, with its "sounds":
+ *   {ready, loaded, failed, late, ms} (preload.mjs)
+ *
+ * Adds what the page saw while it loaded the change's sounds: which
+ * failed, which it stopped waiting for, and how long it waited.
+ */
+void
+sj_change_sounds_read_page (SjChangeSounds *sounds,
+                            JsonObject     *swap)
+{
+  JsonNode *node;
+  JsonObject *page;
+
+  g_return_if_fail (sounds != NULL);
+  g_return_if_fail (swap != NULL);
+
+  node = json_object_get_member (swap, "sounds");
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return;
+  page = json_node_get_object (node);
+
+  g_strfreev (sounds->failed);
+  g_strfreev (sounds->late);
+  sounds->failed = labels (page, "failed");
+  sounds->late = labels (page, "late");
+  node = json_object_get_member (page, "ms");
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+      (json_node_get_value_type (node) == G_TYPE_INT64 || json_node_get_value_type (node) == G_TYPE_DOUBLE))
+    sounds->load_ms = json_node_get_double (node);
+}

@@ -1,0 +1,22 @@
+/* sj-change-sounds.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "sj-change-result.h"
+#include "sj-knowledge.h"
+#include "sj-sound-cache.h"
+
+G_BEGIN_DECLS
+
+void sj_change_sounds_classify  (SjChangeSounds *sounds,
+                                 JsonObject     *report,
+                                 SjSoundCache   *cache,
+                                 SjKnowledge    *knowledge,
+                                 GPtrArray      *unavailable);
+void sj_change_sounds_read_page (SjChangeSounds *sounds,
+                                 JsonObject     *swap);
+
+G_END_DECLS
