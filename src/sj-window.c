@@ -123,11 +123,14 @@ sound_load_failed_cb (SjWindow     *self,
                       SjSoundCache *cache)
 {
   g_autoptr(SjLogEntry) entry = NULL;
-  gboolean offline = g_error_matches (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_OFFLINE);
+  const SjLibraryFile *file = sj_sound_library_lookup_file (sj_sound_cache_get_library (cache), pack, path);
+  /* Offline is a state, not a fault; and a drum the kit plays still plays. */
+  gboolean warning = g_error_matches (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_OFFLINE) ||
+                     sj_sound_cache_get_fallback_voice (file) != NULL;
 
   g_assert (SJ_IS_WINDOW (self));
 
-  entry = sj_log_entry_new (offline ? SJ_LOG_LEVEL_WARNING : SJ_LOG_LEVEL_ERROR, message);
+  entry = sj_log_entry_new (warning ? SJ_LOG_LEVEL_WARNING : SJ_LOG_LEVEL_ERROR, message);
   sj_console_page_append (self->console_page, entry);
 }
 

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: AGPL-3.0-or-later
 #
-# Audio integration test: plays the first-start demo (synth sounds only, so it
-# works offline) into a private PulseAudio null sink and checks with parecord
-# and a level meter on the sink's monitor that there is sound while playing
-# and silence after stop:
+# Audio integration test: plays into a private PulseAudio null sink and checks
+# with parecord and a level meter on the sink's monitor that there is sound
+# while playing and silence after stop. MODE (default demo):
+#   demo           the first-start demo (synthesizers, and drums the built-in
+#                  kit plays: nothing reaches the network)
+#   drums-offline  s("bd*4, [~ sd]*2, hh*8") with no network: only the kit
+#                  can sound, and the app says it plays instead
+#   cache          s("casio*4") downloaded from a loopback sample host on a
+#                  first start, then played from the cache on a second start
+#                  with the host gone
+# Each start is checked as follows:
 #   idle     0.5 s before play are silent (the meter sees no stray sound)
 #   playing  after win.play, 3 s of 100 ms blocks with RMS > 0.01 arrive
 #            (the demo measures about 0.1) within 15 s
@@ -13,7 +20,7 @@
 # then app.quit, and the app and its WebKit helpers must be gone. A pass
 # takes about 16 s.
 #
-# Usage: test-audio.sh STRUDEL_JAM_BINARY
+# Usage: test-audio.sh STRUDEL_JAM_BINARY [MODE]
 #
 # Environment:
 #   GSETTINGS_SCHEMA_DIR  directory with the compiled schema (meson passes
@@ -93,12 +100,13 @@ if [ "${1:-}" != "--inner" ]; then
   trap finish EXIT
   trap 'exit 1' INT TERM
   xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" \
-    dbus-run-session -- bash "$self" --inner "$bin"
+    dbus-run-session -- bash "$self" --inner "$bin" "${2:-demo}"
   exit $?
 fi
 
 # ---------------------------------------------------------------- inner stage
 bin=$2
+mode=${3:-demo}
 
 tmp=$SJ_TEST_TMP
 [ -z "${SJ_TEST_OUTPUT_DIR:-}" ] || rm -rf "$SJ_TEST_OUTPUT_DIR/test-audio"
@@ -135,6 +143,7 @@ cleanup () {
   local rc=$?
   trap - EXIT INT TERM
   end_app
+  stop_host
   if [ -n "$pa_pid" ] && kill -0 "$pa_pid" 2>/dev/null; then
     kill -TERM "$pa_pid" 2>/dev/null
     wait "$pa_pid" 2>/dev/null
@@ -306,72 +315,162 @@ sys.exit(0 if held else 1)
 EOF
 
 # ---------------------------------------------------------------- the app
-# setsid: the app leads its own process group, so WebKit's helpers can be
-# found and ended with it.
-setsid "$bin" >"$tmp/app.log" 2>&1 &
-app_pid=$!
-log "started $bin (pid $app_pid)"
-
 call () {
   gdbus call --session --dest "$APP_ID" --object-path "$1" \
     --method org.gtk.Actions."$2" "${@:3}"
 }
 
-# Ready when the window's 'play' action is enabled, i.e. the Strudel page is up.
-deadline=$((SECONDS + READY_TIMEOUT))
-start=$SECONDS
-while :; do
-  kill -0 "$app_pid" 2>/dev/null || fail "the app exited before it was ready"
-  out=$(call "$WIN_PATH" Describe play 2>/dev/null) && case $out in
-    "((true,"*) break ;;
-  esac
-  [ $SECONDS -lt $deadline ] || fail "'play' was not enabled within ${READY_TIMEOUT} s (last: ${out:-no answer})"
-  sleep 0.1
-done
-log "page ready after about $((SECONDS - start)) s"
-
-# Baseline: nothing plays yet, the sink must be silent (checks the meter).
-out=$(meter idle "$tmp/idle.raw") || fail "the sink is not silent before play: $out"
-log "idle:    $out"
-
-# Play: wait until SOUND_NEEDED s of sound came through the sink.
-call "$WIN_PATH" Activate play '[]' '{}' >/dev/null || fail "activating 'play' failed"
-out=$(meter sound "$tmp/play.raw")
-ok=$?
-# Streams into the sink, for telling "no stream" from "a silent stream".
-streams=$(pactl list short sink-inputs 2>/dev/null | wc -l)
-log "playing: $out streams=$streams"
-[ $ok -eq 0 ] || fail "no sound while playing: not ${SOUND_NEEDED} s with RMS > $SOUND_RMS within ${SOUND_WITHIN} s"
-
-# Stop: wait until SILENCE_NEEDED s of unbroken silence (scheduled notes,
-# releases and reverb tails fade out within about 1.5 s of the stop).
-call "$WIN_PATH" Activate stop '[]' '{}' >/dev/null || fail "activating 'stop' failed"
-out=$(meter silence "$tmp/stop.raw")
-ok=$?
-log "stopped: $out"
-[ $ok -eq 0 ] || fail "still sounding after stop: not ${SILENCE_NEEDED} s of silence (RMS < $SILENT_RMS, peak < $SILENT_PEAK) within ${SILENCE_WITHIN} s"
-
-# Quit and make sure the app and its WebKit helpers are gone.
-call "$APP_PATH" Activate quit '[]' '{}' >/dev/null || fail "activating 'app.quit' failed"
-deadline=$((SECONDS + 10))
-while kill -0 "$app_pid" 2>/dev/null; do
-  [ $SECONDS -lt $deadline ] || fail "the app did not exit within 10 s of app.quit"
-  sleep 0.1
-done
-wait "$app_pid"
-app_rc=$?
-app_pid_done=$app_pid
-app_pid=
-[ "$app_rc" -eq 0 ] || fail "the app exited with status $app_rc"
-deadline=$((SECONDS + 10))
-while left=$(pgrep -g "$app_pid_done" 2>/dev/null | tr '\n' ' ') && [ -n "$left" ]; do
-  if [ $SECONDS -ge $deadline ]; then
-    ps -o pid,args -p "$(echo "$left" | xargs | tr ' ' ',')" >&2
-    kill -KILL -- "-$app_pid_done" 2>/dev/null
-    fail "processes of the app left 10 s after it quit: $left"
+# session NAME [CODE]: start the app (with CODE as the saved editor text,
+# else the first-start demo), wait for the page, check silence, play until
+# sound comes through the sink, stop until silence, quit, and check that the
+# app and its WebKit helpers are gone.
+session () {
+  local name=$1 code=${2:-} out ok streams app_rc app_pid_done left deadline start
+  if [ -n "$code" ]; then
+    mkdir -p "$XDG_DATA_HOME/strudel-jam"
+    printf '%s\n' "$code" >"$XDG_DATA_HOME/strudel-jam/current.strudel.js"
   fi
-  sleep 0.1
-done
 
-log "PASS: sound while playing, silence after stop"
+  # setsid: the app leads its own process group, so WebKit's helpers can be
+  # found and ended with it.
+  setsid "$bin" >"$tmp/app-$name.log" 2>&1 &
+  app_pid=$!
+  ln -sf "app-$name.log" "$tmp/app.log"
+  log "$name: started $bin (pid $app_pid)"
+
+  # Ready when the window's 'play' action is enabled, i.e. the Strudel page is up.
+  deadline=$((SECONDS + READY_TIMEOUT))
+  start=$SECONDS
+  while :; do
+    kill -0 "$app_pid" 2>/dev/null || fail "$name: the app exited before it was ready"
+    out=$(call "$WIN_PATH" Describe play 2>/dev/null) && case $out in
+      "((true,"*) break ;;
+    esac
+    [ $SECONDS -lt $deadline ] || fail "$name: 'play' was not enabled within ${READY_TIMEOUT} s (last: ${out:-no answer})"
+    sleep 0.1
+  done
+  log "$name: page ready after about $((SECONDS - start)) s"
+
+  # Baseline: nothing plays yet, the sink must be silent (checks the meter).
+  out=$(meter idle "$tmp/$name-idle.raw") || fail "$name: the sink is not silent before play: $out"
+  log "$name: idle:    $out"
+
+  # Play: wait until SOUND_NEEDED s of sound came through the sink.
+  call "$WIN_PATH" Activate play '[]' '{}' >/dev/null || fail "$name: activating 'play' failed"
+  out=$(meter sound "$tmp/$name-play.raw")
+  ok=$?
+  # Streams into the sink, for telling "no stream" from "a silent stream".
+  streams=$(pactl list short sink-inputs 2>/dev/null | wc -l)
+  log "$name: playing: $out streams=$streams"
+  [ $ok -eq 0 ] || fail "$name: no sound while playing: not ${SOUND_NEEDED} s with RMS > $SOUND_RMS within ${SOUND_WITHIN} s"
+
+  # Stop: wait until SILENCE_NEEDED s of unbroken silence (scheduled notes,
+  # releases and reverb tails fade out within about 1.5 s of the stop).
+  call "$WIN_PATH" Activate stop '[]' '{}' >/dev/null || fail "$name: activating 'stop' failed"
+  out=$(meter silence "$tmp/$name-stop.raw")
+  ok=$?
+  log "$name: stopped: $out"
+  [ $ok -eq 0 ] || fail "$name: still sounding after stop: not ${SILENCE_NEEDED} s of silence (RMS < $SILENT_RMS, peak < $SILENT_PEAK) within ${SILENCE_WITHIN} s"
+
+  # Quit and make sure the app and its WebKit helpers are gone.
+  call "$APP_PATH" Activate quit '[]' '{}' >/dev/null || fail "$name: activating 'app.quit' failed"
+  deadline=$((SECONDS + 10))
+  while kill -0 "$app_pid" 2>/dev/null; do
+    [ $SECONDS -lt $deadline ] || fail "$name: the app did not exit within 10 s of app.quit"
+    sleep 0.1
+  done
+  wait "$app_pid"
+  app_rc=$?
+  app_pid_done=$app_pid
+  app_pid=
+  [ "$app_rc" -eq 0 ] || fail "$name: the app exited with status $app_rc"
+  deadline=$((SECONDS + 10))
+  while left=$(pgrep -g "$app_pid_done" 2>/dev/null | tr '\n' ' ') && [ -n "$left" ]; do
+    if [ $SECONDS -ge $deadline ]; then
+      ps -o pid,args -p "$(echo "$left" | xargs | tr ' ' ',')" >&2
+      kill -KILL -- "-$app_pid_done" 2>/dev/null
+      fail "$name: processes of the app left 10 s after it quit: $left"
+    fi
+    sleep 0.1
+  done
+}
+
+# A sample host on loopback: every path is a WAV of short, loud tone bursts.
+# Prints its URL; its pid is in $host_pid.
+host_pid=
+start_host () {
+  python3 - "$tmp/host.port" <<'PY' >"$tmp/host.log" 2>&1 &
+import http.server, math, struct, sys
+
+rate, frames = 44100, 44100 // 4
+samples = b''.join(struct.pack('<h', int(20000 * math.sin(2 * math.pi * 440 * i / rate) * (1 - i / frames)))
+                   for i in range(frames))
+wav = (b'RIFF' + struct.pack('<I', 36 + len(samples)) + b'WAVEfmt ' +
+       struct.pack('<IHHIIHH', 16, 1, 1, rate, rate * 2, 2, 16) + b'data' + struct.pack('<I', len(samples)) + samples)
+
+class Host(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header('Content-Type', 'audio/wav')
+        self.send_header('Content-Length', str(len(wav)))
+        self.end_headers()
+        self.wfile.write(wav)
+        print('GET', self.path, flush=True)
+
+server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Host)
+with open(sys.argv[1], 'w') as port:
+    port.write(str(server.server_address[1]))
+server.serve_forever()
+PY
+  host_pid=$!
+  local deadline=$((SECONDS + 10))
+  until [ -s "$tmp/host.port" ]; do
+    kill -0 "$host_pid" 2>/dev/null || fail "the sample host exited at start"
+    [ $SECONDS -lt $deadline ] || fail "the sample host did not start within 10 s"
+    sleep 0.05
+  done
+  echo "http://127.0.0.1:$(cat "$tmp/host.port")"
+}
+
+stop_host () {
+  [ -n "$host_pid" ] || return 0
+  kill -TERM "$host_pid" 2>/dev/null
+  wait "$host_pid" 2>/dev/null
+  host_pid=
+}
+
+# Nothing here reaches the real sample hosts: with no host of its own, a
+# test points the downloads at a port where nobody listens (no network).
+export STRUDEL_JAM_SOUNDS_URL=http://127.0.0.1:9
+
+case $mode in
+  demo)
+    # The first-start demo: synthesizers, and drums the built-in kit plays.
+    session demo
+    log "PASS: sound while playing, silence after stop"
+    ;;
+  drums-offline)
+    # Drums alone, on a machine with no network: only the kit can sound.
+    session drums 's("bd*4, [~ sd]*2, hh*8")'
+    grep -q "the built-in bd plays instead" "$tmp/app-drums.log" ||
+      fail "the app did not say that the built-in bd plays instead"
+    log "PASS: with no network, the built-in drum kit plays"
+    ;;
+  cache)
+    # A sample (no kit voice) downloaded on the first start, then played from
+    # the cache on the second, with the host gone.
+    STRUDEL_JAM_SOUNDS_URL=$(start_host) || exit 1
+    export STRUDEL_JAM_SOUNDS_URL
+    session first 's("casio*4")'
+    grep -q "GET /dirt-samples/casio/high.wav" "$tmp/host.log" || fail "casio was not downloaded from the host"
+    [ -s "$XDG_CACHE_HOME/strudel-jam/sounds/dirt-samples/casio/high.wav" ] || fail "casio is not in the cache"
+    stop_host
+    export STRUDEL_JAM_SOUNDS_URL=http://127.0.0.1:9
+    session second
+    log "PASS: downloaded once, then played from the cache with the host gone"
+    ;;
+  *)
+    fail "unknown mode $mode"
+    ;;
+esac
 exit 0

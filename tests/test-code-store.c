@@ -91,8 +91,11 @@ test_first_run_is_demo (Fixture       *fixture,
   g_assert_true (first_run);
   g_assert_cmpstr (code, ==, sj_code_store_get_demo_code ());
 
-  /* The demo must play offline: synths only, no samples or soundfonts. */
+  /* The demo must play offline: synths, and drums by the standard names
+   * the built-in kit plays when they cannot be downloaded; no bank, no
+   * soundfont, no sample pack of its own. */
   g_assert_nonnull (strstr (code, "s(\"sawtooth\")"));
+  g_assert_nonnull (strstr (code, "s(\"bd*4, [~ cp]*2, [~ hh]*4, ~ ~ ~ oh\")"));
   g_assert_null (strstr (code, "bank("));
   g_assert_null (strstr (code, "gm_"));
   g_assert_null (strstr (code, "samples("));

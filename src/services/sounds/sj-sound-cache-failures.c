@@ -119,5 +119,8 @@ _sj_sound_cache_report_failure (SjSoundCache  *self,
 
       message = g_strdup_printf (_("%s; the built-in %s plays instead"), sentence, fallback_voice);
     }
+  /* Also in the log, for whoever reads the app's output rather than its
+   * Console (once per file, like the Console line). */
+  g_message ("Sounds: %s", message);
   g_signal_emit_by_name (self, "load-failed", pack, path, error, message);
 }
