@@ -14,7 +14,10 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <libsoup/soup.h>
+#include <math.h>
+#include <signal.h>
 
 #include "sj-change-applier.h"
 #include "sj-dry-run.h"
@@ -62,8 +65,9 @@ make_wav (void)
   return g_bytes_new_take (wav, 44 + data_size);
 }
 
-/* Dirt-Samples' insect answers this late, as from a far-away host. */
+/* Dirt-Samples' insect and numbers answer this late, as from a far-away host. */
 #define SLOW_PREFIX  "/dirt-samples/insect/"
+#define SLOW_PREFIX2 "/dirt-samples/numbers/"
 #define SLOW_MS      1500
 
 static void
@@ -96,7 +100,7 @@ server_cb (SoupServer        *soup_server,
   soup_server_message_set_status (msg, 200, NULL);
   soup_message_headers_set_content_type (soup_server_message_get_response_headers (msg), "audio/wav", NULL);
   soup_message_body_append_bytes (soup_server_message_get_response_body (msg), wav);
-  if (g_str_has_prefix (path, SLOW_PREFIX))
+  if (g_str_has_prefix (path, SLOW_PREFIX) || g_str_has_prefix (path, SLOW_PREFIX2))
     {
       soup_server_message_pause (msg);
       g_timeout_add_once (SLOW_MS, answer_late, g_object_ref (msg));
@@ -415,11 +419,16 @@ test_sound_unavailable_offline (void)
   g_autoptr(SjChangeResult) rejected = NULL;
   g_autoptr(SjChangeResult) kit = NULL;
   g_autoptr(JsonObject) json = NULL;
-  g_autofree char *before = sj_test_fetch_code (repl);
+  g_autoptr(JsonObject) outcome = NULL;
+  g_autofree char *before = NULL;
   g_autofree char *after = NULL;
   SjChangeUnknownName *wind;
   Progress progress = { repl, 0, 0 };
 
+  g_clear_pointer (&before, g_free);
+  outcome = sj_test_evaluate (repl, "note(\"c3 e3\").s(\"triangle\").gain(0.3)");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  before = sj_test_fetch_code (repl);
   g_settings_set_boolean (settings, "download-sounds", FALSE);
   g_assert_true (sj_repl_get_state (repl)->playing);
 
@@ -457,6 +466,125 @@ test_sound_unavailable_offline (void)
   sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
 }
 
+typedef struct
+{
+  const char *path;
+  gsize       bytes;
+} FileSize;
+
+static gboolean
+file_has_bytes (gpointer data)
+{
+  FileSize *size = data;
+  GStatBuf st;
+
+  return g_stat (size->path, &st) == 0 && (gsize)st.st_size >= size->bytes;
+}
+
+#define RATE     44100
+#define CHANNELS 2
+#define BLOCK    (RATE / 100)   /* 10 ms */
+
+/* The time (monotonic µs) of the first 10 ms block of @raw (s16le stereo,
+ * its last frame recorded at @end_us) louder than @rms, or -1. */
+static gint64
+first_sound (GBytes *raw,
+             gint64  end_us,
+             double  rms)
+{
+  gsize size;
+  const gint16 *frames = g_bytes_get_data (raw, &size);
+  gsize n = size / (2 * CHANNELS);
+  gint64 start_us = end_us - (gint64)(n * G_USEC_PER_SEC / RATE);
+
+  for (gsize block = 0; block + BLOCK <= n; block += BLOCK)
+    {
+      double sum = 0;
+
+      for (gsize i = block * CHANNELS; i < (block + BLOCK) * CHANNELS; i++)
+        {
+          double x = GINT16_FROM_LE (frames[i]) / 32768.0;
+
+          sum += x * x;
+        }
+      if (sqrt (sum / (BLOCK * CHANNELS)) > rms)
+        return start_us + (gint64)(block * G_USEC_PER_SEC / RATE);
+    }
+  return -1;
+}
+
+/* Heard, not only scheduled: while silent music plays, the agent brings in
+ * a sample from a slow host, and the first sound in the null sink is that
+ * sample's first onset, at the change's boundary, not a cycle later. */
+static void
+test_first_hit_after_a_change_is_audible (void)
+{
+  SjWindow *window = sj_test_current_window ();
+  SjRepl *repl = _sj_window_get_repl (window);
+  SjChangeApplier *applier = sj_window_get_applier (window);
+  const char *sink = g_getenv ("SJ_TEST_PULSE_SINK");
+  g_autoptr(JsonObject) outcome = NULL;
+  g_autoptr(SjChangeResult) result = NULL;
+  g_autoptr(GSubprocess) recorder = NULL;
+  g_autoptr(GBytes) raw = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *device = NULL;
+  g_autofree char *file = NULL;
+  Progress progress = { repl, 0, 0 };
+  FileSize recording;
+  gint64 boundary_us, heard_us, end_us;
+
+  if (sink == NULL)
+    {
+      g_test_skip ("no PulseAudio null sink (run under tests/with-pulse.sh)");
+      return;
+    }
+
+  outcome = sj_test_evaluate (repl, "note(\"c3\").s(\"triangle\").gain(0)");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  progress.cycle = sj_repl_get_state (repl)->cycle + 1;
+  sj_test_spin_until (cycle_reached, &progress, "the silent music to play");
+
+  file = g_build_filename (g_get_user_cache_dir (), "first-hit.raw", NULL);
+  device = g_strdup_printf ("--device=%s.monitor", sink);
+  recorder = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "parecord", "--raw", device, "--format=s16le",
+                               "--rate=44100", "--channels=2", "--latency-msec=10", file, NULL);
+  g_assert_no_error (error);
+  recording.path = file;
+  recording.bytes = RATE / 2 * CHANNELS * 2;
+  sj_test_spin_until (file_has_bytes, &recording, "half a second of recording");
+
+  result = apply_code (applier, repl, "s(\"numbers\")");
+  g_assert_cmpint (result->status, ==, SJ_CHANGE_STATUS_SCHEDULED);
+  g_assert_true (strv_has (result->sounds.loading, "numbers:0"));
+  boundary_us = g_get_monotonic_time () + (gint64)(result->apply_in_seconds * G_USEC_PER_SEC);
+
+  progress.cycle = result->apply_at_cycle + 1.5;
+  sj_test_spin_until (cycle_reached, &progress, "a cycle and a half after the change");
+  g_subprocess_send_signal (recorder, SIGTERM);
+  end_us = g_get_monotonic_time ();
+  g_subprocess_wait (recorder, NULL, NULL);
+
+  {
+    char *contents = NULL;
+    gsize length = 0;
+
+    g_assert_true (g_file_get_contents (file, &contents, &length, NULL));
+    raw = g_bytes_new_take (contents, length);
+  }
+  heard_us = first_sound (raw, end_us, 0.02);
+  g_test_message ("first sound %.3f s after the boundary", (heard_us - boundary_us) / 1e6);
+  g_assert_cmpint (heard_us, >=, 0);
+  /* The output's own latency puts it a little after the boundary; a lost
+   * first hit would put it a whole cycle (2 s) later. */
+  g_assert_cmpint (heard_us - boundary_us, >, -300 * 1000);
+  g_assert_cmpint (heard_us - boundary_us, <, 600 * 1000);
+  g_assert_false (console_has ((gpointer)"took too long"));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -475,6 +603,7 @@ main (int   argc,
   g_test_add_func ("/sounds/samples-play-through-the-cache", test_samples_play_through_the_cache);
   g_test_add_func ("/sounds/missing-sounds-are-one-console-line", test_missing_sounds_are_one_console_line);
   g_test_add_func ("/sounds/apply-waits-for-its-sounds", test_apply_waits_for_its_sounds);
+  g_test_add_func ("/sounds/first-hit-after-a-change-is-audible", test_first_hit_after_a_change_is_audible);
   g_test_add_func ("/sounds/sound-unavailable-offline", test_sound_unavailable_offline);
 
   ret = g_test_run ();

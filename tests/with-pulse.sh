@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
+#
+# Runs a command with a private PulseAudio whose default sink is a null sink,
+# so a test can record what the app really plays (parecord on the sink's
+# monitor). The socket lives in a private XDG_RUNTIME_DIR, which WebKit's
+# bubblewrap sandbox exposes to the web process. Exports SJ_TEST_PULSE_SINK
+# (the sink's name) to the command. Without pulseaudio or pactl the command
+# runs without it (and such tests skip).
+#
+# Usage: with-pulse.sh COMMAND [ARGS...]
+set -u
+
+SINK=sjnull
+if ! command -v pulseaudio >/dev/null 2>&1 || ! command -v pactl >/dev/null 2>&1; then
+  exec "$@"
+fi
+
+runtime=$(mktemp -d "${TMPDIR:-/tmp}/sj-pulse.XXXXXX") || exit 1
+chmod 0700 "$runtime"
+export XDG_RUNTIME_DIR=$runtime
+unset PULSE_SERVER PULSE_SINK PULSE_SOURCE
+
+pulseaudio -n --daemonize=no --exit-idle-time=-1 \
+  --disallow-exit --use-pid-file=no --log-target=stderr --log-level=error \
+  -L "module-native-protocol-unix auth-anonymous=1" \
+  -L "module-null-sink sink_name=$SINK rate=44100 channels=2 sink_properties=device.description=StrudelJamTest" \
+  -L "module-always-sink" &
+pa_pid=$!
+
+cleanup () {
+  kill -TERM "$pa_pid" 2>/dev/null
+  wait "$pa_pid" 2>/dev/null
+  rm -rf --one-file-system "$runtime"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+for _ in $(seq 100); do
+  pactl info >/dev/null 2>&1 && break
+  kill -0 "$pa_pid" 2>/dev/null || { echo "with-pulse: PulseAudio exited at start" >&2; exit 1; }
+  sleep 0.1
+done
+pactl set-default-sink "$SINK" || { echo "with-pulse: cannot make $SINK the default sink" >&2; exit 1; }
+
+export SJ_TEST_PULSE_SINK=$SINK
+"$@"
