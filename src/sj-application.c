@@ -19,7 +19,7 @@
 #include <glib/gi18n.h>
 #include <stdlib.h>
 
-#include "sj-application.h"
+#include "sj-application-private.h"
 #include "sj-drum-kit.h"
 #include "sj-dry-run-cli.h"
 #include "sj-knowledge.h"
@@ -211,7 +211,7 @@ sj_application_update_sounds (SjApplication *self,
 
 /* Returns: (transfer none): the sounds the app knows, kept up to date. */
 SjSoundsIndex *
-sj_application_get_sounds (SjApplication *self)
+_sj_application_get_sounds (SjApplication *self)
 {
   g_assert (SJ_IS_APPLICATION (self));
 

@@ -20,7 +20,6 @@ G_DECLARE_FINAL_TYPE (SjApplication, sj_application, SJ, APPLICATION, AdwApplica
 
 SjApplication *sj_application_new            (void);
 void           sj_application_prepare_env    (void);
-SjSoundsIndex *sj_application_get_sounds     (SjApplication *self);
 SjKnowledge   *sj_application_get_knowledge  (SjApplication *self);
 SjSoundCache  *sj_application_get_sound_cache (SjApplication *self);
 void           sj_application_update_sounds  (SjApplication *self,

@@ -15,7 +15,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "sj-drum-kit.h"
+#include "sj-drum-kit-private.h"
 #include "sj-test-files.h"
 
 #define FULL_SCALE 32768.0
@@ -238,7 +238,7 @@ db (double value)
 static void
 test_voices (void)
 {
-  const char * const *voices = sj_drum_kit_list_voices ();
+  const char * const *voices = _sj_drum_kit_list_voices ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
 
@@ -246,16 +246,16 @@ test_voices (void)
   for (gsize i = 0; i < G_N_ELEMENTS (expected); i++)
     {
       g_assert_true (g_strv_contains (voices, expected[i].voice));
-      g_assert_cmpuint (sj_drum_kit_count (expected[i].voice), >=, 2);
+      g_assert_cmpuint (_sj_drum_kit_count (expected[i].voice), >=, 2);
     }
   /* The basics come first, in the manifest's order. */
   g_assert_cmpstr (voices[0], ==, "bd");
   g_assert_cmpstr (voices[1], ==, "sd");
   g_assert_cmpstr (voices[2], ==, "hh");
   for (gsize i = 0; voices[i] != NULL; i++)
-    g_assert_cmpuint (sj_drum_kit_count (voices[i]), >=, 1);
+    g_assert_cmpuint (_sj_drum_kit_count (voices[i]), >=, 1);
 
-  g_assert_cmpuint (sj_drum_kit_count ("nope"), ==, 0);
+  g_assert_cmpuint (_sj_drum_kit_count ("nope"), ==, 0);
   bytes = sj_drum_kit_lookup ("nope", 0, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_assert_null (bytes);
@@ -265,7 +265,7 @@ test_voices (void)
 static void
 test_wrap (void)
 {
-  guint count = sj_drum_kit_count ("bd");
+  guint count = _sj_drum_kit_count ("bd");
   g_autoptr(GBytes) first = sj_drum_kit_lookup ("bd", 0, NULL);
   g_autoptr(GBytes) last = sj_drum_kit_lookup ("bd", count - 1, NULL);
   g_autoptr(GBytes) after = sj_drum_kit_lookup ("bd", count, NULL);
@@ -303,10 +303,10 @@ test_resource (void)
   root = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpstr (json_object_get_string_member (root, "source"), ==, "synthesized by sj-drum-synth");
   bd = json_object_get_array_member (json_object_get_object_member (root, "voices"), "bd");
-  g_assert_cmpuint (json_array_get_length (bd), ==, sj_drum_kit_count ("bd"));
+  g_assert_cmpuint (json_array_get_length (bd), ==, _sj_drum_kit_count ("bd"));
   g_assert_cmpstr (json_array_get_string_element (bd, 0), ==, "bd/0.wav");
   g_assert_cmpuint (json_object_get_size (json_object_get_object_member (root, "voices")), ==,
-                    g_strv_length ((char **) sj_drum_kit_list_voices ()));
+                    g_strv_length ((char **) _sj_drum_kit_list_voices ()));
 
   wav = g_resources_lookup_data (SJ_DRUM_KIT_RESOURCE_PATH "bd/1.wav", G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
   g_assert_no_error (error);
@@ -319,7 +319,7 @@ test_resource (void)
 static void
 test_samples (void)
 {
-  const char * const *voices = sj_drum_kit_list_voices ();
+  const char * const *voices = _sj_drum_kit_list_voices ();
   gsize total = 0;
 
   for (gsize v = 0; voices[v] != NULL; v++)
@@ -330,7 +330,7 @@ test_samples (void)
         if (g_str_equal (expected[e].voice, voices[v]))
           max_seconds = expected[e].max_seconds;
 
-      for (guint n = 0; n < sj_drum_kit_count (voices[v]); n++)
+      for (guint n = 0; n < _sj_drum_kit_count (voices[v]); n++)
         {
           g_autoptr(GBytes) bytes = sj_drum_kit_lookup (voices[v], n, NULL);
           Wav wav = load (voices[v], n);
@@ -376,7 +376,7 @@ static void
 test_spectrum (void)
 {
   for (gsize e = 0; e < G_N_ELEMENTS (expected); e++)
-    for (guint n = 0; n < sj_drum_kit_count (expected[e].voice); n++)
+    for (guint n = 0; n < _sj_drum_kit_count (expected[e].voice); n++)
       {
         Wav wav = load (expected[e].voice, n);
         Spectrum spectrum = spectrum_of (&wav, expected[e].band_low, expected[e].band_high);
@@ -394,11 +394,11 @@ test_spectrum (void)
 static void
 test_variants_differ (void)
 {
-  const char * const *voices = sj_drum_kit_list_voices ();
+  const char * const *voices = _sj_drum_kit_list_voices ();
 
   for (gsize v = 0; voices[v] != NULL; v++)
     {
-      guint count = sj_drum_kit_count (voices[v]);
+      guint count = _sj_drum_kit_count (voices[v]);
 
       for (guint a = 0; a < count; a++)
         for (guint b = a + 1; b < count; b++)
@@ -453,14 +453,14 @@ test_deterministic (void)
   g_autofree char *manifest_path = NULL;
   g_autofree char *manifest = NULL;
   g_autoptr(GBytes) compiled = NULL;
-  const char * const *voices = sj_drum_kit_list_voices ();
+  const char * const *voices = _sj_drum_kit_list_voices ();
   gsize len;
 
   g_assert_no_error (error);
   g_assert_true (run_synth (outdir, NULL, NULL));
 
   for (gsize v = 0; voices[v] != NULL; v++)
-    for (guint n = 0; n < sj_drum_kit_count (voices[v]); n++)
+    for (guint n = 0; n < _sj_drum_kit_count (voices[v]); n++)
       {
         g_autofree char *name = g_strdup_printf ("%s-%u.wav", voices[v], n);
         g_autofree char *path = g_build_filename (outdir, name, NULL);

@@ -22,6 +22,8 @@
 #include "sj-change-applier.h"
 #include "sj-dry-run.h"
 #include "sj-console-page.h"
+#include "sj-repl-private.h"
+#include "sj-application-private.h"
 #include "sj-test-app.h"
 #include "sj-window-private.h"
 
@@ -163,7 +165,7 @@ test_page_registers_the_library (void)
 {
   SjWindow *window = sj_test_open_window ();
   SjRepl *repl = _sj_window_get_repl (window);
-  SjSoundsIndex *sounds = sj_application_get_sounds (sj_test_app);
+  SjSoundsIndex *sounds = _sj_application_get_sounds (sj_test_app);
   JsonObject *bd, *tr909;
 
   /* Before the page reports, the index has them already. */
@@ -189,7 +191,7 @@ test_page_registers_the_library (void)
   g_assert_cmpuint (sj_sounds_index_count (sounds, SJ_SOUND_CATEGORY_USER), ==, 0);
 
   g_assert_cmpuint (n_requests, ==, 0);
-  g_assert_null (sj_repl_get_external_requests (repl)[0]);
+  g_assert_null (_sj_repl_get_external_requests (repl)[0]);
 }
 
 /* s("bd sd"): the files are downloaded once, cached, decoded and played;
@@ -225,7 +227,7 @@ test_samples_play_through_the_cache (void)
    * file was fetched once. */
   g_assert_cmpuint (requests_for (BD_FILE), ==, 1);
   g_assert_cmpuint (requests_for (SD_FILE), ==, 1);
-  g_assert_null (sj_repl_get_external_requests (repl)[0]);
+  g_assert_null (_sj_repl_get_external_requests (repl)[0]);
   g_assert_false (console_has ((gpointer)"could not be downloaded"));
 
   /* The dry-run of the same code names the files the page fetched. */

@@ -18,6 +18,8 @@
 #include "sj-console-page-private.h"
 #include "sj-knowledge-item.h"
 #include "sj-reference-page-private.h"
+#include "sj-repl-private.h"
+#include "sj-application-private.h"
 #include "sj-test-app.h"
 #include "sj-test-widgets.h"
 #include "sj-window-private.h"
@@ -49,16 +51,16 @@ test_first_start_and_playback (void)
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->panel_stack), ==, "chat");
 
   /* The bundled Strudel is the pinned one. */
-  g_assert_cmpstr (json_object_get_string_member (sj_repl_get_versions (repl), "@strudel/core"), ==, "1.2.6");
-  g_assert_cmpstr (json_object_get_string_member (sj_repl_get_versions (repl), "@strudel/codemirror"), ==, "1.3.0");
+  g_assert_cmpstr (json_object_get_string_member (_sj_repl_get_versions (repl), "@strudel/core"), ==, "1.2.6");
+  g_assert_cmpstr (json_object_get_string_member (_sj_repl_get_versions (repl), "@strudel/codemirror"), ==, "1.3.0");
 
   /* The sound snapshot came with ready: superdough's synths and the GM
    * soundfonts, registered offline. */
   sounds = sj_repl_get_sounds (repl);
   if (sounds == NULL)
     {
-      sj_repl_fetch_sounds_async (repl, NULL, sj_test_store_result_cb, &result);
-      sounds = sj_repl_fetch_sounds_finish (repl, sj_test_wait_result (&result), &error);
+      _sj_repl_fetch_sounds_async (repl, NULL, sj_test_store_result_cb, &result);
+      sounds = _sj_repl_fetch_sounds_finish (repl, sj_test_wait_result (&result), &error);
       g_assert_no_error (error);
       g_clear_object (&result);
       json_object_unref (sounds);
@@ -91,8 +93,8 @@ test_first_start_and_playback (void)
   g_assert_cmpint (state.triggered, >=, 8);
 
   /* The live pattern's events, as the scheduler sees them. */
-  sj_repl_query_haps_async (repl, 0, 1, 100, NULL, sj_test_store_result_cb, &result);
-  haps = sj_repl_query_haps_finish (repl, sj_test_wait_result (&result), &error);
+  _sj_repl_query_haps_async (repl, 0, 1, 100, NULL, sj_test_store_result_cb, &result);
+  haps = _sj_repl_query_haps_finish (repl, sj_test_wait_result (&result), &error);
   g_assert_no_error (error);
   g_clear_object (&result);
   g_assert_cmpuint (json_array_get_length (haps), ==, 4);
@@ -101,7 +103,7 @@ test_first_start_and_playback (void)
                             "sawtooth"));
 
   /* Nothing left our own scheme while starting and playing. */
-  external = sj_repl_get_external_requests (repl);
+  external = _sj_repl_get_external_requests (repl);
   g_assert_null (external[0]);
 
   /* A broken change leaves the music playing and says why. */
@@ -184,7 +186,7 @@ test_malformed_page_messages (void)
 static gboolean
 has_external_request (gpointer data)
 {
-  const char * const *external = sj_repl_get_external_requests (SJ_REPL (data));
+  const char * const *external = _sj_repl_get_external_requests (SJ_REPL (data));
 
   return external[0] != NULL;
 }
@@ -198,13 +200,13 @@ test_external_requests_are_seen (void)
   SjRepl *repl = _sj_window_get_repl (window);
   const char * const *external;
 
-  g_assert_null (sj_repl_get_external_requests (repl)[0]);
+  g_assert_null (_sj_repl_get_external_requests (repl)[0]);
   webkit_web_view_evaluate_javascript (WEBKIT_WEB_VIEW (sj_repl_get_widget (repl)),
                                        "fetch('https://127.0.0.1:39999/probe').catch(() => {}); 0", -1,
                                        NULL, NULL, NULL, eval_js_cb, NULL);
   sj_test_spin_until (has_external_request, repl, "the outgoing request to be noticed");
 
-  external = sj_repl_get_external_requests (repl);
+  external = _sj_repl_get_external_requests (repl);
   g_assert_cmpstr (external[0], ==, "https://127.0.0.1:39999/probe");
   g_assert_null (external[1]);
 }
@@ -560,7 +562,7 @@ code_is (gpointer data)
 {
   CodeCheck *check = data;
 
-  return g_strcmp0 (sj_repl_get_code (check->repl), check->code) == 0;
+  return g_strcmp0 (_sj_repl_get_code (check->repl), check->code) == 0;
 }
 
 static void
@@ -628,8 +630,8 @@ test_reference_page (void)
   g_assert_nonnull (sj_test_find_widget (page, is_label_with, example));
 
   /* Put the cursor at the end of some code (Ctrl+End in the editor). */
-  sj_repl_set_code_async (repl, before, NULL, sj_test_store_result_cb, &result);
-  g_assert_true (sj_repl_set_code_finish (repl, sj_test_wait_result (&result), &error));
+  _sj_repl_set_code_async (repl, before, NULL, sj_test_store_result_cb, &result);
+  g_assert_true (_sj_repl_set_code_finish (repl, sj_test_wait_result (&result), &error));
   g_assert_no_error (error);
   g_clear_object (&result);
   press_key_in_editor (repl, "key: 'End', code: 'End', keyCode: 35, ctrlKey: true");
@@ -675,7 +677,7 @@ has_snapshot (gpointer data)
 static gboolean
 has_sound_named (gpointer data)
 {
-  SjSoundsIndex *sounds = sj_application_get_sounds (sj_test_app);
+  SjSoundsIndex *sounds = _sj_application_get_sounds (sj_test_app);
 
   return sj_sounds_index_lookup (sounds, data) != NULL;
 }
@@ -717,7 +719,7 @@ test_sounds_page (void)
   SjWindow *window = sj_test_open_window ();
   SjRepl *repl = _sj_window_get_repl (window);
   GtkWidget *page = GTK_WIDGET (_sj_window_get_sounds_page (window));
-  SjSoundsIndex *sounds = sj_application_get_sounds (sj_test_app);
+  SjSoundsIndex *sounds = _sj_application_get_sounds (sj_test_app);
   g_autoptr(JsonObject) outcome = NULL;
   g_autofree char *synths_label = NULL;
   JsonObjectIter iter;
@@ -821,8 +823,8 @@ test_code_survives_restart (void)
   g_assert_nonnull (store);
 
   /* Typing in the editor reaches the disk (debounced, atomically). */
-  sj_repl_set_code_async (repl, mine, NULL, sj_test_store_result_cb, &result);
-  g_assert_true (sj_repl_set_code_finish (repl, sj_test_wait_result (&result), &error));
+  _sj_repl_set_code_async (repl, mine, NULL, sj_test_store_result_cb, &result);
+  g_assert_true (_sj_repl_set_code_finish (repl, sj_test_wait_result (&result), &error));
   g_assert_no_error (error);
   /* The store emits SjCodeStore::saved after each write, which wakes the
    * loop; the file then holds exactly the editor's text. */

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 
 #include "sj-dry-run-private.h"
+#include "sj-repl-private.h"
 #include "sj-test-app.h"
 #include "sj-window-private.h"
 
@@ -155,8 +156,8 @@ time_page (SjRepl     *repl,
   *evaluate_ms = now_ms () - start;
 
   start = now_ms ();
-  sj_repl_query_haps_async (repl, 0, 4, 100000, NULL, sj_test_store_result_cb, &query_result);
-  haps = sj_repl_query_haps_finish (repl, sj_test_wait_result (&query_result), NULL);
+  _sj_repl_query_haps_async (repl, 0, 4, 100000, NULL, sj_test_store_result_cb, &query_result);
+  haps = _sj_repl_query_haps_finish (repl, sj_test_wait_result (&query_result), NULL);
   *query_ms = now_ms () - start;
 
   sj_repl_stop_async (repl, NULL, sj_test_store_result_cb, &stop_result);

@@ -85,7 +85,7 @@ list_models_cb (GObject      *object,
   g_auto(GStrv) ids = NULL;
 
   ids = sj_llm_client_list_models_finish (SJ_LLM_CLIENT (object), result, &error);
-  if (is_cancelled (error))
+  if (_sj_settings_page_is_cancelled (error))
     return;
 
   if (error != NULL)
@@ -110,7 +110,7 @@ lookup_api_key_cb (GObject      *object,
   char *key;
 
   key = sj_secrets_lookup_api_key_finish (result, &error);
-  if (is_cancelled (error))
+  if (_sj_settings_page_is_cancelled (error))
     return;
 
   /* Without a key (or a keyring) the models are still asked for: OpenRouter
@@ -254,7 +254,7 @@ sj_settings_page_refresh_models (SjSettingsPage *self)
 
   g_assert (SJ_IS_SETTINGS_PAGE (self));
 
-  cancellable = restart_cancellable (&self->models_cancellable);
+  cancellable = _sj_settings_page_restart_cancellable (&self->models_cancellable);
 
   if (!_sj_settings_page_get_endpoint (self, &provider, &base_url))
     {

@@ -65,7 +65,7 @@ struct _SjSettingsPage
 };
 
 static inline gboolean
-is_cancelled (const GError *error)
+_sj_settings_page_is_cancelled (const GError *error)
 {
   return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
@@ -73,7 +73,7 @@ is_cancelled (const GError *error)
 /* Replaces *@cancellable with a new one, cancelling the operation the old
  * one was for: only the latest status check or fetch may report. */
 static inline GCancellable *
-restart_cancellable (GCancellable **cancellable)
+_sj_settings_page_restart_cancellable (GCancellable **cancellable)
 {
   if (*cancellable != NULL)
     g_cancellable_cancel (*cancellable);

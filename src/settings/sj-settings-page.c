@@ -200,7 +200,7 @@ has_api_key_cb (GObject      *object,
    * @self may be gone, so it is not touched. */
   if (!sj_secrets_has_api_key_finish (result, &has_key, &error))
     {
-      if (!is_cancelled (error))
+      if (!_sj_settings_page_is_cancelled (error))
         show_key_error (SJ_SETTINGS_PAGE (self), _("The keyring could not be read"), error);
       return;
     }
@@ -213,7 +213,7 @@ update_key_status (SjSettingsPage *self)
 {
   g_autofree char *provider = NULL;
   g_autofree char *base_url = NULL;
-  GCancellable *cancellable = restart_cancellable (&self->status_cancellable);
+  GCancellable *cancellable = _sj_settings_page_restart_cancellable (&self->status_cancellable);
 
   if (!_sj_settings_page_get_endpoint (self, &provider, &base_url))
     {
@@ -235,7 +235,7 @@ store_api_key_cb (GObject      *object,
   SjSettingsPage *self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!sj_secrets_store_api_key_finish (result, &error) && is_cancelled (error))
+  if (!sj_secrets_store_api_key_finish (result, &error) && _sj_settings_page_is_cancelled (error))
     return;
 
   self->key_busy = FALSE;
@@ -278,7 +278,7 @@ clear_api_key_cb (GObject      *object,
   SjSettingsPage *self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!sj_secrets_clear_api_key_finish (result, &error) && is_cancelled (error))
+  if (!sj_secrets_clear_api_key_finish (result, &error) && _sj_settings_page_is_cancelled (error))
     return;
 
   self->key_busy = FALSE;

@@ -17,7 +17,7 @@ sj_repl_fetch_code_async (SjRepl              *self,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
-  sj_repl_call (self, "return window.sjBridge.getCode();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+  _sj_repl_call (self, "return window.sjBridge.getCode();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
                 cancellable, callback, user_data, sj_repl_fetch_code_async);
 }
 
@@ -26,7 +26,7 @@ sj_repl_fetch_code_finish (SjRepl        *self,
                            GAsyncResult  *result,
                            GError       **error)
 {
-  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_fetch_code_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_fetch_code_async, error);
 
   if (node == NULL || !sj_json_node_is (node, JSON_NODE_VALUE, "code", error) ||
       json_node_get_value_type (node) != G_TYPE_STRING)
@@ -36,7 +36,7 @@ sj_repl_fetch_code_finish (SjRepl        *self,
 }
 
 void
-sj_repl_set_code_async (SjRepl              *self,
+_sj_repl_set_code_async (SjRepl              *self,
                         const char          *code,
                         GCancellable        *cancellable,
                         GAsyncReadyCallback  callback,
@@ -44,17 +44,17 @@ sj_repl_set_code_async (SjRepl              *self,
 {
   g_return_if_fail (code != NULL);
 
-  sj_repl_call (self, "return window.sjBridge.setCode(code);",
+  _sj_repl_call (self, "return window.sjBridge.setCode(code);",
                 g_variant_new_parsed ("{'code': <%s>}", code), SJ_REPL_DEFAULT_TIMEOUT_MS,
-                cancellable, callback, user_data, sj_repl_set_code_async);
+                cancellable, callback, user_data, _sj_repl_set_code_async);
 }
 
 gboolean
-sj_repl_set_code_finish (SjRepl        *self,
+_sj_repl_set_code_finish (SjRepl        *self,
                          GAsyncResult  *result,
                          GError       **error)
 {
-  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_set_code_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, _sj_repl_set_code_async, error);
 
   return node != NULL;
 }
@@ -76,11 +76,11 @@ sj_repl_evaluate_async (SjRepl              *self,
   /* Function arguments may only be strings and numbers, so the two cases
    * are two bodies rather than a flag. */
   if (code != NULL)
-    sj_repl_call (self, "return await window.sjBridge.evaluate(code);",
+    _sj_repl_call (self, "return await window.sjBridge.evaluate(code);",
                   g_variant_new_parsed ("{'code': <%s>}", code),
                   SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_evaluate_async);
   else
-    sj_repl_call (self, "return await window.sjBridge.evaluate();", NULL,
+    _sj_repl_call (self, "return await window.sjBridge.evaluate();", NULL,
                   SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_evaluate_async);
 }
 
@@ -90,7 +90,7 @@ sj_repl_evaluate_finish (SjRepl        *self,
                          GAsyncResult  *result,
                          GError       **error)
 {
-  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_evaluate_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_evaluate_async, error);
 
   if (node == NULL || !sj_json_node_is (node, JSON_NODE_OBJECT, "an evaluation result", error))
     return NULL;
@@ -104,7 +104,7 @@ sj_repl_stop_async (SjRepl              *self,
                     GAsyncReadyCallback  callback,
                     gpointer             user_data)
 {
-  sj_repl_call (self, "return window.sjBridge.stop();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+  _sj_repl_call (self, "return window.sjBridge.stop();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
                 cancellable, callback, user_data, sj_repl_stop_async);
 }
 
@@ -113,7 +113,7 @@ sj_repl_stop_finish (SjRepl        *self,
                      GAsyncResult  *result,
                      GError       **error)
 {
-  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_stop_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_stop_async, error);
 
   return node != NULL;
 }
@@ -124,7 +124,7 @@ sj_repl_query_state_async (SjRepl              *self,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
-  sj_repl_call (self, "return window.sjBridge.getState();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+  _sj_repl_call (self, "return window.sjBridge.getState();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
                 cancellable, callback, user_data, sj_repl_query_state_async);
 }
 
@@ -139,7 +139,7 @@ sj_repl_query_state_finish (SjRepl        *self,
                             SjReplState   *state,
                             GError       **error)
 {
-  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_query_state_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_query_state_async, error);
 
   if (node == NULL || !sj_json_node_is (node, JSON_NODE_OBJECT, "a state", error))
     return FALSE;
@@ -148,7 +148,7 @@ sj_repl_query_state_finish (SjRepl        *self,
 }
 
 void
-sj_repl_query_haps_async (SjRepl              *self,
+_sj_repl_query_haps_async (SjRepl              *self,
                           double               begin,
                           double               end,
                           guint                limit,
@@ -156,18 +156,18 @@ sj_repl_query_haps_async (SjRepl              *self,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
-  sj_repl_call (self, "return window.sjBridge.queryHaps(begin, end, limit);",
+  _sj_repl_call (self, "return window.sjBridge.queryHaps(begin, end, limit);",
                 g_variant_new_parsed ("{'begin': <%d>, 'end': <%d>, 'limit': <%u>}", begin, end, limit),
-                SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_query_haps_async);
+                SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, _sj_repl_query_haps_async);
 }
 
 /* Returns: (transfer full): haps as `{show, whole, part, onset, value}` */
 JsonArray *
-sj_repl_query_haps_finish (SjRepl        *self,
+_sj_repl_query_haps_finish (SjRepl        *self,
                            GAsyncResult  *result,
                            GError       **error)
 {
-  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_query_haps_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, _sj_repl_query_haps_async, error);
 
   if (node == NULL || !sj_json_node_is (node, JSON_NODE_ARRAY, "a list of events", error))
     return NULL;
@@ -176,21 +176,21 @@ sj_repl_query_haps_finish (SjRepl        *self,
 }
 
 void
-sj_repl_fetch_sounds_async (SjRepl              *self,
+_sj_repl_fetch_sounds_async (SjRepl              *self,
                             GCancellable        *cancellable,
                             GAsyncReadyCallback  callback,
                             gpointer             user_data)
 {
-  sj_repl_call (self, "return window.sjBridge.getSounds();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
-                cancellable, callback, user_data, sj_repl_fetch_sounds_async);
+  _sj_repl_call (self, "return window.sjBridge.getSounds();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+                cancellable, callback, user_data, _sj_repl_fetch_sounds_async);
 }
 
 JsonObject *
-sj_repl_fetch_sounds_finish (SjRepl        *self,
+_sj_repl_fetch_sounds_finish (SjRepl        *self,
                              GAsyncResult  *result,
                              GError       **error)
 {
-  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_fetch_sounds_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, _sj_repl_fetch_sounds_async, error);
   JsonObject *sounds;
 
   if (node == NULL || !sj_json_node_is (node, JSON_NODE_OBJECT, "a sound snapshot", error))
@@ -219,7 +219,7 @@ sj_repl_insert_text_async (SjRepl              *self,
 {
   g_return_if_fail (text != NULL);
 
-  sj_repl_call (self, "return window.sjBridge.insertAtCursor(text);",
+  _sj_repl_call (self, "return window.sjBridge.insertAtCursor(text);",
                 g_variant_new_parsed ("{'text': <%s>}", text), SJ_REPL_DEFAULT_TIMEOUT_MS,
                 cancellable, callback, user_data, sj_repl_insert_text_async);
 }
@@ -229,7 +229,7 @@ sj_repl_insert_text_finish (SjRepl        *self,
                             GAsyncResult  *result,
                             GError       **error)
 {
-  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_insert_text_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_insert_text_async, error);
 
   return node != NULL && sj_json_node_is (node, JSON_NODE_OBJECT, "an inserted range", error);
 }
@@ -251,7 +251,7 @@ sj_repl_preview_sound_async (SjRepl              *self,
 {
   g_return_if_fail (name != NULL);
 
-  sj_repl_call (self, "return await window.sjBridge.previewSound(name);",
+  _sj_repl_call (self, "return await window.sjBridge.previewSound(name);",
                 g_variant_new_parsed ("{'name': <%s>}", name), SJ_REPL_DEFAULT_TIMEOUT_MS,
                 cancellable, callback, user_data, sj_repl_preview_sound_async);
 }
@@ -261,7 +261,7 @@ sj_repl_preview_sound_finish (SjRepl        *self,
                               GAsyncResult  *result,
                               GError       **error)
 {
-  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_preview_sound_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_preview_sound_async, error);
 
   return node != NULL && sj_json_node_is (node, JSON_NODE_OBJECT, "a preview result", error);
 }
@@ -300,7 +300,7 @@ sj_repl_schedule_swap_async (SjRepl              *self,
   g_return_if_fail (code != NULL);
 
   /* WebKit refuses booleans as function arguments: auto_start goes as 0 or 1. */
-  sj_repl_call (self,
+  _sj_repl_call (self,
                 "return await window.sjBridge.scheduleSwap("
                 "{code, quantize, bars, barCycles, autoStart: autoStart !== 0});",
                 g_variant_new_parsed ("{'code': <%s>, 'quantize': <%s>, 'bars': <%u>, "
@@ -363,7 +363,7 @@ sj_repl_schedule_swap_finish (SjRepl        *self,
                               GAsyncResult  *result,
                               GError       **error)
 {
-  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_schedule_swap_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_schedule_swap_async, error);
 
   if (node == NULL || !sj_json_node_is (node, JSON_NODE_OBJECT, "a swap result", error))
     return NULL;
@@ -390,7 +390,7 @@ sj_repl_cancel_swap_async (SjRepl              *self,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
-  sj_repl_call (self, "return await window.sjBridge.cancelSwap();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
+  _sj_repl_call (self, "return await window.sjBridge.cancelSwap();", NULL, SJ_REPL_DEFAULT_TIMEOUT_MS,
                 cancellable, callback, user_data, sj_repl_cancel_swap_async);
 }
 
@@ -404,7 +404,7 @@ sj_repl_cancel_swap_finish (SjRepl        *self,
                             gboolean      *canceled,
                             GError       **error)
 {
-  g_autoptr(JsonNode) node = sj_repl_call_finish (self, result, sj_repl_cancel_swap_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_cancel_swap_async, error);
 
   if (node == NULL || !sj_json_node_is (node, JSON_NODE_OBJECT, "a cancel result", error))
     return FALSE;

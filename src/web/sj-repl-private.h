@@ -9,7 +9,7 @@
 
 G_BEGIN_DECLS
 
-void      sj_repl_call        (SjRepl               *self,
+void      _sj_repl_call        (SjRepl               *self,
                                const char           *body,
                                GVariant             *arguments,
                                guint                 timeout_ms,
@@ -17,9 +17,39 @@ void      sj_repl_call        (SjRepl               *self,
                                GAsyncReadyCallback   callback,
                                gpointer              user_data,
                                gpointer              source_tag);
-JsonNode *sj_repl_call_finish (SjRepl               *self,
+JsonNode *_sj_repl_call_finish (SjRepl               *self,
                                GAsyncResult         *result,
                                gpointer              source_tag,
                                GError              **error);
+
+/* Only the tests and benchmarks call these. */
+const char        *_sj_repl_get_code                (SjRepl               *self);
+JsonObject        *_sj_repl_get_versions            (SjRepl               *self);
+const char * const*_sj_repl_get_external_requests   (SjRepl               *self);
+void               _sj_repl_set_code_async          (SjRepl               *self,
+                                                    const char           *code,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+gboolean           _sj_repl_set_code_finish         (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+void               _sj_repl_query_haps_async        (SjRepl               *self,
+                                                    double                begin,
+                                                    double                end,
+                                                    guint                 limit,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+JsonArray         *_sj_repl_query_haps_finish       (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+void               _sj_repl_fetch_sounds_async      (SjRepl               *self,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+JsonObject        *_sj_repl_fetch_sounds_finish     (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
 
 G_END_DECLS

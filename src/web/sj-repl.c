@@ -78,7 +78,7 @@ static guint signals[N_SIGNALS];
 
 /* Commands run only once the page has said it is ready. */
 void
-sj_repl_call (SjRepl              *self,
+_sj_repl_call (SjRepl              *self,
               const char          *body,
               GVariant            *arguments,
               guint                timeout_ms,
@@ -106,7 +106,7 @@ sj_repl_call (SjRepl              *self,
 }
 
 JsonNode *
-sj_repl_call_finish (SjRepl        *self,
+_sj_repl_call_finish (SjRepl        *self,
                      GAsyncResult  *result,
                      gpointer       source_tag,
                      GError       **error)
@@ -672,7 +672,7 @@ sj_repl_get_state (SjRepl *self)
 
 /* The editor text as of the page's last report (debounced by the page). */
 const char *
-sj_repl_get_code (SjRepl *self)
+_sj_repl_get_code (SjRepl *self)
 {
   g_assert (SJ_IS_REPL (self));
 
@@ -690,7 +690,7 @@ sj_repl_get_sounds (SjRepl *self)
 
 /* Returns: (transfer none) (nullable): the bundled Strudel package versions. */
 JsonObject *
-sj_repl_get_versions (SjRepl *self)
+_sj_repl_get_versions (SjRepl *self)
 {
   g_assert (SJ_IS_REPL (self));
 
@@ -714,7 +714,7 @@ sj_repl_set_sound_cache (SjRepl       *self,
 
 /* Returns: the URIs outside our scheme that the page requested so far. */
 const char * const *
-sj_repl_get_external_requests (SjRepl *self)
+_sj_repl_get_external_requests (SjRepl *self)
 {
   g_assert (SJ_IS_REPL (self));
 

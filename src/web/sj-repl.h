@@ -27,10 +27,7 @@ void               sj_repl_load                    (SjRepl               *self,
 void               sj_repl_restart                 (SjRepl               *self);
 gboolean           sj_repl_get_ready               (SjRepl               *self);
 const SjReplState *sj_repl_get_state               (SjRepl               *self);
-const char        *sj_repl_get_code                (SjRepl               *self);
 JsonObject        *sj_repl_get_sounds              (SjRepl               *self);
-JsonObject        *sj_repl_get_versions            (SjRepl               *self);
-const char * const*sj_repl_get_external_requests   (SjRepl               *self);
 void               sj_repl_set_sound_cache         (SjRepl               *self,
                                                     SjSoundCache         *sound_cache);
 
@@ -39,14 +36,6 @@ void               sj_repl_fetch_code_async        (SjRepl               *self,
                                                     GAsyncReadyCallback   callback,
                                                     gpointer              user_data);
 char              *sj_repl_fetch_code_finish       (SjRepl               *self,
-                                                    GAsyncResult         *result,
-                                                    GError              **error);
-void               sj_repl_set_code_async          (SjRepl               *self,
-                                                    const char           *code,
-                                                    GCancellable         *cancellable,
-                                                    GAsyncReadyCallback   callback,
-                                                    gpointer              user_data);
-gboolean           sj_repl_set_code_finish         (SjRepl               *self,
                                                     GAsyncResult         *result,
                                                     GError              **error);
 void               sj_repl_evaluate_async          (SjRepl               *self,
@@ -71,23 +60,6 @@ void               sj_repl_query_state_async       (SjRepl               *self,
 gboolean           sj_repl_query_state_finish      (SjRepl               *self,
                                                     GAsyncResult         *result,
                                                     SjReplState          *state,
-                                                    GError              **error);
-void               sj_repl_query_haps_async        (SjRepl               *self,
-                                                    double                begin,
-                                                    double                end,
-                                                    guint                 limit,
-                                                    GCancellable         *cancellable,
-                                                    GAsyncReadyCallback   callback,
-                                                    gpointer              user_data);
-JsonArray         *sj_repl_query_haps_finish       (SjRepl               *self,
-                                                    GAsyncResult         *result,
-                                                    GError              **error);
-void               sj_repl_fetch_sounds_async      (SjRepl               *self,
-                                                    GCancellable         *cancellable,
-                                                    GAsyncReadyCallback   callback,
-                                                    gpointer              user_data);
-JsonObject        *sj_repl_fetch_sounds_finish     (SjRepl               *self,
-                                                    GAsyncResult         *result,
                                                     GError              **error);
 void               sj_repl_insert_text_async       (SjRepl               *self,
                                                     const char           *text,

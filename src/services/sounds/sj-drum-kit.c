@@ -12,7 +12,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "sj-drum-kit.h"
+#include "sj-drum-kit-private.h"
 #include "sj-kit-resources.h"
 
 typedef struct
@@ -118,26 +118,26 @@ kit_get (void)
 }
 
 /**
- * sj_drum_kit_list_voices:
+ * _sj_drum_kit_list_voices:
  *
  * Returns: (transfer none) (array zero-terminated=1): the kit's voice
  *   names ("bd", "sd", "hh", …) in the manifest's order, valid for the
  *   life of the program
  */
 const char * const *
-sj_drum_kit_list_voices (void)
+_sj_drum_kit_list_voices (void)
 {
   return (const char * const *) kit_get ()->names->pdata;
 }
 
 /**
- * sj_drum_kit_count:
+ * _sj_drum_kit_count:
  * @voice: a voice name, such as "bd"
  *
  * Returns: how many variants @voice has, 0 when the kit has no such voice
  */
 guint
-sj_drum_kit_count (const char *voice)
+_sj_drum_kit_count (const char *voice)
 {
   GPtrArray *paths;
 

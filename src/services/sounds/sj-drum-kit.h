@@ -13,8 +13,6 @@ G_BEGIN_DECLS
 #define SJ_DRUM_KIT_RESOURCE_PATH "/io/github/strudeljam/StrudelJam/kit/"
 
 void                sj_drum_kit_register    (void);
-const char * const *sj_drum_kit_list_voices (void);
-guint               sj_drum_kit_count       (const char  *voice);
 GBytes             *sj_drum_kit_lookup      (const char  *voice,
                                              int          variant,
                                              GError     **error);
