@@ -2,12 +2,14 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * Keeps the curated knowledge honest: every function called in a code
- * example of the notes exists in the bundled runtime, and every sound and
- * bank it names is one the app registers (SjSoundsIndex: the page's own
- * sounds and the sound library) or one its own samples({...}) map adds.
- * samples.md's sound name index must be the library itself: each line
- * names all the sounds of one source and nothing else.  An optional
+ * Keeps the curated knowledge honest.  Every code example of the notes is
+ * dry-run by the real helper and must run, and every sample it plays must be
+ * a file of the sound library the app registers; every function it calls
+ * exists in the bundled runtime, every sound and bank it names is one the
+ * app registers (SjSoundsIndex: the page's own sounds and the library), and
+ * it loads no sample pack of its own unless it says that it needs the
+ * network.  samples.md's sound name index must be the library itself: each
+ * line names all the sounds of one source and nothing else.  An optional
  * cross-check against upstream's doc.json (../shared/reference) verifies
  * the generated reference; it skips when that file is absent.
  */
@@ -16,16 +18,37 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "sj-bundled-data.h"
 #include "sj-drum-kit.h"
+#include "sj-dry-run.h"
+#include "sj-dry-run-report.h"
+#include "sj-dry-run-report-private.h"
+#include "sj-knowledge.h"
 #include "sj-knowledge-base-private.h"
 #include "sj-reference-index.h"
+#include "sj-sound-cache.h"
 #include "sj-sound-library.h"
 #include "sj-sounds-index.h"
+
+/* How many examples may load a sample pack of their own (the entries
+ * about samples() itself): the notes teach the library, not downloads. */
+#define MAX_EXAMPLES_LOADING_SAMPLES 3
+
+/* What an example's first line says about the network, and must be true:
+ * it plays with none at all (synthesizers, ZZFX, the built-in drum kit's
+ * voices); it plays library sounds that are downloaded the first time;
+ * or it loads samples of its own. */
+#define OFFLINE           "// Offline"
+#define DOWNLOADS_ONCE    "// Downloads once"
+#define NEEDS_THE_NETWORK "// Needs the network"
 
 static SjReferenceIndex *reference;
 static SjSoundsIndex *sounds;       /* what the app registers */
 static SjSoundLibrary *library;
+static SjSoundCache *offline_cache; /* empty, no downloads, the kit for drums */
+static char *offline_directory;
 static GHashTable *index_lines;     /* samples.md's index: source → GPtrArray of names */
 static GPtrArray *index_sources;    /* the sources, in the index's order */
 
@@ -471,12 +494,133 @@ check_example (const char  *where,
       }
 }
 
+/* How @name plays with no network and nothing cached: built in, the
+ * kit's voice, or not at all. */
+static gboolean
+plays_offline (const char *name)
+{
+  switch (sj_sound_cache_get_sound_availability (offline_cache, name, NULL))
+    {
+    case SJ_SOUND_AVAILABILITY_BUILT_IN:
+    case SJ_SOUND_AVAILABILITY_KIT:
+      return TRUE;
+    case SJ_SOUND_AVAILABILITY_CACHED:
+    case SJ_SOUND_AVAILABILITY_DOWNLOAD:
+    case SJ_SOUND_AVAILABILITY_UNAVAILABLE:
+    default:
+      return FALSE;
+    }
+}
+
+/* The example's first line says how it plays without a network; the
+ * sounds the dry-run heard must agree. */
+static void
+check_network_claim (const char *where,
+                     const char *text,
+                     JsonArray  *played,
+                     gboolean    loads,
+                     GPtrArray  *problems)
+{
+  const char *needs_download = NULL;
+
+  for (guint i = 0; played != NULL && i < json_array_get_length (played); i++)
+    if (!plays_offline (json_array_get_string_element (played, i)))
+      needs_download = json_array_get_string_element (played, i);
+
+  if (g_str_has_prefix (text, NEEDS_THE_NETWORK))
+    {
+      if (!loads)
+        g_ptr_array_add (problems, g_strdup_printf ("%s: says “%s” but loads no samples", where, NEEDS_THE_NETWORK));
+    }
+  else if (loads)
+    g_ptr_array_add (problems, g_strdup_printf ("%s: loads samples of its own but does not start with “%s”",
+                                                where, NEEDS_THE_NETWORK));
+  else if (g_str_has_prefix (text, OFFLINE))
+    {
+      if (needs_download != NULL)
+        g_ptr_array_add (problems, g_strdup_printf ("%s: says “%s” but “%s” does not play with no network",
+                                                    where, OFFLINE, needs_download));
+    }
+  else if (g_str_has_prefix (text, DOWNLOADS_ONCE))
+    {
+      if (needs_download == NULL)
+        g_ptr_array_add (problems, g_strdup_printf ("%s: says “%s” but plays with no network: say “%s”",
+                                                    where, DOWNLOADS_ONCE, OFFLINE));
+    }
+  else
+    g_ptr_array_add (problems, g_strdup_printf ("%s: the first line is not “%s”, “%s” or “%s”: %.60s", where,
+                                                OFFLINE, DOWNLOADS_ONCE, NEEDS_THE_NETWORK, text));
+}
+
+/* Runs one example in the real dry-run helper, as the apply pipeline
+ * would before it lands: it must run and play, every sound must be
+ * registered, every sample file it plays must be one of the library's,
+ * and it may load samples of its own only when it says so.  Returns
+ * whether it loads samples. */
+static gboolean
+dry_run_example (SjDryRun    *dry_run,
+                 SjKnowledge *knowledge,
+                 const char  *where,
+                 const Block *block,
+                 GPtrArray   *problems)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  JsonArray *unknown, *uses, *loaded;
+  gboolean loads;
+
+  answer = sj_dry_run_run_sync (dry_run, block->text, SJ_DRY_RUN_MAX_CYCLES, 10000, SJ_DRY_RUN_FLAGS_NONE,
+                                NULL, &error);
+  g_assert_no_error (error);
+  report = sj_dry_run_report (answer, knowledge);
+
+  if (!json_object_get_boolean_member_with_default (report, "ok", FALSE))
+    {
+      g_ptr_array_add (problems, g_strdup_printf ("%s: the dry-run fails (%s): %s", where,
+                                                  json_object_get_string_member_with_default (report, "phase", "?"),
+                                                  json_object_get_string_member_with_default (report, "message", "")));
+      return FALSE;
+    }
+  if (json_object_get_int_member_with_default (report, "events", 0) == 0)
+    g_ptr_array_add (problems, g_strdup_printf ("%s: the example plays no event", where));
+
+  unknown = json_object_get_array_member (report, "unknownSounds");
+  for (guint i = 0; unknown != NULL && i < json_array_get_length (unknown); i++)
+    g_ptr_array_add (problems, g_strdup_printf ("%s: the dry-run plays “%s”, which is not registered", where,
+                                                json_object_get_string_member (json_array_get_object_element (unknown, i),
+                                                                               "name")));
+  if (!_sj_dry_run_report_is_playable (report))
+    g_ptr_array_add (problems, g_strdup_printf ("%s: the apply pipeline would not play it", where));
+
+  uses = json_object_get_array_member (report, "sampleUses");
+  for (guint i = 0; uses != NULL && i < json_array_get_length (uses); i++)
+    {
+      JsonObject *use = json_array_get_object_element (uses, i);
+      const char *pack = json_object_get_string_member_with_default (use, "pack", "");
+      const char *path = json_object_get_string_member_with_default (use, "path", "");
+
+      if (sj_sound_library_lookup_file (library, pack, path) == NULL)
+        g_ptr_array_add (problems, g_strdup_printf ("%s: “%s” plays %s/%s, which is no file of the sound library",
+                                                    where, json_object_get_string_member (use, "sound"), pack, path));
+    }
+
+  loaded = json_object_get_array_member (report, "samples");
+  loads = loaded != NULL && json_array_get_length (loaded) > 0;
+  check_network_claim (where, block->text, json_object_get_array_member (report, "sounds"), loads, problems);
+  return loads;
+}
+
 static void
 test_examples_are_real (void)
 {
   const char * const *categories = _sj_knowledge_base_get_categories ();
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
-  guint n_blocks = 0;
+  g_autoptr(SjDryRun) dry_run = sj_dry_run_new ();
+  g_autoptr(SjKnowledge) knowledge = sj_knowledge_new (reference, sounds);
+  guint n_blocks = 0, n_loading = 0;
+
+  sj_dry_run_start (dry_run);
 
   for (guint c = 0; categories[c] != NULL; c++)
     {
@@ -491,14 +635,17 @@ test_examples_are_real (void)
           g_autofree char *where = g_strdup_printf ("%s:%u", file, block->line);
 
           check_example (where, block, problems);
+          if (dry_run_example (dry_run, knowledge, where, block, problems))
+            n_loading++;
         }
     }
 
   for (guint i = 0; i < problems->len; i++)
     g_test_message ("%s", (const char *)g_ptr_array_index (problems, i));
-  g_test_message ("%u code examples checked", n_blocks);
+  g_test_message ("%u code examples checked and dry-run, %u load samples of their own", n_blocks, n_loading);
   g_assert_cmpuint (problems->len, ==, 0);
   g_assert_cmpuint (n_blocks, >=, 200);
+  g_assert_cmpuint (n_loading, <=, MAX_EXAMPLES_LOADING_SAMPLES);
 }
 
 /* Each "###" entry has an example, so a search always has one to give. */
@@ -586,10 +733,20 @@ test_reference_matches_upstream (void)
                     sj_reference_index_get_n_entries (upstream));
 }
 
+/* As the application sets it up (sj-application.c). */
+static GBytes *
+drum_kit_fallback (const char  *voice,
+                   guint        variant,
+                   GError     **error)
+{
+  return sj_drum_kit_lookup (voice, (int)MIN (variant, (guint)G_MAXINT), error);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  g_autoptr(GFile) directory = NULL;
   int status;
 
   g_test_init (&argc, &argv, NULL);
@@ -600,6 +757,13 @@ main (int   argc,
   sj_sounds_index_load_bundled (sounds);
   load_sound_index ();
 
+  offline_directory = g_dir_make_tmp ("knowledge-files-XXXXXX", NULL);
+  g_assert_nonnull (offline_directory);
+  directory = g_file_new_for_path (offline_directory);
+  offline_cache = sj_sound_cache_new (library, directory);
+  sj_sound_cache_set_allow_downloads (offline_cache, FALSE);
+  sj_sound_cache_set_fallback (offline_cache, drum_kit_fallback);
+
   g_test_add_func ("/knowledge-files/examples-are-real", test_examples_are_real);
   g_test_add_func ("/knowledge-files/sound-index-is-the-library", test_sound_index_is_the_library);
   g_test_add_func ("/knowledge-files/every-entry-has-an-example", test_every_entry_has_an_example);
@@ -607,6 +771,9 @@ main (int   argc,
 
   status = g_test_run ();
 
+  g_clear_object (&offline_cache);
+  g_rmdir (offline_directory);
+  g_clear_pointer (&offline_directory, g_free);
   g_clear_object (&sounds);
   g_clear_pointer (&index_lines, g_hash_table_unref);
   g_clear_pointer (&index_sources, g_ptr_array_unref);
