@@ -67,7 +67,8 @@ make_wav (void)
   return g_bytes_new_take (wav, 44 + data_size);
 }
 
-/* Dirt-Samples' insect and numbers answer this late, as from a far-away host. */
+/* Dirt-Samples' insect and numbers, and the soundfonts, answer this late,
+ * as from a far-away host. */
 #define SLOW_PREFIX  "/dirt-samples/insect/"
 #define SLOW_PREFIX2 "/dirt-samples/numbers/"
 #define SLOW_MS      1500
@@ -100,9 +101,25 @@ server_cb (SoupServer        *soup_server,
       return;
     }
   soup_server_message_set_status (msg, 200, NULL);
-  soup_message_headers_set_content_type (soup_server_message_get_response_headers (msg), "audio/wav", NULL);
-  soup_message_body_append_bytes (soup_server_message_get_response_body (msg), wav);
-  if (g_str_has_prefix (path, SLOW_PREFIX) || g_str_has_prefix (path, SLOW_PREFIX2))
+  if (g_str_has_prefix (path, "/soundfonts/"))
+    {
+      /* A WebAudioFont preset as the soundfonts package reads it: one zone
+       * over the whole keyboard, its sound the same short WAV. */
+      g_autofree char *base64 = g_base64_encode (g_bytes_get_data (wav, NULL), g_bytes_get_size (wav));
+      g_autofree char *font = g_strdup_printf ("var _tone_test={zones:[{keyRangeLow:0,keyRangeHigh:127,"
+                                               "originalPitch:6000,coarseTune:0,fineTune:0,loopStart:0,"
+                                               "loopEnd:0,sampleRate:8000,file:'%s'}]};", base64);
+
+      soup_message_headers_set_content_type (soup_server_message_get_response_headers (msg), "text/javascript", NULL);
+      soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_COPY, font, strlen (font));
+    }
+  else
+    {
+      soup_message_headers_set_content_type (soup_server_message_get_response_headers (msg), "audio/wav", NULL);
+      soup_message_body_append_bytes (soup_server_message_get_response_body (msg), wav);
+    }
+  if (g_str_has_prefix (path, SLOW_PREFIX) || g_str_has_prefix (path, SLOW_PREFIX2) ||
+      g_str_has_prefix (path, "/soundfonts/"))
     {
       soup_server_message_pause (msg);
       g_timeout_add_once (SLOW_MS, answer_late, g_object_ref (msg));
@@ -128,6 +145,20 @@ static guint
 requests_for (const char *path)
 {
   return GPOINTER_TO_UINT (g_hash_table_lookup (requests, path));
+}
+
+static guint
+n_requests_with_prefix (const char *prefix)
+{
+  GHashTableIter iter;
+  gpointer path, count;
+  guint n = 0;
+
+  g_hash_table_iter_init (&iter, requests);
+  while (g_hash_table_iter_next (&iter, &path, &count))
+    if (g_str_has_prefix (path, prefix))
+      n += GPOINTER_TO_UINT (count);
+  return n;
 }
 
 static gboolean
@@ -407,6 +438,37 @@ test_apply_waits_for_its_sounds (void)
   recorded = sj_test_call_js (repl, "return sjBridge.recordEvents(false);");
 }
 
+/* A soundfont is loaded before its change lands too: the change waits for
+ * the slow font, and the result says it loaded it. */
+static void
+test_soundfont_change_waits_for_its_font (void)
+{
+  SjWindow *window = sj_test_current_window ();
+  SjRepl *repl = _sj_window_get_repl (window);
+  SjChangeApplier *applier = sj_window_get_applier (window);
+  g_autoptr(JsonObject) outcome = NULL;
+  g_autoptr(SjChangeResult) result = NULL;
+  Progress progress = { repl, 0, 0 };
+  gint64 asked;
+
+  outcome = sj_test_evaluate (repl, "note(\"c3 e3\").s(\"triangle\").gain(0.3)");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  progress.cycle = sj_repl_get_state (repl)->cycle + 0.5;
+  sj_test_spin_until (cycle_reached, &progress, "the music to play");
+
+  asked = g_get_monotonic_time ();
+  result = apply_code (applier, repl, "note(\"c3 g3\").s(\"gm_epiano1\")");
+  g_assert_cmpint (result->status, ==, SJ_CHANGE_STATUS_SCHEDULED);
+  g_assert_true (strv_has (result->sounds.loading, "gm_epiano1:0"));
+  g_assert_cmpint (g_get_monotonic_time () - asked, >=, (SLOW_MS - 100) * 1000);
+  g_assert_cmpfloat (result->sounds.load_ms, >=, SLOW_MS - 100);
+  g_assert_true (result->sounds.failed == NULL || result->sounds.failed[0] == NULL);
+  g_assert_cmpuint (n_requests_with_prefix ("/soundfonts/"), ==, 1);
+
+  progress.cycle = result->apply_at_cycle + 1;
+  sj_test_spin_until (cycle_reached, &progress, "the soundfont to play");
+}
+
 /* Offline, the agent cannot bring in a sound that is not downloaded: the
  * change is rejected with SOUND_UNAVAILABLE and sounds that do play, and
  * the music and the editor stay as they are. A drum falls back to the
@@ -606,6 +668,7 @@ main (int   argc,
   g_test_add_func ("/sounds/missing-sounds-are-one-console-line", test_missing_sounds_are_one_console_line);
   g_test_add_func ("/sounds/apply-waits-for-its-sounds", test_apply_waits_for_its_sounds);
   g_test_add_func ("/sounds/first-hit-after-a-change-is-audible", test_first_hit_after_a_change_is_audible);
+  g_test_add_func ("/sounds/soundfont-change-waits-for-its-font", test_soundfont_change_waits_for_its_font);
   g_test_add_func ("/sounds/sound-unavailable-offline", test_sound_unavailable_offline);
 
   ret = g_test_run ();

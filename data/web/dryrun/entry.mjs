@@ -164,6 +164,10 @@ async function init() {
   // The page's prebake registers the library with the real samples() and
   // aliasBank(); maps given as objects load nothing.
   await registerLibrary(webaudio);
+  // And the soundfonts, with their font lists (nothing is loaded until a
+  // note plays, which never happens here), so sampleUses can name a
+  // soundfont note's file.
+  soundfonts.registerSoundfonts();
   registerWidgets();
   // Names only the page's runtime has (none expected beyond the above):
   // present, so that code using them evaluates as in the page.
@@ -226,6 +230,11 @@ function soundOf(value) {
 // maps such as the piano): for sounds registered from sample maps only.
 function sampleUse(sound, value) {
   const data = webaudio.soundMap.get()[sound]?.data;
+  // A soundfont note loads its font file, as @strudel/soundfonts picks it.
+  if (data?.type === 'soundfont' && Array.isArray(data.fonts) && data.fonts.length) {
+    const n = core.getSoundIndex(value.n, data.fonts.length);
+    return { sound, n, pack: 'soundfonts', path: `${data.fonts[n]}.js` };
+  }
   const bank = data?.type === 'sample' ? data.samples : data?.type === 'wavetable' ? data.tables : undefined;
   if (!bank || typeof bank !== 'object') return null;
   let info;

@@ -10,7 +10,9 @@
 // our scheme, from the native cache) and decoded first, with superdough's own
 // loadBuffer(), so they land in the very cache a note reads from.
 
+import { getSoundIndex } from '@strudel/core';
 import { getAudioContext, getSampleInfo, loadBuffer, soundMap } from '@strudel/webaudio';
+import { getFontBufferSource } from '@strudel/soundfonts';
 
 // How far a new pattern is looked at. Sounds that first appear later still
 // load on their first note, as in Strudel.
@@ -39,7 +41,38 @@ function soundName(value) {
   return s.toLowerCase();
 }
 
-// The sample files (url -> {sound, n}) that `pattern` triggers in [begin, end).
+// What a note needs loaded, keyed so each is loaded once:
+//  - a sample: its file, decoded by superdough's loadBuffer (what a note reads);
+//  - a soundfont: the font and the pitch's buffer, by the soundfonts
+//    package's getFontBufferSource (its own caches);
+//  - a wavetable: its file fetched, so it is at least on disk (superdough
+//    exports no way to decode a table ahead).
+function fileOf(name, data, value) {
+  if (data?.type === 'sample' && data.samples) {
+    const { url, index } = getSampleInfo({ ...value, s: name }, data.samples);
+    return typeof url === 'string' ? { key: url, sound: name, n: index, load: (ac, label) => loadBuffer(url, ac, label) } : null;
+  }
+  if (data?.type === 'soundfont' && Array.isArray(data.fonts) && data.fonts.length) {
+    const n = getSoundIndex(value.n, data.fonts.length);
+    const font = data.fonts[n];
+    const note = { note: value.note, freq: value.freq };
+    return {
+      key: `soundfont:${font}:${String(value.note)}:${String(value.freq)}`,
+      sound: name,
+      n,
+      load: (ac) => getFontBufferSource(font, note, ac),
+    };
+  }
+  if (data?.type === 'wavetable' && data.tables) {
+    const { url, index } = getSampleInfo({ ...value, s: name }, data.tables);
+    return typeof url === 'string'
+      ? { key: url, sound: name, n: index, load: () => fetch(url).then((res) => (res.ok ? res.arrayBuffer() : Promise.reject(new Error(res.statusText)))) }
+      : null;
+  }
+  return null;
+}
+
+// The files (key -> {sound, n, load}) that `pattern` triggers in [begin, end).
 export function sampleFilesOf(pattern, begin, end, controls = {}) {
   const files = new Map();
   if (!pattern?.queryArc) {
@@ -59,14 +92,13 @@ export function sampleFilesOf(pattern, begin, end, controls = {}) {
     }
     const name = soundName(hap.value);
     const data = name ? sounds[name]?.data : undefined;
-    if (data?.type !== 'sample' || !data.samples) {
+    if (!data) {
       continue;
     }
     try {
-      const value = { ...hap.value, s: name };
-      const { url, index } = getSampleInfo(value, data.samples);
-      if (typeof url === 'string' && !files.has(url)) {
-        files.set(url, { sound: name, n: index });
+      const file = fileOf(name, data, hap.value);
+      if (file && !files.has(file.key)) {
+        files.set(file.key, file);
         if (files.size >= MAX_FILES) {
           break;
         }
@@ -96,21 +128,23 @@ export async function preloadFiles(files, { timeoutMs = PRELOAD_TIMEOUT_MS } = {
   const t0 = performance.now();
   const ac = getAudioContext();
   const jobs = [];
-  for (const [url, { sound, n }] of files) {
+  for (const [key, { sound, n, load }] of files) {
     const label = `${sound}:${n}`;
-    if (settled.get(url) === 'loaded') {
+    if (settled.get(key) === 'loaded') {
       result.ready.push(label);
       continue;
     }
-    // Called as superdough's getSampleBuffer() calls it, so the log reads
-    // the same as when a note loads it.
-    const job = loadBuffer(url, ac, label).then(
-      () => {
-        settled.set(url, 'loaded');
-        return 'loaded';
-      },
-      () => 'failed',
-    );
+    // A sample is loaded as superdough's getSampleBuffer() loads it (with
+    // the same label, so the log reads the same as when a note loads it).
+    const job = Promise.resolve()
+      .then(() => load(ac, label))
+      .then(
+        () => {
+          settled.set(key, 'loaded');
+          return 'loaded';
+        },
+        () => 'failed',
+      );
     jobs.push(withTimeout(job, timeoutMs).then((outcome) => result[outcome === 'timeout' ? 'late' : outcome].push(label)));
   }
   await Promise.all(jobs);
