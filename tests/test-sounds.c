@@ -260,6 +260,9 @@ test_samples_play_through_the_cache (void)
   g_assert_cmpuint (requests_for (SD_FILE), ==, 1);
   g_assert_null (_sj_repl_get_external_requests (repl)[0]);
   g_assert_false (console_has ((gpointer)"could not be downloaded"));
+  /* The musician's own evaluation waited for its sounds too: superdough
+   * never had to drop a note whose sample was still loading. */
+  g_assert_false (console_has ((gpointer)"took too long"));
 
   /* The dry-run of the same code names the files the page fetched. */
   sj_dry_run_start (dry_run);
