@@ -14,6 +14,7 @@
 #include "sj-chat-panel.h"
 #include "sj-code-store.h"
 #include "sj-console-page.h"
+#include "sj-panel-switcher.h"
 #include "sj-reference-page.h"
 #include "sj-repl.h"
 #include "sj-sessions-page.h"
@@ -48,6 +49,7 @@ struct _SjWindow
   GtkOverlay           *editor_overlay;
   GtkSpinner           *loading_spinner;
   GtkWidget            *panel;
+  SjPanelSwitcher      *panel_switcher;
   AdwViewStack         *panel_stack;
   SjConsolePage        *console_page;
   SjReferencePage      *reference_page;

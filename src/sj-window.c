@@ -465,6 +465,7 @@ sj_window_class_init (SjWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjWindow, editor_overlay);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, loading_spinner);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, panel);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, panel_switcher);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, panel_stack);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, console_page);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, reference_page);
