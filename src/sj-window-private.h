@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * What the parts of SjWindow (sj-window.c, sj-window-panel.c,
- * sj-window-changes.c, sj-window-agent.c) share, and what the tests and
+ * sj-window-changes.c, sj-window-agent.c, sj-window-open.c) share, and what the tests and
  * benchmarks reach: the window's page, pages and code store.
  */
 
@@ -38,6 +38,14 @@ struct _SjWindow
   gboolean              closing;
   gboolean              close_ready;
   gboolean              sound_cache_connected;
+
+  /* Opening a file (sj-window-open.c) */
+  GCancellable         *open_cancellable;
+  char                 *open_name;    /* the file being opened */
+  char                 *open_code;    /* its code, on its way to the editor */
+  gboolean              open_busy;    /* asking the page or replacing */
+  AdwMessageDialog     *replace_dialog;
+  char                 *opened_code;  /* the code of the file opened last */
 
   /* Template widgets */
   GtkButton            *play_button;
@@ -76,6 +84,8 @@ void _sj_window_panel_class_init (GtkWidgetClass *widget_class);
 void _sj_window_panel_init       (SjWindow       *self);
 void _sj_window_changes_init     (SjWindow       *self);
 void _sj_window_changes_dispose  (SjWindow       *self);
+void _sj_window_open_init        (SjWindow       *self);
+void _sj_window_open_dispose     (SjWindow       *self);
 void _sj_window_agent_class_init (GtkWidgetClass *widget_class);
 void _sj_window_agent_init       (SjWindow       *self);
 void _sj_window_agent_dispose    (SjWindow       *self);
