@@ -34,6 +34,7 @@ struct _SjApplication
 
   SjKnowledgeCliOptions cli;
   SjDryRunCliOptions    dry_run_cli;
+  gboolean              print_version;
   gboolean              options_parsed;
 
   SjSoundsIndex        *sounds;
@@ -74,20 +75,40 @@ sj_application_prepare_env (void)
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
 }
 
-static void
-sj_application_activate (GApplication *app)
+/* A second launch raises the running jam instead of opening another window
+ * that would play on top of it. */
+static SjWindow *
+present_window (GApplication *app)
 {
-  GtkWindow *window;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
-  g_assert (SJ_IS_APPLICATION (app));
-
-  /* A second launch raises the running jam instead of opening another
-   * window that would play on top of it. */
-  window = gtk_application_get_active_window (GTK_APPLICATION (app));
   if (window == NULL)
     window = GTK_WINDOW (sj_window_new (GTK_APPLICATION (app)));
 
   gtk_window_present (window);
+
+  return SJ_WINDOW (window);
+}
+
+static void
+sj_application_activate (GApplication *app)
+{
+  g_assert (SJ_IS_APPLICATION (app));
+
+  present_window (app);
+}
+
+/* `strudel-jam FILE`, first or second launch: the code opens in the
+ * running window. */
+static void
+sj_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  g_assert (SJ_IS_APPLICATION (app));
+
+  sj_window_open_files (present_window (app), files, n_files);
 }
 
 static void
@@ -349,8 +370,8 @@ sj_application_finalize (GObject *object)
   G_OBJECT_CLASS (sj_application_parent_class)->finalize (object);
 }
 
-/* The knowledge and dry-run options answer on stdout and exit without a
- * window (and without registering on the session bus). */
+/* --version and the knowledge and dry-run options answer on stdout and
+ * exit without a window (and without registering on the session bus). */
 static int
 sj_application_handle_local_options (GApplication *app,
                                      GVariantDict *options)
@@ -360,6 +381,12 @@ sj_application_handle_local_options (GApplication *app,
   g_assert (SJ_IS_APPLICATION (self));
 
   self->options_parsed = TRUE;
+
+  if (self->print_version)
+    {
+      g_print ("strudel-jam %s\n", PACKAGE_VERSION);
+      return EXIT_SUCCESS;
+    }
 
   /* --sounds goes with both; every other knowledge option is a command of
    * its own. */
@@ -409,6 +436,7 @@ sj_application_class_init (SjApplicationClass *klass)
   app_class->handle_local_options = sj_application_handle_local_options;
   app_class->local_command_line = sj_application_local_command_line;
   app_class->activate = sj_application_activate;
+  app_class->open = sj_application_open;
   app_class->startup = sj_application_startup;
   app_class->shutdown = sj_application_shutdown;
 
@@ -419,6 +447,8 @@ static void
 sj_application_init (SjApplication *self)
 {
   const GOptionEntry entries[] = {
+    { "version", 0, 0, G_OPTION_ARG_NONE, &self->print_version,
+      N_("Print the version and exit"), NULL },
     { "knowledge", 0, 0, G_OPTION_ARG_STRING, &self->cli.knowledge,
       N_("Look up Strudel functions and sounds and print the answer as JSON"), N_("QUERY") },
     { "knowledge-json", 0, 0, G_OPTION_ARG_STRING, &self->cli.knowledge_json,
@@ -445,6 +475,17 @@ sj_application_init (SjApplication *self)
   self->cli.max = -1;
   self->dry_run_cli.cycles = -1;
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
+  /* TRANSLATORS: what follows the options in "Usage: strudel-jam [OPTION…] [FILE…]" */
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Live-code music with Strudel and an AI partner."));
+  g_application_set_option_context_description (G_APPLICATION (self),
+                                                _("A FILE of Strudel code opens in the editor of the running window,\n"
+                                                  "without playing it; if the editor holds code that is not saved\n"
+                                                  "in a file, you are asked first.\n"
+                                                  "\n"
+                                                  "The --knowledge, --search-knowledge and --dry-run options print\n"
+                                                  "JSON and exit without a window."));
 }
 
 SjApplication *
@@ -452,7 +493,7 @@ sj_application_new (void)
 {
   return g_object_new (SJ_TYPE_APPLICATION,
                        "application-id", APP_ID,
-                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/io/github/strudeljam/StrudelJam",
                        NULL);
 }

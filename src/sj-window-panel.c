@@ -184,6 +184,7 @@ static const GActionEntry panel_entries[] = {
 void
 _sj_window_panel_class_init (GtkWidgetClass *widget_class)
 {
+  g_type_ensure (SJ_TYPE_PANEL_SWITCHER);
   g_type_ensure (SJ_TYPE_REFERENCE_PAGE);
   g_type_ensure (SJ_TYPE_SOUNDS_PAGE);
 

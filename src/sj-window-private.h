@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * What the parts of SjWindow (sj-window.c, sj-window-panel.c,
- * sj-window-changes.c, sj-window-agent.c) share, and what the tests and
+ * sj-window-changes.c, sj-window-agent.c, sj-window-open.c) share, and what the tests and
  * benchmarks reach: the window's page, pages and code store.
  */
 
@@ -14,6 +14,7 @@
 #include "sj-chat-panel.h"
 #include "sj-code-store.h"
 #include "sj-console-page.h"
+#include "sj-panel-switcher.h"
 #include "sj-reference-page.h"
 #include "sj-repl.h"
 #include "sj-sessions-page.h"
@@ -38,6 +39,14 @@ struct _SjWindow
   gboolean              close_ready;
   gboolean              sound_cache_connected;
 
+  /* Opening a file (sj-window-open.c) */
+  GCancellable         *open_cancellable;
+  char                 *open_name;    /* the file being opened */
+  char                 *open_code;    /* its code, on its way to the editor */
+  gboolean              open_busy;    /* asking the page or replacing */
+  AdwMessageDialog     *replace_dialog;
+  char                 *opened_code;  /* the code of the file opened last */
+
   /* Template widgets */
   GtkButton            *play_button;
   GtkLabel             *tempo_label;
@@ -48,6 +57,7 @@ struct _SjWindow
   GtkOverlay           *editor_overlay;
   GtkSpinner           *loading_spinner;
   GtkWidget            *panel;
+  SjPanelSwitcher      *panel_switcher;
   AdwViewStack         *panel_stack;
   SjConsolePage        *console_page;
   SjReferencePage      *reference_page;
@@ -74,6 +84,8 @@ void _sj_window_panel_class_init (GtkWidgetClass *widget_class);
 void _sj_window_panel_init       (SjWindow       *self);
 void _sj_window_changes_init     (SjWindow       *self);
 void _sj_window_changes_dispose  (SjWindow       *self);
+void _sj_window_open_init        (SjWindow       *self);
+void _sj_window_open_dispose     (SjWindow       *self);
 void _sj_window_agent_class_init (GtkWidgetClass *widget_class);
 void _sj_window_agent_init       (SjWindow       *self);
 void _sj_window_agent_dispose    (SjWindow       *self);

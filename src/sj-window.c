@@ -433,6 +433,7 @@ sj_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_WINDOW);
 
+  _sj_window_open_dispose (self);
   _sj_window_agent_dispose (self);
   _sj_window_changes_dispose (self);
   g_clear_object (&self->repl);
@@ -465,6 +466,7 @@ sj_window_class_init (SjWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjWindow, editor_overlay);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, loading_spinner);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, panel);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, panel_switcher);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, panel_stack);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, console_page);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, reference_page);
@@ -531,6 +533,7 @@ sj_window_init (SjWindow *self)
   _sj_window_panel_init (self);
   _sj_window_changes_init (self);
   _sj_window_agent_init (self);
+  _sj_window_open_init (self);
   restore_window_state (self);
   update_transport (self);
   load_code (self);

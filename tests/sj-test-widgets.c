@@ -116,7 +116,7 @@ sj_test_render_widget (GtkWidget *widget)
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   g_assert_nonnull (node);
 
-  return gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
+  return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
 }
 
@@ -177,6 +177,33 @@ window_is_active (gpointer data)
   return gtk_window_is_active (self->window);
 }
 
+/* Makes @window, already shown, take real key presses: it gets the X input
+ * focus and counts F12 presses and frames; waits fail after @timeout_s. */
+void
+sj_test_key_window_attach (SjTestKeyWindow *self,
+                           GtkWindow       *window,
+                           guint            timeout_s)
+{
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  g_autofree char *xid = NULL;
+
+  self->barriers = 0;
+  self->frames = 0;
+  self->timeout_s = timeout_s;
+  self->window = window;
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (barrier_key_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->window), keys);
+  gtk_widget_add_tick_callback (GTK_WIDGET (self->window), tick_cb, self, NULL);
+
+  /* There is no window manager under Xvfb: give the window the X input
+   * focus ourselves. */
+  xid = g_strdup_printf ("%lu", (gulong)gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (self->window))));
+  sj_test_run_xdotool ((const char *[]) { "windowfocus", "--sync", xid, NULL });
+  sj_test_widgets_spin_until (window_is_active, self, timeout_s, "the window to become active");
+}
+
 /* Shows @child in a new window of @width × @height that has the X input
  * focus; waits fail after @timeout_s. */
 void
@@ -186,28 +213,12 @@ sj_test_key_window_open (SjTestKeyWindow *self,
                          int              height,
                          guint            timeout_s)
 {
-  GtkEventController *keys = gtk_event_controller_key_new ();
-  g_autofree char *xid = NULL;
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
 
-  self->barriers = 0;
-  self->frames = 0;
-  self->timeout_s = timeout_s;
-  self->window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (self->window, width, height);
-  gtk_window_set_child (self->window, child);
-
-  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
-  g_signal_connect (keys, "key-pressed", G_CALLBACK (barrier_key_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->window), keys);
-  gtk_widget_add_tick_callback (GTK_WIDGET (self->window), tick_cb, self, NULL);
-
-  gtk_window_present (self->window);
-
-  /* There is no window manager under Xvfb: give the window the X input
-   * focus ourselves. */
-  xid = g_strdup_printf ("%lu", (gulong)gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (self->window))));
-  sj_test_run_xdotool ((const char *[]) { "windowfocus", "--sync", xid, NULL });
-  sj_test_widgets_spin_until (window_is_active, self, timeout_s, "the window to become active");
+  gtk_window_set_default_size (window, width, height);
+  gtk_window_set_child (window, child);
+  gtk_window_present (window);
+  sj_test_key_window_attach (self, window, timeout_s);
 }
 
 void

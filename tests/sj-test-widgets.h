@@ -37,6 +37,9 @@ void        sj_test_key_window_open    (SjTestKeyWindow    *self,
                                         int                 width,
                                         int                 height,
                                         guint               timeout_s);
+void        sj_test_key_window_attach  (SjTestKeyWindow    *self,
+                                        GtkWindow          *window,
+                                        guint               timeout_s);
 void        sj_test_key_window_close   (SjTestKeyWindow    *self);
 void        sj_test_key_window_press   (SjTestKeyWindow    *self,
                                         const char * const *keys);

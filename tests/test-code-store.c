@@ -3,13 +3,16 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * SjCodeStore against a real directory: the demo on first run, debounced
- * atomic saves, and failures that lose nothing.
+ * atomic saves, and failures that lose nothing. And SjCodeFile, reading a
+ * file the user opens: code as the editor keeps it, or an error that says
+ * why not for anything else.
  */
 
 #include "config.h"
 
 #include <glib/gstdio.h>
 
+#include "sj-code-file.h"
 #include "sj-code-store-private.h"
 #include "sj-test-files.h"
 
@@ -219,6 +222,120 @@ test_unreadable_file_is_an_error (Fixture       *fixture,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
 }
 
+/* Code files ---------------------------------------------------------------- */
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **)user_data = g_object_ref (result);
+}
+
+static char *
+read_code_file (const char  *path,
+                GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GAsyncResult) result = NULL;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  sj_code_file_read_async (file, NULL, store_result_cb, &result);
+  while (result == NULL)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  return sj_code_file_read_finish (result, error);
+}
+
+static char *
+write_file (Fixture    *fixture,
+            const char *name,
+            const char *contents,
+            gssize      length)
+{
+  char *path = g_build_filename (fixture->dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, contents, length, NULL));
+  return path;
+}
+
+static void
+test_code_file_reads_code (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *plain = write_file (fixture, "plain.strudel.js", "note(\"c3 e3\").s(\"sawtooth\")\n", -1);
+  g_autofree char *windows = write_file (fixture, "crlf.js", "\xEF\xBB\xBF// a\r\n$: s(\"bd\")\r\r\n", -1);
+  g_autofree char *empty = write_file (fixture, "empty.js", "", 0);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *code = NULL;
+
+  code = read_code_file (plain, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (code, ==, "note(\"c3 e3\").s(\"sawtooth\")\n");
+
+  /* As the editor keeps it: no byte-order mark, "\n" line ends. */
+  g_clear_pointer (&code, g_free);
+  code = read_code_file (windows, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (code, ==, "// a\n$: s(\"bd\")\n\n");
+
+  g_clear_pointer (&code, g_free);
+  code = read_code_file (empty, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (code, ==, "");
+}
+
+static void
+test_code_file_refuses (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *binary = write_file (fixture, "binary.strudel.js", "s(\"bd\")\0\x01\x02", 11);
+  g_autofree char *latin1 = write_file (fixture, "latin1.js", "// caf\xe9\n", -1);
+  g_autofree char *huge_text = g_strnfill (SJ_CODE_FILE_MAX_BYTES + 1, 'x');
+  g_autofree char *huge = write_file (fixture, "huge.js", huge_text, -1);
+  g_autofree char *limit = write_file (fixture, "limit.js", huge_text, SJ_CODE_FILE_MAX_BYTES);
+  g_autofree char *missing = g_build_filename (fixture->dir, "missing.js", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *code = NULL;
+  g_autoptr(GFile) named = g_file_new_for_path ("/tmp/caf\xc3\xa9 pattern.strudel.js");
+  g_autofree char *name = sj_code_file_dup_name (named);
+
+  g_assert_null (read_code_file (binary, &error));
+  g_assert_error (error, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_NOT_TEXT);
+  g_clear_error (&error);
+
+  g_assert_null (read_code_file (latin1, &error));
+  g_assert_error (error, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_NOT_TEXT);
+  g_clear_error (&error);
+
+  g_assert_null (read_code_file (huge, &error));
+  g_assert_error (error, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_TOO_LARGE);
+  g_clear_error (&error);
+
+  /* Exactly the limit still opens. */
+  code = read_code_file (limit, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (strlen (code), ==, SJ_CODE_FILE_MAX_BYTES);
+
+  g_assert_null (read_code_file (missing, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  g_assert_null (read_code_file (fixture->dir, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY);
+  g_clear_error (&error);
+
+  /* A device could be endless: refused without reading. */
+  g_assert_null (read_code_file ("/dev/zero", &error));
+  g_assert_error (error, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_NOT_TEXT);
+  g_clear_error (&error);
+
+  g_assert_cmpstr (name, ==, "caf\xc3\xa9 pattern.strudel.js");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -230,6 +347,8 @@ main (int   argc,
   g_test_add ("/code-store/flush", Fixture, NULL, fixture_setup, test_flush_writes_pending, fixture_teardown);
   g_test_add ("/code-store/failed-save-keeps-text", Fixture, NULL, fixture_setup, test_failed_save_keeps_text, fixture_teardown);
   g_test_add ("/code-store/unreadable-file", Fixture, NULL, fixture_setup, test_unreadable_file_is_an_error, fixture_teardown);
+  g_test_add ("/code-file/reads-code", Fixture, NULL, fixture_setup, test_code_file_reads_code, fixture_teardown);
+  g_test_add ("/code-file/refuses", Fixture, NULL, fixture_setup, test_code_file_refuses, fixture_teardown);
 
   return g_test_run ();
 }

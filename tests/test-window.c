@@ -630,8 +630,8 @@ test_reference_page (void)
   g_assert_nonnull (sj_test_find_widget (page, is_label_with, example));
 
   /* Put the cursor at the end of some code (Ctrl+End in the editor). */
-  _sj_repl_set_code_async (repl, before, NULL, sj_test_store_result_cb, &result);
-  g_assert_true (_sj_repl_set_code_finish (repl, sj_test_wait_result (&result), &error));
+  sj_repl_set_code_async (repl, before, NULL, sj_test_store_result_cb, &result);
+  g_assert_true (sj_repl_set_code_finish (repl, sj_test_wait_result (&result), &error));
   g_assert_no_error (error);
   g_clear_object (&result);
   press_key_in_editor (repl, "key: 'End', code: 'End', keyCode: 35, ctrlKey: true");
@@ -823,8 +823,8 @@ test_code_survives_restart (void)
   g_assert_nonnull (store);
 
   /* Typing in the editor reaches the disk (debounced, atomically). */
-  _sj_repl_set_code_async (repl, mine, NULL, sj_test_store_result_cb, &result);
-  g_assert_true (_sj_repl_set_code_finish (repl, sj_test_wait_result (&result), &error));
+  sj_repl_set_code_async (repl, mine, NULL, sj_test_store_result_cb, &result);
+  g_assert_true (sj_repl_set_code_finish (repl, sj_test_wait_result (&result), &error));
   g_assert_no_error (error);
   /* The store emits SjCodeStore::saved after each write, which wakes the
    * loop; the file then holds exactly the editor's text. */

@@ -35,8 +35,16 @@ sj_repl_fetch_code_finish (SjRepl        *self,
   return json_node_dup_string (node);
 }
 
+/**
+ * sj_repl_set_code_async:
+ * @code: the editor's new text
+ *
+ * Replaces the editor's text with @code as one edit, which a single undo in
+ * the editor takes back. Nothing is evaluated: the music changes only when
+ * the user plays.
+ */
 void
-_sj_repl_set_code_async (SjRepl              *self,
+sj_repl_set_code_async (SjRepl              *self,
                         const char          *code,
                         GCancellable        *cancellable,
                         GAsyncReadyCallback  callback,
@@ -46,15 +54,15 @@ _sj_repl_set_code_async (SjRepl              *self,
 
   _sj_repl_call (self, "return window.sjBridge.setCode(code);",
                 g_variant_new_parsed ("{'code': <%s>}", code), SJ_REPL_DEFAULT_TIMEOUT_MS,
-                cancellable, callback, user_data, _sj_repl_set_code_async);
+                cancellable, callback, user_data, sj_repl_set_code_async);
 }
 
 gboolean
-_sj_repl_set_code_finish (SjRepl        *self,
+sj_repl_set_code_finish (SjRepl        *self,
                          GAsyncResult  *result,
                          GError       **error)
 {
-  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, _sj_repl_set_code_async, error);
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_set_code_async, error);
 
   return node != NULL;
 }

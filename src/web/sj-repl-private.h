@@ -26,14 +26,6 @@ JsonNode *_sj_repl_call_finish (SjRepl               *self,
 const char        *_sj_repl_get_code                (SjRepl               *self);
 JsonObject        *_sj_repl_get_versions            (SjRepl               *self);
 const char * const*_sj_repl_get_external_requests   (SjRepl               *self);
-void               _sj_repl_set_code_async          (SjRepl               *self,
-                                                    const char           *code,
-                                                    GCancellable         *cancellable,
-                                                    GAsyncReadyCallback   callback,
-                                                    gpointer              user_data);
-gboolean           _sj_repl_set_code_finish         (SjRepl               *self,
-                                                    GAsyncResult         *result,
-                                                    GError              **error);
 void               _sj_repl_query_haps_async        (SjRepl               *self,
                                                     double                begin,
                                                     double                end,

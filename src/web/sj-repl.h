@@ -61,6 +61,14 @@ gboolean           sj_repl_query_state_finish      (SjRepl               *self,
                                                     GAsyncResult         *result,
                                                     SjReplState          *state,
                                                     GError              **error);
+void               sj_repl_set_code_async          (SjRepl               *self,
+                                                    const char           *code,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+gboolean           sj_repl_set_code_finish         (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
 void               sj_repl_insert_text_async       (SjRepl               *self,
                                                     const char           *text,
                                                     GCancellable         *cancellable,
