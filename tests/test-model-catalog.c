@@ -346,7 +346,7 @@ test_local_servers (void)
   found = detect (NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (found->base_url, ==, model_server->base_url);
-  g_assert_cmpstr (found->name, ==, "A local server");
+  g_assert_cmpstr (found->name, ==, "a model server");
   g_assert_cmpstr (sj_model_catalog_choose_default (found->catalog, FALSE), ==, "qwen3:8b");
   g_assert_cmpuint (web_server->n_models, ==, 1);
   g_clear_pointer (&found, sj_local_server_free);

@@ -85,7 +85,8 @@ name_of (guint16 port)
     if (known_servers[i].port == port)
       return known_servers[i].name;
 
-  return _("A local server");
+  /* TRANSLATORS: in "Found a model server at http://127.0.0.1:8081/v1." */
+  return _("a model server");
 }
 
 static void

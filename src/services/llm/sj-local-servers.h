@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 /* A model server that answered on this computer. */
 typedef struct
 {
-  char           *name;      /* "Ollama", "llama.cpp", "LM Studio", or a generic name */
+  char           *name;      /* "Ollama", "llama.cpp", "LM Studio", or "a model server" */
   char           *base_url;  /* "http://127.0.0.1:11434/v1" */
   SjModelCatalog *catalog;   /* the models it offers */
 } SjLocalServer;
