@@ -7,7 +7,8 @@
  * calls with their arguments cut into fragments), HTTP errors, a
  * connection cut mid-answer, an answer that never ends. It records every
  * request, and when each arrived and each answer's last byte left, for the
- * tests and for bench/agent.
+ * tests and for bench/agent. It can also list models (GET /models) and,
+ * as OpenRouter does, say whether a key is accepted (GET /key).
  */
 
 #include "config.h"
@@ -54,6 +55,10 @@ struct _SjTestModelServer
   GPtrArray  *requests;
   GArray     *request_times;
   GArray     *last_byte_times;
+  char       *models;       /* the body of GET /models; NULL for a 404 */
+  char       *api_key;      /* the key GET /key accepts; NULL for a 404 */
+  char       *checked_key;  /* the key GET /key was last asked about */
+  guint       n_model_lists;
 };
 
 static void
@@ -372,6 +377,37 @@ server_cb (SoupServer        *server,
   Reply *reply;
   Writer *writer;
 
+  if (g_str_has_suffix (path, "/key") && self->api_key != NULL)
+    {
+      const char *auth = soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                                       "Authorization");
+
+      g_free (self->checked_key);
+      self->checked_key = auth != NULL && g_str_has_prefix (auth, "Bearer ") ? g_strdup (auth + 7) : NULL;
+      if (g_strcmp0 (self->checked_key, self->api_key) == 0)
+        {
+          soup_server_message_set_status (msg, 200, NULL);
+          soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC,
+                                            "{\"data\":{\"label\":\"test\"}}", 25);
+        }
+      else
+        {
+          soup_server_message_set_status (msg, 401, NULL);
+          soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC,
+                                            "{\"error\":{\"message\":\"User not found.\",\"code\":401}}", 50);
+        }
+      return;
+    }
+
+  if (g_str_has_suffix (path, "/models") && self->models != NULL)
+    {
+      self->n_model_lists++;
+      soup_server_message_set_status (msg, 200, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY,
+                                        self->models, strlen (self->models));
+      return;
+    }
+
   if (!g_str_has_suffix (path, "/chat/completions"))
     {
       soup_server_message_set_status (msg, 404, NULL);
@@ -477,7 +513,50 @@ sj_test_model_server_free (SjTestModelServer *self)
   g_array_unref (self->request_times);
   g_array_unref (self->last_byte_times);
   g_free (self->url);
+  g_free (self->models);
+  g_free (self->api_key);
+  g_free (self->checked_key);
   g_free (self);
+}
+
+/* GET /models answers @json from now on; %NULL for a 404. */
+void
+sj_test_model_server_set_models (SjTestModelServer *self,
+                                 const char        *json)
+{
+  g_free (self->models);
+  self->models = g_strdup (json);
+}
+
+/* GET /key accepts @key only from now on (401 for any other), as
+ * OpenRouter's does; %NULL for a 404. */
+void
+sj_test_model_server_set_api_key (SjTestModelServer *self,
+                                  const char        *key)
+{
+  g_free (self->api_key);
+  self->api_key = g_strdup (key);
+}
+
+/* Returns: the key GET /key was last asked about, or %NULL */
+const char *
+sj_test_model_server_get_checked_key (SjTestModelServer *self)
+{
+  return self->checked_key;
+}
+
+guint
+sj_test_model_server_get_n_model_lists (SjTestModelServer *self)
+{
+  return self->n_model_lists;
+}
+
+guint16
+sj_test_model_server_get_port (SjTestModelServer *self)
+{
+  g_autoptr(GUri) uri = g_uri_parse (self->url, G_URI_FLAGS_NONE, NULL);
+
+  return g_uri_get_port (uri);
 }
 
 const char *

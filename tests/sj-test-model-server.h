@@ -14,6 +14,15 @@ typedef struct _SjTestModelServer SjTestModelServer;
 SjTestModelServer *sj_test_model_server_new             (void);
 void               sj_test_model_server_free            (SjTestModelServer *self);
 const char        *sj_test_model_server_get_url         (SjTestModelServer *self);
+guint16            sj_test_model_server_get_port        (SjTestModelServer *self);
+
+/* GET /models and, as OpenRouter's, GET /key. */
+void               sj_test_model_server_set_models      (SjTestModelServer *self,
+                                                         const char        *json);
+void               sj_test_model_server_set_api_key     (SjTestModelServer *self,
+                                                         const char        *key);
+const char        *sj_test_model_server_get_checked_key (SjTestModelServer *self);
+guint              sj_test_model_server_get_n_model_lists (SjTestModelServer *self);
 
 /* Replies are given to requests in order; a request beyond them gets a
  * 500. Text is streamed in pieces of @piece characters. */

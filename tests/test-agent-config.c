@@ -3,18 +3,24 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * SjAgentConfig against a real Secret Service (tests/test-secrets.sh runs
- * it with a gnome-keyring of its own, locked, or with no keyring at all):
- * the agent works when it can, and otherwise says why and what to do.
+ * it with a gnome-keyring of its own, locked, or with no keyring at all)
+ * and custom endpoints on the loopback interface (a model server, and a
+ * port where nothing answers): the agent works when it can, and otherwise
+ * says why and what to do, in the order the musician would fix it.
  */
 
 #include "config.h"
 
+#include <string.h>
+
 #include "sj-agent-config.h"
 #include "sj-secrets.h"
+#include "sj-test-model-server.h"
 #include "sj-test-target.h"
 
 typedef struct
 {
+  SjTestModelServer *server;
   GSettings     *settings;
   SjAgent       *agent;
   SjAgentConfig *config;
@@ -43,6 +49,7 @@ fixture_set_up (Fixture       *fixture,
   g_autoptr(SjHistoryStore) store = NULL;
   g_autofree char *path = NULL;
 
+  fixture->server = sj_test_model_server_new ();
   fixture->dir = g_dir_make_tmp ("sj-agent-config-XXXXXX", NULL);
   path = g_build_filename (fixture->dir, "history.db", NULL);
   store = sj_history_store_new (path, NULL);
@@ -61,8 +68,10 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->config);
   g_clear_object (&fixture->agent);
   g_settings_reset (fixture->settings, "provider");
+  g_settings_reset (fixture->settings, "base-url");
   g_settings_reset (fixture->settings, "model");
   g_clear_object (&fixture->settings);
+  g_clear_pointer (&fixture->server, sj_test_model_server_free);
   g_free (fixture->dir);
 }
 
@@ -86,6 +95,34 @@ settle (Fixture *fixture)
   return sj_agent_config_get_problem (fixture->config);
 }
 
+/* Waits for the config to set the agent up again by itself. */
+static const GError *
+settle_by_itself (Fixture *fixture)
+{
+  guint before = fixture->changes;
+
+  while (fixture->changes == before)
+    g_main_context_iteration (NULL, TRUE);
+
+  return sj_agent_config_get_problem (fixture->config);
+}
+
+/* A loopback URL nothing listens on: a port that was free a moment ago. */
+static char *
+unreachable_url (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  g_assert_true (g_socket_bind (socket, any, FALSE, NULL));
+  bound = g_socket_get_local_address (socket, NULL);
+  g_socket_close (socket, NULL);
+
+  return g_strdup_printf ("http://127.0.0.1:%u/v1", g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+}
+
 static void
 store_cb (GObject      *object,
           GAsyncResult *result,
@@ -101,28 +138,57 @@ static void
 test_running (Fixture       *fixture,
               gconstpointer  data)
 {
+  g_autofree char *unreachable = unreachable_url ();
   gboolean done = FALSE;
   const GError *problem;
 
-  /* OpenRouter without a key: the way forward. */
+  /* OpenRouter without a key: the way forward. Without a model as well,
+   * the key comes first: it is what the musician fixes first. */
+  g_settings_set_string (fixture->settings, "model", "");
   problem = settle (fixture);
   g_assert_error (problem, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NO_API_KEY);
   g_assert_nonnull (strstr (problem->message, "No OpenRouter API key"));
 
+  /* A key stored anywhere sets the agent up again by itself: now the model
+   * is what is missing. */
   sj_secrets_store_api_key_async ("openrouter", SJ_LLM_CLIENT_OPENROUTER_URL, "sk-or-v1-testtesttesttesttest", NULL, store_cb, &done);
+  problem = settle_by_itself (fixture);
   while (!done)
     g_main_context_iteration (NULL, TRUE);
+  g_assert_error (problem, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NO_MODEL);
+  g_assert_nonnull (strstr (problem->message, "No model"));
+  g_settings_set_string (fixture->settings, "model", "some/model");
+  g_assert_null (settle_by_itself (fixture));
+
+  /* A local endpoint needs no key, but it has to answer (any answer: the
+   * test server has no model list). */
+  g_settings_set_string (fixture->settings, "provider", "custom");
+  g_settings_set_string (fixture->settings, "base-url", sj_test_model_server_get_url (fixture->server));
   g_assert_null (settle (fixture));
 
-  /* A local endpoint needs no key. */
-  g_settings_set_string (fixture->settings, "provider", "custom");
-  g_assert_null (settle (fixture));
+  /* Nothing answers there: said so, with the address. */
+  g_settings_set_string (fixture->settings, "base-url", unreachable);
+  problem = settle_by_itself (fixture);
+  g_assert_error (problem, SJ_AGENT_ERROR, SJ_AGENT_ERROR_UNREACHABLE);
+  g_assert_nonnull (strstr (problem->message, unreachable));
+  /* Asked again on a reload: still nothing. */
+  problem = settle (fixture);
+  g_assert_error (problem, SJ_AGENT_ERROR, SJ_AGENT_ERROR_UNREACHABLE);
+  g_settings_set_string (fixture->settings, "base-url", sj_test_model_server_get_url (fixture->server));
+  g_assert_null (settle_by_itself (fixture));
 
   /* No model: said so. */
   g_settings_set_string (fixture->settings, "model", "  ");
   problem = settle (fixture);
-  g_assert_nonnull (problem);
+  g_assert_error (problem, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NO_MODEL);
   g_assert_nonnull (strstr (problem->message, "No model"));
+
+  /* No base URL: said so. */
+  g_settings_set_string (fixture->settings, "model", "some/model");
+  g_settings_set_string (fixture->settings, "base-url", " ");
+  problem = settle (fixture);
+  g_assert_error (problem, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOT_CONFIGURED);
+  g_assert_nonnull (strstr (problem->message, "base URL"));
 }
 
 static void
@@ -149,6 +215,7 @@ test_no_keyring (Fixture       *fixture,
 
   /* A local model works without any keyring. */
   g_settings_set_string (fixture->settings, "provider", "custom");
+  g_settings_set_string (fixture->settings, "base-url", sj_test_model_server_get_url (fixture->server));
   g_assert_null (settle (fixture));
 }
 

@@ -380,6 +380,21 @@ test_api_key (void)
   g_assert_false (gtk_widget_get_sensitive (clear_button));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (set_button)), ==, "Set");
 
+  /* A key stored or cleared elsewhere (the Chat's status page, another
+   * window) shows here at once. */
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    sj_secrets_store_api_key_async ("custom", provider.base_url, api_key, NULL, got_result_cb, &result);
+    WAIT_UNTIL (subtitle_is (status_row, "Stored in the keyring"));
+    WAIT_UNTIL (result != NULL);
+    g_assert_true (sj_secrets_store_api_key_finish (result, NULL));
+    g_clear_object (&result);
+    sj_secrets_clear_api_key_async ("custom", provider.base_url, NULL, got_result_cb, &result);
+    WAIT_UNTIL (subtitle_is (status_row, "No key stored"));
+    WAIT_UNTIL (result != NULL);
+  }
+
   gtk_window_destroy (window);
 }
 

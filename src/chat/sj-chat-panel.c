@@ -3,7 +3,11 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The Chat page of the side panel: the conversation with the agent, the
- * composer under it, and a banner for what keeps the agent from working.
+ * composer under it, and a banner for what stops the agent mid-session
+ * (a refused key, rate limits, no network). While no model is usable yet
+ * (SjAgentConfig has a problem) the first-start status page, SjOnboarding,
+ * stands in their place; once the agent can work, the composer is back,
+ * with the keyboard if it was on the status page.
  *
  * The conversation is a GtkListView over SjChatMessages, so a session of
  * thousands of messages costs only the rows on screen. The agent's signals
@@ -28,6 +32,7 @@
 #include "sj-chat-message.h"
 #include "sj-chat-panel-private.h"
 #include "sj-message-row.h"
+#include "sj-onboarding.h"
 
 struct _SjChatPanel
 {
@@ -43,6 +48,8 @@ struct _SjChatPanel
   SjAutoscroll    *autoscroll;
   gboolean         editing;
 
+  GtkStack        *main_stack;
+  SjOnboarding    *onboarding;
   SjProblemBanner *banner;
   GtkStack        *stack;
   GtkScrolledWindow *scroller;
@@ -268,11 +275,33 @@ show_problem (SjChatPanel  *self,
   sj_problem_banner_show (self->banner, problem, error->domain == SJ_AGENT_ERROR ? error->message : NULL);
 }
 
+/* Whether the keyboard is in the panel or nowhere: only then may the
+ * composer take it when the status page gives way. */
+static gboolean
+focus_is_here (SjChatPanel *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  return gtk_widget_get_mapped (GTK_WIDGET (self)) &&
+         (focus == NULL || gtk_widget_is_ancestor (focus, GTK_WIDGET (self)));
+}
+
+/* Setup problems are the status page's; the banner is for what happens
+ * once the agent works, and a working setup clears it. */
 static void
 config_changed_cb (SjChatPanel   *self,
                    SjAgentConfig *config)
 {
-  show_problem (self, sj_agent_config_get_problem (config));
+  gboolean was_onboarding = g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "onboarding") == 0;
+  gboolean onboarding = sj_onboarding_is_needed (self->onboarding);
+  gboolean take_focus = was_onboarding && !onboarding && focus_is_here (self);
+
+  if (!onboarding)
+    sj_problem_banner_hide (self->banner);
+  gtk_stack_set_visible_child_name (self->main_stack, onboarding ? "onboarding" : "chat");
+  if (take_focus)
+    sj_composer_focus (self->composer);
 }
 
 static void
@@ -554,18 +583,25 @@ sj_chat_panel_set_agent (SjChatPanel   *self,
   g_set_object (&self->config, config);
   g_signal_group_set_target (self->agent_signals, agent);
   g_binding_group_set_source (self->agent_bindings, agent);
+  /* The status page follows the config first, so the panel asks it. */
+  sj_onboarding_set_config (self->onboarding, config);
   g_signal_group_set_target (self->config_signals, config);
 
-  if (config != NULL && sj_agent_config_is_ready (config))
-    config_changed_cb (self, config);
+  config_changed_cb (self, config);
   sj_chat_panel_load_session (self, sj_agent_get_session_id (agent));
 }
 
+/* Puts the keyboard in the composer, or in the status page's next step
+ * while it stands in the composer's place. */
 void
 sj_chat_panel_focus_composer (SjChatPanel *self)
 {
   g_assert (SJ_IS_CHAT_PANEL (self));
-  sj_composer_focus (self->composer);
+
+  if (sj_onboarding_is_needed (self->onboarding))
+    sj_onboarding_focus (self->onboarding);
+  else
+    sj_composer_focus (self->composer);
 }
 
 GListModel *
@@ -587,6 +623,13 @@ _sj_chat_panel_get_autoscroll (SjChatPanel *self)
 {
   g_assert (SJ_IS_CHAT_PANEL (self));
   return self->autoscroll;
+}
+
+SjOnboarding *
+_sj_chat_panel_get_onboarding (SjChatPanel *self)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+  return self->onboarding;
 }
 
 SjProblemBanner *
@@ -640,9 +683,12 @@ sj_chat_panel_class_init (SjChatPanelClass *klass)
   signals[APPLY_CODE] = g_signal_new ("apply-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                       0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
+  g_type_ensure (SJ_TYPE_ONBOARDING);
   g_type_ensure (SJ_TYPE_PROBLEM_BANNER);
   g_type_ensure (SJ_TYPE_COMPOSER);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-chat-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, SjChatPanel, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, SjChatPanel, onboarding);
   gtk_widget_class_bind_template_child (widget_class, SjChatPanel, banner);
   gtk_widget_class_bind_template_child (widget_class, SjChatPanel, stack);
   gtk_widget_class_bind_template_child (widget_class, SjChatPanel, scroller);

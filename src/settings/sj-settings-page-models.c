@@ -4,7 +4,8 @@
  *
  * The model menu of SjSettingsPage: the models the provider offers, asked
  * of the provider itself with the stored key when the menu is first opened
- * for an endpoint or on Refresh, searched as one types. A fetch that fails
+ * for an endpoint or on Refresh (through SjModelCatalog, as the Chat's
+ * first-start status page does), searched as one types. A fetch that fails
  * is reported in a row of the page as well as in the menu, since an empty
  * menu alone would not say why.
  */
@@ -13,23 +14,11 @@
 
 #include <glib/gi18n.h>
 
-#include "sj-llm-client.h"
-#include "sj-secrets.h"
+#include "sj-model-catalog.h"
 #include "sj-settings-page-private.h"
 
-/* Keys read from the keyring are wiped before they are freed, as SjSecrets
- * does with its own copies; volatile, so the writes are not optimised away
- * as dead stores. */
-static void
-wipe_free (char *key)
-{
-  if (key == NULL)
-    return;
-
-  for (volatile char *p = key; *p != '\0'; p++)
-    *p = '\0';
-  g_free (key);
-}
+/* A provider that takes longer to list its models is as good as down. */
+#define FETCH_TIMEOUT_S 30
 
 static void
 update_models_view (SjSettingsPage *self)
@@ -76,15 +65,17 @@ show_models_error (SjSettingsPage *self,
 }
 
 static void
-list_models_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+fetch_models_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
 {
   SjSettingsPage *self = user_data;
   g_autoptr(GError) error = NULL;
-  g_auto(GStrv) ids = NULL;
+  g_autoptr(SjModelCatalog) catalog = NULL;
 
-  ids = sj_llm_client_list_models_finish (SJ_LLM_CLIENT (object), result, &error);
+  /* Cancelled when the page went away or a newer fetch replaced this one:
+   * @self may be gone, so it is not touched. */
+  catalog = sj_model_catalog_fetch_finish (result, &error);
   if (_sj_settings_page_is_cancelled (error))
     return;
 
@@ -95,33 +86,8 @@ list_models_cb (GObject      *object,
     }
 
   self->models_state = MODELS_FETCHED;
-  set_models (self, (const char * const *)ids);
+  set_models (self, sj_model_catalog_get_ids (catalog));
   update_models_view (self);
-}
-
-static void
-lookup_api_key_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  SjSettingsPage *self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SjLlmClient) client = NULL;
-  char *key;
-
-  key = sj_secrets_lookup_api_key_finish (result, &error);
-  if (_sj_settings_page_is_cancelled (error))
-    return;
-
-  /* Without a key (or a keyring) the models are still asked for: OpenRouter
-   * lists them to anyone and local servers need no key at all. A refused
-   * request then says what is wrong. */
-  if (error != NULL)
-    g_debug ("Fetching the models without an API key: %s", error->message);
-
-  client = sj_llm_client_new (self->models_base_url, key);
-  wipe_free (key);
-  sj_llm_client_list_models_async (client, self->models_cancellable, list_models_cb, self);
 }
 
 void
@@ -262,9 +228,8 @@ sj_settings_page_refresh_models (SjSettingsPage *self)
       return;
     }
 
-  g_free (self->models_base_url);
-  self->models_base_url = g_strdup (base_url);
   self->models_state = MODELS_FETCHING;
   update_models_view (self);
-  sj_secrets_lookup_api_key_async (provider, base_url, cancellable, lookup_api_key_cb, self);
+  sj_model_catalog_fetch_async (provider, base_url, NULL, SJ_MODEL_FETCH_STORED_KEY, FETCH_TIMEOUT_S,
+                                cancellable, fetch_models_cb, self);
 }

@@ -36,7 +36,6 @@ struct _SjSettingsPage
   GtkStringList        *models;
   GtkFilterListModel   *filtered_models;
   ModelsState           models_state;
-  char                 *models_base_url;
 
   /* Template widgets */
   AdwComboRow          *provider_row;

@@ -10,6 +10,8 @@
  * The one exception is the API key, which never goes near GSettings: it is
  * kept in the keyring through SjSecrets, under the provider and the base
  * URL in use (OpenRouter's own URL for OpenRouter), and never shown back.
+ * A key stored or cleared elsewhere (the Chat's first-start status page)
+ * shows here at once through SjSecretsMonitor.
  *
  * The model row's menu of the provider's models is in
  * sj-settings-page-models.c.
@@ -19,8 +21,9 @@
 
 #include <glib/gi18n.h>
 
-#include "sj-llm-client.h"
+#include "sj-agent-config.h"
 #include "sj-secrets.h"
+#include "sj-secrets-monitor.h"
 #include "sj-settings-page-private.h"
 
 /* The choices of the string keys, in the order of their combo rows. */
@@ -135,12 +138,7 @@ _sj_settings_page_get_endpoint (SjSettingsPage  *self,
                                 char           **provider,
                                 char           **base_url)
 {
-  *provider = g_settings_get_string (self->settings, "provider");
-
-  if (g_str_equal (*provider, "custom"))
-    *base_url = g_strstrip (g_settings_get_string (self->settings, "base-url"));
-  else
-    *base_url = g_strdup (SJ_LLM_CLIENT_OPENROUTER_URL);
+  sj_agent_config_get_endpoint (self->settings, provider, base_url);
 
   return **base_url != '\0';
 }
@@ -330,6 +328,22 @@ endpoint_changed_cb (SjSettingsPage *self,
     sj_settings_page_refresh_models (self);
 }
 
+static void
+key_changed_cb (SjSettingsPage *self,
+                const char     *provider,
+                const char     *base_url)
+{
+  g_autofree char *our_provider = NULL;
+  g_autofree char *our_base_url = NULL;
+
+  g_assert (SJ_IS_SETTINGS_PAGE (self));
+
+  /* The page's own store or clear has updated the status already. */
+  if (!self->key_busy && _sj_settings_page_get_endpoint (self, &our_provider, &our_base_url) &&
+      g_str_equal (provider, our_provider) && g_str_equal (base_url, our_base_url))
+    update_key_status (self);
+}
+
 /* GObject ----------------------------------------------------------------- */
 
 static void
@@ -359,7 +373,6 @@ sj_settings_page_dispose (GObject *object)
   g_clear_object (&self->filtered_models);
   g_clear_object (&self->models);
   g_clear_object (&self->settings);
-  g_clear_pointer (&self->models_base_url, g_free);
 
   G_OBJECT_CLASS (sj_settings_page_parent_class)->dispose (object);
 }
@@ -434,6 +447,8 @@ sj_settings_page_new (GSettings *settings)
 
   g_signal_connect_object (settings, "changed::provider", G_CALLBACK (endpoint_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (settings, "changed::base-url", G_CALLBACK (endpoint_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (sj_secrets_monitor_get_default (), "key-changed", G_CALLBACK (key_changed_cb),
+                           self, G_CONNECT_SWAPPED);
   update_key_status (self);
 
   return GTK_WIDGET (self);

@@ -6,9 +6,20 @@
  * and model, reasoning, temperature and limits from GSettings, and the API
  * key from the Secret Service, looked up again whenever the endpoint
  * changes. When the agent cannot work (no key for OpenRouter, no keyring,
- * a locked one, no model chosen) the reason is kept as the agent's
- * configuration error: the musician's next message is answered with it,
- * and the panel shows it as a banner with the way forward.
+ * a locked one, a custom endpoint where nothing answers, no model chosen)
+ * the reason is kept as the agent's configuration error: the musician's
+ * next message is answered with it, and the Chat shows its first-start
+ * status page with the ways forward.
+ *
+ * The problems are found in the order the musician would fix them: the
+ * endpoint and its key first, then whether the endpoint answers, then the
+ * model. A custom endpoint is asked for its models once per base URL (any
+ * HTTP answer will do: only silence is a problem), with a short timeout;
+ * OpenRouter is not asked, so starting offline is not a setup problem but
+ * the banner's, when a message fails.
+ *
+ * A key stored or cleared anywhere (SjSecretsMonitor) sets the agent up
+ * again.
  */
 
 #include "config.h"
@@ -17,6 +28,10 @@
 
 #include "sj-agent-config.h"
 #include "sj-secrets.h"
+#include "sj-secrets-monitor.h"
+
+/* How long a custom endpoint has to answer before it counts as silent. */
+#define PROBE_TIMEOUT_S 3
 
 struct _SjAgentConfig
 {
@@ -26,6 +41,7 @@ struct _SjAgentConfig
   GSettings    *settings;
   GCancellable *cancellable;
   GError       *problem;
+  char         *reachable_url;  /* the custom base URL that answered last */
   guint         reload_id;
   gboolean      ready;
 };
@@ -54,7 +70,7 @@ sj_agent_config_get_endpoint (GSettings  *settings,
   if (g_str_equal (*provider, "custom"))
     *base_url = g_strstrip (g_settings_get_string (settings, "base-url"));
   else
-    *base_url = g_strdup (SJ_LLM_CLIENT_OPENROUTER_URL);
+    *base_url = g_strdup (sj_llm_client_get_openrouter_url ());
 }
 
 static void
@@ -83,6 +99,61 @@ problem_error (SjAgentError  code,
   return g_error_new_literal (SJ_AGENT_ERROR, code, message);
 }
 
+/* The endpoint works: what is left is the model. */
+static void
+finish_setup (SjAgentConfig *self,
+              SjLlmClient   *client,
+              gboolean       openrouter)
+{
+  g_autofree char *model = g_strstrip (g_settings_get_string (self->settings, "model"));
+
+  if (*model == '\0')
+    {
+      set_problem (self, problem_error (SJ_AGENT_ERROR_NO_MODEL, _("No model is chosen. Pick one in the agent’s settings.")));
+      return;
+    }
+
+  sj_agent_set_client (self->agent, client, openrouter);
+  set_problem (self, NULL);
+}
+
+static void
+probe_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(SjAgentConfig) self = user_data;
+  SjLlmClient *client = SJ_LLM_CLIENT (object);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) ids = NULL;
+  g_autofree char *provider = NULL;
+  g_autofree char *base_url = NULL;
+
+  ids = sj_llm_client_list_models_finish (client, result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  sj_agent_config_get_endpoint (self->settings, &provider, &base_url);
+  g_clear_pointer (&self->reachable_url, g_free);
+
+  /* Any answer, even an error or no model list at all, is a server there. */
+  if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_NETWORK))
+    {
+      g_autofree char *message = NULL;
+
+      g_debug ("Nothing answers at %s: %s", base_url, error->message);
+      message = g_strdup_printf (_("Nothing answers at %s. Start the model server there, or choose another endpoint in the agent’s settings."),
+                                 base_url);
+      set_problem (self, problem_error (SJ_AGENT_ERROR_UNREACHABLE, message));
+      return;
+    }
+
+  self->reachable_url = g_steal_pointer (&base_url);
+  /* The probe's timeout must not cut a long answer short. */
+  sj_llm_client_set_timeout (client, 0);
+  finish_setup (self, client, FALSE);
+}
+
 static void
 lookup_cb (GObject      *object,
            GAsyncResult *result,
@@ -107,7 +178,7 @@ lookup_cb (GObject      *object,
    * so only there is a missing key or keyring a problem. */
   if (openrouter && error != NULL && g_error_matches (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_LOCKED))
     {
-      set_problem (self, problem_error (SJ_AGENT_ERROR_NO_API_KEY, _("The keyring is locked, so the OpenRouter API key cannot be read. Unlock it, then try again.")));
+      set_problem (self, problem_error (SJ_AGENT_ERROR_KEYRING_LOCKED, _("The keyring is locked, so the OpenRouter API key cannot be read. Unlock it, then try again.")));
       return;
     }
   if (openrouter && error != NULL)
@@ -117,13 +188,19 @@ lookup_cb (GObject      *object,
     }
   if (openrouter && (key == NULL || *key == '\0'))
     {
-      set_problem (self, problem_error (SJ_AGENT_ERROR_NO_API_KEY, _("No OpenRouter API key is stored. Add one in the agent’s settings, or use a local model through a custom endpoint.")));
+      set_problem (self, problem_error (SJ_AGENT_ERROR_NO_API_KEY, _("No OpenRouter API key is stored. Add one in the Chat or the agent’s settings, or use a local model through a custom endpoint.")));
       return;
     }
 
   client = sj_llm_client_new (base_url, key);
-  sj_agent_set_client (self->agent, client, openrouter);
-  set_problem (self, NULL);
+  if (openrouter || g_strcmp0 (base_url, self->reachable_url) == 0)
+    {
+      finish_setup (self, client, openrouter);
+      return;
+    }
+
+  sj_llm_client_set_timeout (client, PROBE_TIMEOUT_S);
+  sj_llm_client_list_models_async (client, self->cancellable, probe_cb, g_object_ref (self));
 }
 
 static gboolean
@@ -148,12 +225,6 @@ reload_cb (gpointer user_data)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
 
-  if (*model == '\0')
-    {
-      set_problem (self, not_configured (_("No model is chosen. Pick one in the agent’s settings.")));
-      return G_SOURCE_REMOVE;
-    }
-
   sj_agent_config_get_endpoint (self->settings, &provider, &base_url);
   if (*base_url == '\0')
     {
@@ -171,8 +242,8 @@ reload_cb (gpointer user_data)
  * sj_agent_config_reload:
  *
  * Reads the settings and the keyring again, soon: several changes in a
- * row (typing a base URL) make one lookup. The settings page calls it when
- * it stores or clears a key.
+ * row (typing a base URL) make one lookup. A custom endpoint that was
+ * silent is asked again.
  */
 void
 sj_agent_config_reload (SjAgentConfig *self)
@@ -204,6 +275,7 @@ sj_agent_config_dispose (GObject *object)
   g_clear_handle_id (&self->reload_id, g_source_remove);
   g_clear_object (&self->settings);
   g_clear_object (&self->agent);
+  g_clear_pointer (&self->reachable_url, g_free);
 
   G_OBJECT_CLASS (sj_agent_config_parent_class)->dispose (object);
 }
@@ -252,6 +324,8 @@ sj_agent_config_new (SjAgent   *agent,
   self->agent = g_object_ref (agent);
   self->settings = g_object_ref (settings);
   g_signal_connect_object (settings, "changed", G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (sj_secrets_monitor_get_default (), "key-changed",
+                           G_CALLBACK (sj_agent_config_reload), self, G_CONNECT_SWAPPED);
   sj_agent_config_reload (self);
 
   return self;
@@ -273,4 +347,13 @@ sj_agent_config_get_problem (SjAgentConfig *self)
   g_assert (SJ_IS_AGENT_CONFIG (self));
 
   return self->problem;
+}
+
+/* Returns: (transfer none): the settings the agent is set up from */
+GSettings *
+sj_agent_config_get_settings (SjAgentConfig *self)
+{
+  g_assert (SJ_IS_AGENT_CONFIG (self));
+
+  return self->settings;
 }

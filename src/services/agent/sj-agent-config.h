@@ -18,6 +18,7 @@ SjAgentConfig *sj_agent_config_new           (SjAgent        *agent,
 void           sj_agent_config_reload        (SjAgentConfig  *self);
 gboolean       sj_agent_config_is_ready      (SjAgentConfig  *self);
 const GError  *sj_agent_config_get_problem   (SjAgentConfig  *self);
+GSettings     *sj_agent_config_get_settings  (SjAgentConfig  *self);
 void           sj_agent_config_get_endpoint  (GSettings      *settings,
                                               char          **provider,
                                               char          **base_url);

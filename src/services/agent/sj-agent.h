@@ -20,6 +20,9 @@ typedef enum
   SJ_AGENT_ERROR_NOTHING_TO_REDO, /* no last message to regenerate or edit */
   SJ_AGENT_ERROR_NO_API_KEY,      /* the provider needs a key and none is stored */
   SJ_AGENT_ERROR_NO_KEYRING,      /* no Secret Service to keep the key in */
+  SJ_AGENT_ERROR_KEYRING_LOCKED,  /* the keyring holding the key is locked */
+  SJ_AGENT_ERROR_NO_MODEL,        /* no model chosen */
+  SJ_AGENT_ERROR_UNREACHABLE,     /* nothing answers at the custom endpoint */
 } SjAgentError;
 
 GQuark sj_agent_error_quark (void);

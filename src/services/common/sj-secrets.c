@@ -15,6 +15,10 @@
  * libsecret's errors say what went wrong in D-Bus terms; the ones the user
  * can act on (no keyring at all, a locked keyring) become SJ_SECRETS_ERROR
  * codes with a message that says what to do.
+ *
+ * A key stored or cleared is announced through SjSecretsMonitor (by its
+ * provider and base URL, never the key), so everything that uses or shows
+ * it follows wherever it was set.
  */
 
 #include "config.h"
@@ -23,6 +27,7 @@
 #include <libsecret/secret.h>
 
 #include "sj-secrets.h"
+#include "sj-secrets-monitor.h"
 
 G_DEFINE_QUARK (sj-secrets-error-quark, sj_secrets_error)
 
@@ -138,6 +143,26 @@ sj_secrets_wipe_free (gpointer data)
     }
 }
 
+/* A store or clear keeps where it was for in its task, so that its
+ * success can be announced to the rest of the app. */
+static void
+remember_endpoint (GTask      *task,
+                   const char *provider,
+                   const char *base_url)
+{
+  const char * const endpoint[] = { provider, base_url, NULL };
+
+  g_task_set_task_data (task, g_strdupv ((char **)endpoint), (GDestroyNotify) g_strfreev);
+}
+
+static void
+announce_change (GTask *task)
+{
+  char **endpoint = g_task_get_task_data (task);
+
+  sj_secrets_monitor_key_changed (sj_secrets_monitor_get_default (), endpoint[0], endpoint[1]);
+}
+
 static void
 store_cb (GObject      *object,
           GAsyncResult *result,
@@ -147,9 +172,13 @@ store_cb (GObject      *object,
   GError *error = NULL;
 
   if (!secret_password_store_finish (result, &error))
-    g_task_return_error (task, sj_secrets_map_error (error));
-  else
-    g_task_return_boolean (task, TRUE);
+    {
+      g_task_return_error (task, sj_secrets_map_error (error));
+      return;
+    }
+
+  announce_change (task);
+  g_task_return_boolean (task, TRUE);
 }
 
 /* Stores @key for @provider at @base_url, replacing any key stored there
@@ -173,6 +202,7 @@ sj_secrets_store_api_key_async (const char          *provider,
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, sj_secrets_store_api_key_async);
+  remember_endpoint (task, provider, base_url);
 
   /* Translators: the name of the keyring item, as shown in Passwords and
    * Keys; %s is the LLM provider, e.g. "OpenRouter". */
@@ -319,9 +349,13 @@ clear_cb (GObject      *object,
   secret_password_clear_finish (result, &error);
 
   if (error != NULL)
-    g_task_return_error (task, sj_secrets_map_error (error));
-  else
-    g_task_return_boolean (task, TRUE);
+    {
+      g_task_return_error (task, sj_secrets_map_error (error));
+      return;
+    }
+
+  announce_change (task);
+  g_task_return_boolean (task, TRUE);
 }
 
 void
@@ -339,6 +373,7 @@ sj_secrets_clear_api_key_async (const char          *provider,
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, sj_secrets_clear_api_key_async);
+  remember_endpoint (task, provider, base_url);
 
   secret_password_clear (sj_secrets_get_schema (), cancellable,
                          clear_cb, g_steal_pointer (&task),

@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * What only the tests reach in the client: its base URL, and whether it sends
- * the attribution headers.
+ * What only the tests reach in the client: its base URL, whether it sends
+ * the attribution headers, and where OpenRouter is.
  */
 
 #pragma once
@@ -16,5 +16,6 @@ const char *_sj_llm_client_get_base_url         (SjLlmClient *self);
 gboolean    _sj_llm_client_get_send_attribution (SjLlmClient *self);
 void        _sj_llm_client_set_send_attribution (SjLlmClient *self,
                                                  gboolean     send_attribution);
+void        _sj_llm_client_set_openrouter_url   (const char  *url);
 
 G_END_DECLS

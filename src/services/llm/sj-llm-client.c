@@ -24,6 +24,7 @@
 
 #include "sj-llm-client-private.h"
 #include "sj-llm-response.h"
+#include "sj-model-catalog.h"
 #include "sj-redact.h"
 
 #define READ_SIZE 16384
@@ -47,6 +48,9 @@ struct _SjLlmClient
 G_DEFINE_FINAL_TYPE (SjLlmClient, sj_llm_client, G_TYPE_OBJECT)
 G_DEFINE_QUARK (sj-llm-client-error-quark, sj_llm_client_error)
 
+/* Only the tests change it, to play OpenRouter on the loopback interface. */
+static char *openrouter_url;
+
 enum {
   CONTENT_DELTA,
   REASONING_DELTA,
@@ -60,6 +64,7 @@ typedef enum
   MODE_STREAM,     /* a 2xx event stream, fed to the parser */
   MODE_COMPLETION, /* a 2xx JSON answer from a server that ignored "stream" */
   MODE_MODELS,     /* the model list */
+  MODE_ACCEPTED,   /* a 2xx answer whose body does not matter */
   MODE_ERROR,      /* a non-2xx body, read for its message */
 } ReadMode;
 
@@ -135,13 +140,18 @@ finish_reading (GTask *task)
 
     case MODE_MODELS:
       {
-        char **ids = sj_llm_parse_models (req->body, &error);
+        SjModelCatalog *catalog = sj_model_catalog_new_from_json ((const char *) req->body->data,
+                                                                  req->body->len, &error);
 
-        if (ids == NULL)
+        if (catalog == NULL)
           g_task_return_error (task, g_steal_pointer (&error));
         else
-          g_task_return_pointer (task, ids, (GDestroyNotify) g_strfreev);
+          g_task_return_pointer (task, catalog, g_object_unref);
       }
+      break;
+
+    case MODE_ACCEPTED:
+      g_task_return_boolean (task, TRUE);
       break;
 
     case MODE_COMPLETION:
@@ -385,7 +395,7 @@ sj_llm_client_new (const char *base_url,
   SjLlmClient *self = g_object_new (SJ_TYPE_LLM_CLIENT, NULL);
   gsize len;
 
-  self->base_url = g_strdup (base_url != NULL && *base_url ? base_url : SJ_LLM_CLIENT_OPENROUTER_URL);
+  self->base_url = g_strdup (base_url != NULL && *base_url ? base_url : sj_llm_client_get_openrouter_url ());
   self->api_key = g_strdup (api_key);
   /* The key is masked wherever the app writes text: the history, the
    * tool logs, exports, and the log. */
@@ -400,6 +410,49 @@ sj_llm_client_new (const char *base_url,
   self->send_attribution = strstr (self->base_url, "://openrouter.ai") != NULL;
 
   return self;
+}
+
+/**
+ * sj_llm_client_get_openrouter_url:
+ *
+ * Returns: OpenRouter's API root: SJ_LLM_CLIENT_OPENROUTER_URL, or the
+ *   loopback server a test plays it with
+ */
+const char *
+sj_llm_client_get_openrouter_url (void)
+{
+  return openrouter_url != NULL ? openrouter_url : SJ_LLM_CLIENT_OPENROUTER_URL;
+}
+
+/**
+ * _sj_llm_client_set_openrouter_url:
+ * @url: (nullable): where OpenRouter is played, %NULL for the real one
+ *
+ * For tests: everything that speaks to OpenRouter (the agent's setup, the
+ * key's place in the keyring, the model lists) goes to @url instead.
+ */
+void
+_sj_llm_client_set_openrouter_url (const char *url)
+{
+  g_free (openrouter_url);
+  openrouter_url = g_strdup (url);
+}
+
+/**
+ * sj_llm_client_set_timeout:
+ * @seconds: how long a request may wait on the network, 0 for ever
+ *
+ * For the short requests that probe and list (a model list, a server
+ * that may not be there); a completion keeps no timeout, since a reasoning
+ * model may think for minutes before its first token.
+ */
+void
+sj_llm_client_set_timeout (SjLlmClient *self,
+                           guint        seconds)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+
+  g_object_set (self->session, "timeout", seconds, NULL);
 }
 
 const char *
@@ -578,8 +631,74 @@ sj_llm_client_list_models_finish (SjLlmClient   *self,
                                   GAsyncResult  *result,
                                   GError       **error)
 {
+  g_autoptr(SjModelCatalog) catalog = NULL;
+
+  g_assert (SJ_IS_LLM_CLIENT (self));
+  g_assert (g_task_is_valid (result, self));
+
+  catalog = g_task_propagate_pointer (G_TASK (result), error);
+  return catalog != NULL ? g_strdupv ((char **) sj_model_catalog_get_ids (catalog)) : NULL;
+}
+
+/**
+ * sj_llm_client_list_catalog_async:
+ *
+ * Asks for the models (GET /models), with what the provider says about
+ * each (whether it can use tools).
+ */
+void
+sj_llm_client_list_catalog_async (SjLlmClient         *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+  g_assert (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_request (self, create_message (self, SOUP_METHOD_GET, "/models"), MODE_MODELS,
+                 sj_llm_client_list_catalog_async, cancellable, callback, user_data);
+}
+
+/* Returns: (transfer full): the provider's models */
+SjModelCatalog *
+sj_llm_client_list_catalog_finish (SjLlmClient   *self,
+                                   GAsyncResult  *result,
+                                   GError       **error)
+{
   g_assert (SJ_IS_LLM_CLIENT (self));
   g_assert (g_task_is_valid (result, self));
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * sj_llm_client_check_key_async:
+ *
+ * Asks OpenRouter about the key itself (GET /key): its model list is
+ * public, so only this says whether the key is accepted.
+ */
+void
+sj_llm_client_check_key_async (SjLlmClient         *self,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+  g_assert (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  start_request (self, create_message (self, SOUP_METHOD_GET, "/key"), MODE_ACCEPTED,
+                 sj_llm_client_check_key_async, cancellable, callback, user_data);
+}
+
+/* Returns: %TRUE when the provider accepted the key; a refusal is
+ * SJ_LLM_CLIENT_ERROR_UNAUTHORIZED. */
+gboolean
+sj_llm_client_check_key_finish (SjLlmClient   *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+  g_assert (g_task_is_valid (result, self));
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

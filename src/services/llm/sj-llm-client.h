@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "sj-model-catalog.h"
+
 G_BEGIN_DECLS
 
 #define SJ_LLM_CLIENT_OPENROUTER_URL "https://openrouter.ai/api/v1"
@@ -30,8 +32,11 @@ GQuark sj_llm_client_error_quark (void);
 
 G_DECLARE_FINAL_TYPE (SjLlmClient, sj_llm_client, SJ, LLM_CLIENT, GObject)
 
+const char  *sj_llm_client_get_openrouter_url     (void);
 SjLlmClient *sj_llm_client_new                    (const char           *base_url,
                                                    const char           *api_key);
+void         sj_llm_client_set_timeout            (SjLlmClient          *self,
+                                                   guint                 seconds);
 void         sj_llm_client_stream_async           (SjLlmClient          *self,
                                                    JsonObject           *request_body,
                                                    GCancellable         *cancellable,
@@ -47,6 +52,20 @@ void         sj_llm_client_list_models_async      (SjLlmClient          *self,
                                                    GAsyncReadyCallback   callback,
                                                    gpointer              user_data);
 char       **sj_llm_client_list_models_finish     (SjLlmClient          *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+void         sj_llm_client_list_catalog_async     (SjLlmClient          *self,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+SjModelCatalog *sj_llm_client_list_catalog_finish (SjLlmClient          *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+void         sj_llm_client_check_key_async        (SjLlmClient          *self,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+gboolean     sj_llm_client_check_key_finish       (SjLlmClient          *self,
                                                    GAsyncResult         *result,
                                                    GError              **error);
 

@@ -438,45 +438,6 @@ sj_llm_error_from_status (guint       status,
   return g_error_new_literal (SJ_LLM_CLIENT_ERROR, code, message);
 }
 
-/* GET /models: {"data": [{"id": …}, …]}, or a bare array. */
-char **
-sj_llm_parse_models (GByteArray  *body,
-                     GError     **error)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GStrvBuilder) ids = g_strv_builder_new ();
-  JsonNode *root;
-  JsonArray *data = NULL;
-
-  if (json_parser_load_from_data (parser, (const char *) body->data, body->len, NULL) &&
-      (root = json_parser_get_root (parser)) != NULL)
-    {
-      if (JSON_NODE_HOLDS_OBJECT (root))
-        data = json_get_array (json_node_get_object (root), "data");
-      else if (JSON_NODE_HOLDS_ARRAY (root))
-        data = json_node_get_array (root);
-    }
-
-  if (data == NULL)
-    {
-      g_set_error_literal (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_PROTOCOL,
-                           "The provider sent a malformed model list");
-      return NULL;
-    }
-
-  for (guint i = 0; i < json_array_get_length (data); i++)
-    {
-      JsonNode *node = json_array_get_element (data, i);
-      const char *id;
-
-      if (JSON_NODE_HOLDS_OBJECT (node) &&
-          (id = json_get_string (json_node_get_object (node), "id")) != NULL)
-        g_strv_builder_add (ids, id);
-    }
-
-  return g_strv_builder_end (ids);
-}
-
 /* Retry-After is seconds or an HTTP date; 0 when absent or unusable. */
 guint
 sj_llm_parse_retry_after (const char *value)

@@ -37,8 +37,6 @@ JsonObject    *sj_llm_response_to_json         (SjLlmResponse  *self);
 GError        *sj_llm_error_from_status        (guint           status,
                                                 GByteArray     *body);
 guint          sj_llm_parse_retry_after        (const char     *value);
-char         **sj_llm_parse_models             (GByteArray     *body,
-                                                GError        **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjLlmResponse, sj_llm_response_free)
 
