@@ -19,7 +19,7 @@
 
 #include "sj-chip-bar.h"
 #include "sj-knowledge-item.h"
-#include "sj-sounds-page.h"
+#include "sj-sounds-page-private.h"
 
 /* The chips, in the order of Strudel's sounds tab. */
 static const struct {
@@ -144,7 +144,7 @@ add_sound (GPtrArray *items,
   if (position == G_MAXUINT || seen[position])
     return;
   seen[position] = TRUE;
-  g_ptr_array_add (items, sj_knowledge_item_new (SJ_KNOWLEDGE_HIT_SOUND, position, NULL));
+  g_ptr_array_add (items, sj_knowledge_item_new (position));
 }
 
 static void
@@ -441,12 +441,6 @@ sj_sounds_page_init (SjSoundsPage *self)
     sj_chip_bar_append (self->chip_bar, _(chip_specs[c].title));
 }
 
-GtkWidget *
-sj_sounds_page_new (void)
-{
-  return g_object_new (SJ_TYPE_SOUNDS_PAGE, NULL);
-}
-
 /**
  * sj_sounds_page_set_knowledge:
  *
@@ -468,7 +462,7 @@ sj_sounds_page_set_knowledge (SjSoundsPage *self,
 
 /* Returns: (transfer none) (nullable): the knowledge searched, once set. */
 SjKnowledge *
-sj_sounds_page_get_knowledge (SjSoundsPage *self)
+_sj_sounds_page_get_knowledge (SjSoundsPage *self)
 {
   g_assert (SJ_IS_SOUNDS_PAGE (self));
 
@@ -485,7 +479,7 @@ sj_sounds_page_focus_search (SjSoundsPage *self)
 
 /* Returns: (transfer none): the listed sounds, as #SjKnowledgeItem. */
 GListModel *
-sj_sounds_page_get_results (SjSoundsPage *self)
+_sj_sounds_page_get_results (SjSoundsPage *self)
 {
   g_assert (SJ_IS_SOUNDS_PAGE (self));
 
