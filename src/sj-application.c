@@ -254,7 +254,11 @@ sj_application_get_knowledge (SjApplication *self)
   g_assert (SJ_IS_APPLICATION (self));
 
   if (self->knowledge == NULL)
-    self->knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), self->sounds);
+    {
+      self->knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), self->sounds);
+      /* Sounds say how they would play: cached, downloaded, the kit's voice. */
+      sj_knowledge_set_sound_cache (self->knowledge, sj_application_get_sound_cache (self));
+    }
 
   return self->knowledge;
 }

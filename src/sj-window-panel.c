@@ -78,21 +78,43 @@ reference_insert_requested_cb (SjWindow        *self,
   sj_repl_insert_text_async (self->repl, text, self->cancellable, insert_text_cb, g_object_ref (self));
 }
 
+typedef struct
+{
+  SjWindow *window;
+  char     *name;
+} Preview;
+
+static void
+preview_free (Preview *preview)
+{
+  g_object_unref (preview->window);
+  g_free (preview->name);
+  g_free (preview);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Preview, preview_free)
+
+/* The page stops the row's spinner (or plays the sound once more) and
+ * says why a preview failed. */
 static void
 preview_sound_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
-  g_autoptr(SjWindow) self = user_data;
+  g_autoptr(Preview) preview = user_data;
+  SjWindow *self = preview->window;
   g_autoptr(GError) error = NULL;
+  g_autofree char *failure = NULL;
 
+  /* A closed window cancels: its page may be gone. */
   if (!sj_repl_preview_sound_finish (SJ_REPL (object), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_autofree char *text = g_strdup_printf (_("The sound could not be played: %s"), error->message);
-
-      _sj_window_show_toast (self, text, NULL, NULL);
-    }
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (self->sounds_page == NULL)
+    return;
+  failure = sj_sounds_page_finish_preview (self->sounds_page, preview->name, error);
+  if (failure != NULL)
+    _sj_window_show_toast (self, failure, NULL, NULL);
 }
 
 static void
@@ -100,9 +122,13 @@ sounds_preview_requested_cb (SjWindow     *self,
                              const char   *name,
                              SjSoundsPage *page)
 {
+  Preview *preview = g_new0 (Preview, 1);
+
   g_assert (SJ_IS_WINDOW (self));
 
-  sj_repl_preview_sound_async (self->repl, name, self->cancellable, preview_sound_cb, g_object_ref (self));
+  preview->window = g_object_ref (self);
+  preview->name = g_strdup (name);
+  sj_repl_preview_sound_async (self->repl, name, self->cancellable, preview_sound_cb, preview);
 }
 
 /* Opening a page that searches puts the keyboard in its search entry. */

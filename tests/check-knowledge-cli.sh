@@ -45,6 +45,20 @@ check "the sound library without a cache" 0 "d['ok'] and d['items'][0]['name'] =
 check "drum machines without a cache" 0 \
   "d['ok'] and d['items'][0]['kind'] == 'bank' and d['items'][0]['name'] == 'rolandtr808' and any(i['name'] == 'rolandtr808_bd' for i in d['items'])" \
   --knowledge "808 drums"
+# Sounds say how the app would play them, from its cache directory.
+check "a synth is built in" 0 "d['items'][0]['availability'] == 'built-in' and 'files' not in d['items'][0]" \
+  --knowledge "is sawtooth available"
+check "a sound that is not cached downloads" 0 \
+  "d['items'][0]['availability'] == 'download' and d['items'][0]['files'] == 3 and d['items'][0]['cachedFiles'] == 0" \
+  --knowledge "sounds:casio"
+mkdir -p "$XDG_CACHE_HOME/strudel-jam/sounds/uzu-drumkit/bd"
+printf 'RIFF' > "$XDG_CACHE_HOME/strudel-jam/sounds/uzu-drumkit/bd/13_bd_mot4i.wav"
+check "a partly cached sound" 0 \
+  "d['items'][0]['availability'] == 'download' and d['items'][0]['cachedFiles'] == 1 and d['items'][0]['cachedBytes'] == 4" \
+  --knowledge "sounds:bd"
+check "what plays offline" 0 \
+  "d['mode'] == 'list' and d['items'][0]['name'] == 'bd' and d['items'][0]['offline'] == 'cached' and any(i['name'] == 'sawtooth' and i['offline'] == 'built-in' for i in d['items']) and any(i['name'] == 'hh' and i['offline'] == 'kit' for i in d['items']) and not any(i['name'] == 'casio' for i in d['items'])" \
+  --knowledge-json '{"q": "sounds available offline", "limit": 100}'
 check "sound snapshot file" 0 "d['ok'] and [i['name'] for i in d['items']] == ['my_loop']" \
   --knowledge "list user sounds" --sounds "$data/sounds-small.json"
 check "search knowledge" 0 "d['returned'] <= 2 and d['total_matches'] >= 1 and d['category_searched'] == 'vocabulary'" \

@@ -20,6 +20,7 @@
 #include "sj-reference-page-private.h"
 #include "sj-repl-private.h"
 #include "sj-application-private.h"
+#include "sj-sounds-page-private.h"
 #include "sj-test-app.h"
 #include "sj-test-widgets.h"
 #include "sj-window-private.h"
@@ -544,8 +545,8 @@ first_sound_is (gpointer data)
 {
   FirstResult *want = data;
   SjSoundsPage *page = _sj_window_get_sounds_page (want->window);
-  g_autoptr(SjKnowledgeItem) item = g_list_model_get_item (sj_sounds_page_get_results (page), 0);
-  SjSoundsIndex *sounds = sj_knowledge_get_sounds (sj_sounds_page_get_knowledge (page));
+  g_autoptr(SjKnowledgeItem) item = g_list_model_get_item (_sj_sounds_page_get_results (page), 0);
+  SjSoundsIndex *sounds = sj_knowledge_get_sounds (_sj_sounds_page_get_knowledge (page));
 
   return item != NULL && g_str_equal (sj_sounds_index_get_sound (sounds, sj_knowledge_item_get_index (item))->name,
                                       want->name);
@@ -755,7 +756,7 @@ test_sounds_page (void)
   sj_test_click (chip);
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (chip)));
   search_for (page, "");
-  g_assert_cmpuint (g_list_model_get_n_items (sj_sounds_page_get_results (SJ_SOUNDS_PAGE (page))), ==, synths);
+  g_assert_cmpuint (g_list_model_get_n_items (_sj_sounds_page_get_results (SJ_SOUNDS_PAGE (page))), ==, synths);
 
   /* A typo still finds the sawtooth. */
   search_for (page, "sawtoth");

@@ -2,10 +2,10 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * One row of the Reference and Sounds pages: a position in the reference or
- * sounds index and, for a search result, the name or synonym that matched.
- * List views need GObjects; the entries themselves stay in their indexes,
- * so a row costs a few bytes however long the entry is.
+ * One row of the Reference and Sounds pages: a position in the reference
+ * index (the Reference page) or the sounds index (the Sounds page). List
+ * views need GObjects; the entries themselves stay in their indexes, so a
+ * row costs a few bytes however long the entry is.
  */
 
 #include "config.h"
@@ -14,31 +14,16 @@
 
 struct _SjKnowledgeItem
 {
-  GObject             parent_instance;
+  GObject parent_instance;
 
-  SjKnowledgeHitKind  kind;
-  guint               index;
-  char               *matched;
+  guint   index;
 };
 
 G_DEFINE_FINAL_TYPE (SjKnowledgeItem, sj_knowledge_item, G_TYPE_OBJECT)
 
 static void
-sj_knowledge_item_finalize (GObject *object)
-{
-  SjKnowledgeItem *self = (SjKnowledgeItem *)object;
-
-  g_clear_pointer (&self->matched, g_free);
-
-  G_OBJECT_CLASS (sj_knowledge_item_parent_class)->finalize (object);
-}
-
-static void
 sj_knowledge_item_class_init (SjKnowledgeItemClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = sj_knowledge_item_finalize;
 }
 
 static void
@@ -48,30 +33,16 @@ sj_knowledge_item_init (SjKnowledgeItem *self)
 
 /**
  * sj_knowledge_item_new:
- * @index: the position in the reference (functions) or the sounds index
- *   (sounds, banks)
- * @matched: (nullable): the name or synonym a search matched
+ * @index: the position in the reference or the sounds index
  */
 SjKnowledgeItem *
-sj_knowledge_item_new (SjKnowledgeHitKind  kind,
-                       guint               index,
-                       const char         *matched)
+sj_knowledge_item_new (guint index)
 {
   SjKnowledgeItem *self = g_object_new (SJ_TYPE_KNOWLEDGE_ITEM, NULL);
 
-  self->kind = kind;
   self->index = index;
-  self->matched = g_strdup (matched);
 
   return self;
-}
-
-SjKnowledgeHitKind
-sj_knowledge_item_get_kind (SjKnowledgeItem *self)
-{
-  g_assert (SJ_IS_KNOWLEDGE_ITEM (self));
-
-  return self->kind;
 }
 
 guint
@@ -80,12 +51,4 @@ sj_knowledge_item_get_index (SjKnowledgeItem *self)
   g_assert (SJ_IS_KNOWLEDGE_ITEM (self));
 
   return self->index;
-}
-
-const char *
-sj_knowledge_item_get_matched (SjKnowledgeItem *self)
-{
-  g_assert (SJ_IS_KNOWLEDGE_ITEM (self));
-
-  return self->matched;
 }

@@ -148,8 +148,7 @@ refresh (SjReferencePage *self)
         counts[c] += chip_matches (g_ptr_array_index (self->chips, c), entry);
 
       if (chip_matches (active, entry))
-        g_ptr_array_add (items, sj_knowledge_item_new (SJ_KNOWLEDGE_HIT_FUNCTION, position,
-                                                       hit != NULL ? hit->matched : NULL));
+        g_ptr_array_add (items, sj_knowledge_item_new (position));
     }
 
   g_list_store_splice (self->results, 0, g_list_model_get_n_items (G_LIST_MODEL (self->results)),

@@ -4,22 +4,27 @@
  *
  * The Sounds page of the side panel: every sound the Strudel page has
  * registered, in the categories of the Strudel website's sounds tab, found
- * with the same forgiving matching as the agent's strudel_knowledge tool.
- * Each row has a preview button that plays the sound once.
+ * with the same forgiving matching as the agent's strudel_knowledge tool
+ * ("offline" finds what plays with no network). Each row says how its
+ * sound would play now (built in, downloaded, downloaded when first
+ * played, the built-in drum kit's voice, not available offline) as the
+ * knowledge's sound cache tells, and follows it live; its preview button
+ * plays the sound once.
  *
  * The list follows the app's SjSoundsIndex, which the page's snapshots keep
- * fresh and the cache fills before the page runs. Playing is the window's
- * business: the page emits SjSoundsPage::preview-requested and the window
- * asks the REPL.
+ * fresh and the cache fills before the page runs. This file searches and
+ * lists; the rows' states and the previews are in sj-sounds-page-previews.c.
+ * Playing is the window's business: the page emits
+ * SjSoundsPage::preview-requested, the window asks the REPL and hands the
+ * outcome back (sj_sounds_page_finish_preview()).
  */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
 
-#include "sj-chip-bar.h"
 #include "sj-knowledge-item.h"
-#include "sj-sounds-page.h"
+#include "sj-sounds-page-private.h"
 
 /* The chips, in the order of Strudel's sounds tab. */
 static const struct {
@@ -32,24 +37,6 @@ static const struct {
   { SJ_SOUND_CATEGORY_SYNTHS, N_("Synths") },
   { SJ_SOUND_CATEGORY_WAVETABLES, N_("Wavetables") },
   { SJ_SOUND_CATEGORY_USER, N_("User") },
-};
-
-struct _SjSoundsPage
-{
-  GtkWidget                 parent_instance;
-
-  SjKnowledge              *knowledge;
-  GListStore               *results;
-  GHashTable               *positions;  /* SjSound → position + 1, built on demand */
-  SjSoundCategory           category;
-
-  /* Template widgets */
-  GtkStack                 *stack;
-  GtkSearchEntry           *search_entry;
-  SjChipBar                *chip_bar;
-  GtkStack                 *results_stack;
-  GtkListView              *list_view;
-  GtkSignalListItemFactory *factory;
 };
 
 G_DEFINE_FINAL_TYPE (SjSoundsPage, sj_sounds_page, GTK_TYPE_WIDGET)
@@ -65,6 +52,16 @@ static SjSoundsIndex *
 get_sounds (SjSoundsPage *self)
 {
   return sj_knowledge_get_sounds (self->knowledge);
+}
+
+/* The previews (sj-sounds-page-previews.c) ask through here. */
+void
+_sj_sounds_page_emit_preview_requested (SjSoundsPage *self,
+                                        const char   *name)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  g_signal_emit (self, signals[PREVIEW_REQUESTED], 0, name);
 }
 
 /* "synth", "soundfont · 3 variants", "sample · 12 files"… */
@@ -144,7 +141,7 @@ add_sound (GPtrArray *items,
   if (position == G_MAXUINT || seen[position])
     return;
   seen[position] = TRUE;
-  g_ptr_array_add (items, sj_knowledge_item_new (SJ_KNOWLEDGE_HIT_SOUND, position, NULL));
+  g_ptr_array_add (items, sj_knowledge_item_new (position));
 }
 
 static void
@@ -248,31 +245,7 @@ setup_row_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *item,
               gpointer                  user_data)
 {
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *labels = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *name = gtk_label_new (NULL);
-  GtkWidget *detail = gtk_label_new (NULL);
-  GtkWidget *preview = gtk_button_new_from_icon_name ("media-playback-start-symbolic");
-
-  gtk_widget_set_hexpand (labels, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (name), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_widget_add_css_class (name, "sj-sound-name");
-  gtk_label_set_xalign (GTK_LABEL (detail), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (detail), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (detail, "dim-label");
-  gtk_widget_add_css_class (detail, "caption");
-
-  gtk_widget_set_valign (preview, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (preview, _("Preview"));
-  gtk_widget_add_css_class (preview, "flat");
-  gtk_widget_add_css_class (preview, "circular");
-
-  gtk_box_append (GTK_BOX (labels), name);
-  gtk_box_append (GTK_BOX (labels), detail);
-  gtk_box_append (GTK_BOX (row), labels);
-  gtk_box_append (GTK_BOX (row), preview);
-  gtk_list_item_set_child (item, row);
+  gtk_list_item_set_child (item, g_object_new (SJ_TYPE_SOUND_ROW, NULL));
 }
 
 static void
@@ -283,25 +256,26 @@ bind_row_cb (GtkSignalListItemFactory *factory,
   SjSoundsPage *self = user_data;
   SjKnowledgeItem *row_item = gtk_list_item_get_item (item);
   const SjSound *sound = sj_sounds_index_get_sound (get_sounds (self), sj_knowledge_item_get_index (row_item));
-  GtkWidget *row = gtk_list_item_get_child (item);
-  GtkWidget *labels = gtk_widget_get_first_child (row);
-  GtkWidget *name = gtk_widget_get_first_child (labels);
-  GtkWidget *detail = gtk_widget_get_next_sibling (name);
-  GtkWidget *preview = gtk_widget_get_next_sibling (labels);
+  SjSoundRow *row = SJ_SOUND_ROW (gtk_list_item_get_child (item));
   g_autofree char *description = describe_sound (sound);
   g_autofree char *usage = sj_sound_usage (sound);
-  /* TRANSLATORS: the accessible label of a sound's preview button, e.g. "Preview sawtooth" */
-  g_autofree char *preview_label = g_strdup_printf (_("Preview %s"), sound->name);
 
-  gtk_label_set_label (GTK_LABEL (name), sound->name);
-  gtk_label_set_label (GTK_LABEL (detail), description);
-  gtk_widget_set_tooltip_text (row, usage);
-  /* The target goes first: an action name without its target would not
-   * match the action's parameter type. */
-  gtk_actionable_set_action_target (GTK_ACTIONABLE (preview), "s", sound->name);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (preview), "sounds.preview");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (preview), GTK_ACCESSIBLE_PROPERTY_LABEL, preview_label, -1);
+  sj_sound_row_set_sound (row, sound->name, description, usage);
+  _sj_sounds_page_update_row (self, row);
+  g_hash_table_add (self->rows, row);
 }
+
+static void
+unbind_row_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               gpointer                  user_data)
+{
+  SjSoundsPage *self = user_data;
+
+  g_hash_table_remove (self->rows, gtk_list_item_get_child (item));
+}
+
+/* Previews ---------------------------------------------------------------- */
 
 static void
 preview_position (SjSoundsPage *self,
@@ -314,7 +288,7 @@ preview_position (SjSoundsPage *self,
     return;
 
   sound = sj_sounds_index_get_sound (get_sounds (self), sj_knowledge_item_get_index (item));
-  g_signal_emit (self, signals[PREVIEW_REQUESTED], 0, sound->name);
+  _sj_sounds_page_start_preview (self, sound->name);
 }
 
 /* Activating a row (click, Enter) plays it, as in Strudel's sounds tab. */
@@ -359,7 +333,7 @@ preview_action (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *param)
 {
-  g_signal_emit (widget, signals[PREVIEW_REQUESTED], 0, g_variant_get_string (param, NULL));
+  _sj_sounds_page_start_preview (SJ_SOUNDS_PAGE (widget), g_variant_get_string (param, NULL));
 }
 
 /* GObject ----------------------------------------------------------------- */
@@ -375,6 +349,7 @@ sj_sounds_page_dispose (GObject *object)
     gtk_widget_unparent (child);
 
   g_clear_object (&self->results);
+  _sj_sounds_page_previews_dispose (self);
   g_clear_object (&self->knowledge);
   g_clear_pointer (&self->positions, g_hash_table_unref);
 
@@ -390,6 +365,7 @@ sj_sounds_page_class_init (SjSoundsPageClass *klass)
   object_class->dispose = sj_sounds_page_dispose;
 
   g_type_ensure (SJ_TYPE_CHIP_BAR);
+  g_type_ensure (SJ_TYPE_SOUND_ROW);
 
   /**
    * SjSoundsPage::preview-requested:
@@ -426,12 +402,14 @@ sj_sounds_page_init (SjSoundsPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->category = SJ_SOUND_CATEGORY_ALL;
+  _sj_sounds_page_previews_init (self);
   self->results = g_list_store_new (SJ_TYPE_KNOWLEDGE_ITEM);
   selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->results)));
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
 
   g_signal_connect (self->factory, "setup", G_CALLBACK (setup_row_cb), self);
   g_signal_connect (self->factory, "bind", G_CALLBACK (bind_row_cb), self);
+  g_signal_connect (self->factory, "unbind", G_CALLBACK (unbind_row_cb), self);
 
   keys = gtk_event_controller_key_new ();
   g_signal_connect_object (keys, "key-pressed", G_CALLBACK (search_key_pressed_cb), self, G_CONNECT_SWAPPED);
@@ -441,17 +419,11 @@ sj_sounds_page_init (SjSoundsPage *self)
     sj_chip_bar_append (self->chip_bar, _(chip_specs[c].title));
 }
 
-GtkWidget *
-sj_sounds_page_new (void)
-{
-  return g_object_new (SJ_TYPE_SOUNDS_PAGE, NULL);
-}
-
 /**
  * sj_sounds_page_set_knowledge:
  *
  * Gives the page the lookups it searches with; the list then follows the
- * sounds index of @knowledge.
+ * sounds index of @knowledge, and the rows its sound cache.
  */
 void
 sj_sounds_page_set_knowledge (SjSoundsPage *self,
@@ -463,12 +435,13 @@ sj_sounds_page_set_knowledge (SjSoundsPage *self,
 
   self->knowledge = g_object_ref (knowledge);
   g_signal_connect_object (get_sounds (self), "changed", G_CALLBACK (sounds_changed_cb), self, G_CONNECT_SWAPPED);
+  _sj_sounds_page_watch_knowledge (self);
   refresh (self);
 }
 
 /* Returns: (transfer none) (nullable): the knowledge searched, once set. */
 SjKnowledge *
-sj_sounds_page_get_knowledge (SjSoundsPage *self)
+_sj_sounds_page_get_knowledge (SjSoundsPage *self)
 {
   g_assert (SJ_IS_SOUNDS_PAGE (self));
 
@@ -485,7 +458,7 @@ sj_sounds_page_focus_search (SjSoundsPage *self)
 
 /* Returns: (transfer none): the listed sounds, as #SjKnowledgeItem. */
 GListModel *
-sj_sounds_page_get_results (SjSoundsPage *self)
+_sj_sounds_page_get_results (SjSoundsPage *self)
 {
   g_assert (SJ_IS_SOUNDS_PAGE (self));
 

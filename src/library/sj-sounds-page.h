@@ -15,11 +15,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SjSoundsPage, sj_sounds_page, SJ, SOUNDS_PAGE, GtkWidget)
 
-GtkWidget       *sj_sounds_page_new           (void);
-void             sj_sounds_page_set_knowledge (SjSoundsPage    *self,
-                                               SjKnowledge     *knowledge);
-SjKnowledge     *sj_sounds_page_get_knowledge (SjSoundsPage    *self);
-void             sj_sounds_page_focus_search  (SjSoundsPage    *self);
-GListModel      *sj_sounds_page_get_results   (SjSoundsPage    *self);
+void             sj_sounds_page_set_knowledge  (SjSoundsPage    *self,
+                                                SjKnowledge     *knowledge);
+void             sj_sounds_page_focus_search   (SjSoundsPage    *self);
+char            *sj_sounds_page_finish_preview (SjSoundsPage    *self,
+                                                const char      *name,
+                                                const GError    *error);
 
 G_END_DECLS

@@ -141,11 +141,54 @@ add_function (SjKnowledge          *self,
     g_ptr_array_add (notes, g_strdup_printf ("“%s” has no example in the bundled Strudel reference.", name));
 }
 
+/* How a sound would play now, and with no network in an answer about
+ * playing offline: "availability", the files and what of them is cached
+ * (the size of what is not cached is not known before it is downloaded). */
 static void
-add_sound (JsonBuilder   *builder,
-           const SjSound *sound,
-           const char    *match)
+add_availability (SjKnowledge   *self,
+                  JsonBuilder   *builder,
+                  const SjSound *sound,
+                  guint          position,
+                  gboolean       offline)
 {
+  SjSoundAvailability availability;
+  SjSoundAvailability how = SJ_SOUND_AVAILABILITY_UNAVAILABLE;
+  SjSoundFiles files;
+
+  if (!sj_knowledge_get_sound_availability (self, sound, &availability, &files))
+    return;
+
+  add_string (builder, "availability", sj_sound_availability_to_string (availability));
+  if (availability != SJ_SOUND_AVAILABILITY_BUILT_IN)
+    {
+      json_builder_set_member_name (builder, "files");
+      json_builder_add_int_value (builder, files.n_files);
+      json_builder_set_member_name (builder, "cachedFiles");
+      json_builder_add_int_value (builder, files.n_cached);
+      if (files.cached_bytes > 0)
+        {
+          json_builder_set_member_name (builder, "cachedBytes");
+          json_builder_add_int_value (builder, files.cached_bytes);
+        }
+    }
+  if (availability == SJ_SOUND_AVAILABILITY_KIT && files.fallback_voice != NULL)
+    add_string (builder, "kitVoice", files.fallback_voice);
+
+  if (offline)
+    {
+      _sj_knowledge_get_offline (self, position, &how);
+      add_string (builder, "offline", sj_sound_availability_to_string (how));
+    }
+}
+
+static void
+add_sound (SjKnowledge             *self,
+           JsonBuilder             *builder,
+           const SjKnowledgeResult *result,
+           guint                    position,
+           const char              *match)
+{
+  const SjSound *sound = sj_sounds_index_get_sound (sj_knowledge_get_sounds (self), position);
   g_autofree char *usage = sj_sound_usage (sound);
 
   json_builder_begin_object (builder);
@@ -174,6 +217,7 @@ add_sound (JsonBuilder   *builder,
   json_builder_end_array (builder);
 
   add_string (builder, "usage", usage);
+  add_availability (self, builder, sound, position, result->offline);
   json_builder_end_object (builder);
 }
 
@@ -224,11 +268,48 @@ append_names (SjKnowledge *self,
                             hit_name (self, &g_array_index (hits, SjKnowledgeHit, i)));
 }
 
+/* One sentence on how a sound would play now, or NULL when not known. */
+static char *
+describe_availability (SjKnowledge   *self,
+                       const SjSound *sound)
+{
+  SjSoundAvailability availability;
+  SjSoundFiles files;
+
+  if (!sj_knowledge_get_sound_availability (self, sound, &availability, &files))
+    return NULL;
+
+  switch (availability)
+    {
+    case SJ_SOUND_AVAILABILITY_BUILT_IN:
+      return g_strdup ("Built in: it plays offline.");
+    case SJ_SOUND_AVAILABILITY_CACHED:
+      if (files.n_cached < files.n_files)
+        return g_strdup_printf ("Cached: %u of its %u files, which play offline; the others cannot be downloaded now.",
+                                files.n_cached, files.n_files);
+      return g_strdup ("Cached: it plays offline.");
+    case SJ_SOUND_AVAILABILITY_DOWNLOAD:
+      if (files.n_cached > 0)
+        return g_strdup_printf ("Cached: %u of its %u files; the others are downloaded when first played.",
+                                files.n_cached, files.n_files);
+      return g_strdup ("Not cached: it is downloaded when first played, and a change that uses it waits for that.");
+    case SJ_SOUND_AVAILABILITY_KIT:
+      return g_strdup_printf ("Not cached and cannot be downloaded now: the built-in drum kit's %s plays instead.",
+                              files.fallback_voice != NULL ? files.fallback_voice : "voice");
+    case SJ_SOUND_AVAILABILITY_UNAVAILABLE:
+    default:
+      return g_strdup ("Not cached and cannot be downloaded now: it would not play.");
+    }
+}
+
 static char *
 describe_sound (SjKnowledge          *self,
                 const SjKnowledgeHit *hit)
 {
   SjSoundsIndex *sounds = sj_knowledge_get_sounds (self);
+  const SjSound *sound;
+  g_autofree char *kind = NULL;
+  g_autofree char *availability = NULL;
 
   if (hit->kind == SJ_KNOWLEDGE_HIT_BANK)
     {
@@ -237,16 +318,48 @@ describe_sound (SjKnowledge          *self,
       return g_strdup_printf ("“%s” is a sound bank with %u sounds: use .bank(\"%s\").",
                               bank->name, bank->sounds->len, bank->name);
     }
-  else
-    {
-      const SjSound *sound = sj_sounds_index_get_sound (sounds, hit->index);
 
-      if (sound->count >= 0)
-        return g_strdup_printf ("“%s” is available: %s, %d variation%s%s%s.", sound->name, sound->type,
-                                sound->count, sound->count == 1 ? "" : "s",
-                                sound->tag != NULL ? ", " : "", sound->tag != NULL ? sound->tag : "");
-      return g_strdup_printf ("“%s” is available: %s.", sound->name, sound->type);
+  sound = sj_sounds_index_get_sound (sounds, hit->index);
+  if (sound->count >= 0)
+    kind = g_strdup_printf ("%s, %d variation%s%s%s", sound->type, sound->count, sound->count == 1 ? "" : "s",
+                            sound->tag != NULL ? ", " : "", sound->tag != NULL ? sound->tag : "");
+  else
+    kind = g_strdup (sound->type);
+
+  if ((availability = describe_availability (self, sound)) == NULL)
+    return g_strdup_printf ("“%s” is available: %s.", sound->name, kind);
+  return g_strdup_printf ("“%s” is a registered sound: %s. %s", sound->name, kind, availability);
+}
+
+/* "2 cached, 13 on the built-in drum kit and 26 built in" */
+static char *
+count_offline (SjKnowledge *self,
+               GArray      *hits)
+{
+  guint counts[SJ_SOUND_AVAILABILITY_UNAVAILABLE + 1] = { 0 };
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < hits->len; i++)
+    {
+      SjSoundAvailability offline;
+
+      if (_sj_knowledge_get_offline (self, g_array_index (hits, SjKnowledgeHit, i).index, &offline))
+        counts[offline]++;
     }
+
+  if (counts[SJ_SOUND_AVAILABILITY_CACHED] > 0)
+    g_ptr_array_add (parts, g_strdup_printf ("%u cached", counts[SJ_SOUND_AVAILABILITY_CACHED]));
+  if (counts[SJ_SOUND_AVAILABILITY_KIT] > 0)
+    g_ptr_array_add (parts, g_strdup_printf ("%u on the built-in drum kit", counts[SJ_SOUND_AVAILABILITY_KIT]));
+  if (counts[SJ_SOUND_AVAILABILITY_BUILT_IN] > 0)
+    g_ptr_array_add (parts, g_strdup_printf ("%u built in", counts[SJ_SOUND_AVAILABILITY_BUILT_IN]));
+
+  for (guint i = 0; i < parts->len; i++)
+    g_string_append_printf (text, "%s%s", i == 0 ? "" : i + 1 == parts->len ? " and " : ", ",
+                            (const char *)g_ptr_array_index (parts, i));
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 static char *
@@ -256,7 +369,25 @@ write_answer (SjKnowledge             *self,
   g_autoptr(GString) answer = g_string_new (NULL);
   SjReferenceIndex *reference = sj_knowledge_get_reference (self);
 
-  if (result->mode == SJ_KNOWLEDGE_MODE_LIST)
+  if (result->offline && result->mode == SJ_KNOWLEDGE_MODE_LIST)
+    {
+      g_autofree char *counts = count_offline (self, result->sounds);
+
+      if (result->sounds_total == 0)
+        g_string_append (answer, "No sound is known to play with no network.");
+      else
+        {
+          g_string_append_printf (answer, "%u sound%s with no network (%s)", result->sounds_total,
+                                  result->sounds_total == 1 ? " plays" : "s play", counts);
+          g_string_append_printf (answer, result->sounds_total > result->limit ? "; the first %u: " : ": ",
+                                  MIN (result->limit, result->sounds_total));
+          append_names (self, answer, result->sounds, result->limit);
+          g_string_append_c (answer, '.');
+        }
+    }
+  else if (result->offline && result->sounds->len == 0 && result->reference->len == 0)
+    g_string_append (answer, "Sounds match, but none of them plays with no network: none is cached, built in or a drum the built-in kit plays.");
+  else if (result->mode == SJ_KNOWLEDGE_MODE_LIST)
     {
       const char *category = sj_sound_category_to_string (result->parsed->category);
 
@@ -360,7 +491,7 @@ _sj_knowledge_answer_success (SjKnowledge             *self,
       if (hit->kind == SJ_KNOWLEDGE_HIT_BANK)
         add_bank (builder, sj_sounds_index_get_bank (sounds, hit->index), match_names[hit->match]);
       else
-        add_sound (builder, sj_sounds_index_get_sound (sounds, hit->index), match_names[hit->match]);
+        add_sound (self, builder, result, hit->index, match_names[hit->match]);
     }
   json_builder_end_array (builder);
 

@@ -4,7 +4,9 @@
  *
  * The knowledge services on the command line, for scripts and tests: no
  * window opens, the answer is JSON on stdout, problems with the command
- * line itself exit with status 2 and a message on stderr.
+ * line itself exit with status 2 and a message on stderr. Sounds say how
+ * they would play in the app: the app's sound cache directory is read
+ * (never written, nothing is downloaded) with the app's download setting.
  */
 
 #include "config.h"
@@ -12,6 +14,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "sj-drum-kit.h"
 #include "sj-knowledge.h"
 #include "sj-knowledge-base.h"
 #include "sj-knowledge-cli.h"
@@ -45,6 +48,36 @@ print_json (JsonNode *node)
   g_print ("%s\n", text);
 }
 
+static GBytes *
+drum_kit_fallback (const char  *voice,
+                   guint        variant,
+                   GError     **error)
+{
+  return sj_drum_kit_lookup (voice, (int)MIN (variant, (guint)G_MAXINT), error);
+}
+
+/* The app's cache, as the app would use it: downloads as its setting says
+ * (when its settings are installed), the drum kit for standard drums.
+ * Availability is only ever read from it here. */
+static SjSoundCache *
+open_sound_cache (void)
+{
+  SjSoundCache *cache = sj_sound_cache_new (sj_sound_library_get_default (), NULL);
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL && (schema = g_settings_schema_source_lookup (source, APP_ID, TRUE)) != NULL &&
+      g_settings_schema_has_key (schema, "download-sounds"))
+    {
+      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+      sj_sound_cache_set_allow_downloads (cache, g_settings_get_boolean (settings, "download-sounds"));
+    }
+  sj_sound_cache_set_fallback (cache, drum_kit_fallback);
+
+  return cache;
+}
+
 /**
  * sj_knowledge_cli_run:
  *
@@ -55,6 +88,7 @@ sj_knowledge_cli_run (const SjKnowledgeCliOptions *options)
 {
   g_autoptr(SjSoundsIndex) sounds = NULL;
   g_autoptr(SjKnowledge) knowledge = NULL;
+  g_autoptr(SjSoundCache) sound_cache = NULL;
   g_autoptr(JsonNode) answer = NULL;
   g_autoptr(GError) error = NULL;
   int commands = (options->knowledge != NULL) + (options->knowledge_json != NULL) + (options->search != NULL);
@@ -87,6 +121,8 @@ sj_knowledge_cli_run (const SjKnowledgeCliOptions *options)
     }
 
   knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sounds);
+  sound_cache = open_sound_cache ();
+  sj_knowledge_set_sound_cache (knowledge, sound_cache);
 
   if (options->knowledge_json != NULL)
     {

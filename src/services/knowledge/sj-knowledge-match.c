@@ -318,7 +318,8 @@ _sj_knowledge_match_sounds (SjKnowledge     *self,
 
 /**
  * sj_knowledge_search_sounds:
- * @text: words to look for; empty lists the whole category
+ * @text: words to look for; empty lists the whole category, "offline"
+ *   what of it plays with no network
  *
  * Returns: (transfer full): ranked #SjKnowledgeHit of sounds and banks
  */
@@ -333,7 +334,13 @@ sj_knowledge_search_sounds (SjKnowledge     *self,
   g_assert (SJ_IS_KNOWLEDGE (self));
 
   query = sj_knowledge_query_parse (text, SJ_KNOWLEDGE_DOMAIN_SOUNDS, SJ_KNOWLEDGE_MODE_SEARCH);
+  /* "offline" alone lists what plays with no network; with other words,
+   * keeps what does among their matches. */
+  if (query->offline && query->terms->len == 0)
+    return _sj_knowledge_list_offline (self, FALSE, category);
   hits = _sj_knowledge_match_sounds (self, query->terms, FALSE, category);
+  if (query->offline)
+    _sj_knowledge_keep_offline (self, hits);
   for (guint i = 0; i < hits->len; i++)
     g_array_index (hits, SjKnowledgeHit, i).term = NULL;
 

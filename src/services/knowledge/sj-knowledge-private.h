@@ -1,6 +1,10 @@
 /* sj-knowledge-private.h
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The insides of SjKnowledge, shared by sj-knowledge.c (the queries),
+ * sj-knowledge-match.c (matching and ranking), sj-knowledge-answer.c (the
+ * JSON) and sj-knowledge-availability.c (how each sound would play).
  */
 
 #pragma once
@@ -8,6 +12,25 @@
 #include "sj-knowledge.h"
 
 G_BEGIN_DECLS
+
+/* What is known about one sound of the index, for the offline listing. */
+typedef struct _SjKnowledgeSoundInfo SjKnowledgeSoundInfo;
+
+struct _SjKnowledge
+{
+  GObject               parent_instance;
+
+  SjReferenceIndex     *reference;
+  SjSoundsIndex        *sounds;
+
+  /* sj-knowledge-availability.c: all of it computed on demand, dropped
+   * when the cache or the index says something changed. */
+  SjSoundCache         *sound_cache;
+  GHashTable           *availability;        /* sound name → SjKnowledgeAvailability */
+  gboolean              availability_online; /* sj_sound_cache_get_online() when it was filled */
+  GHashTable           *cached_sounds;       /* SjLibrarySound set: a file in the cache; or NULL */
+  SjKnowledgeSoundInfo *sound_info;          /* per index position, or NULL */
+};
 
 /* What a query found, handed from the matcher to the answer writer. */
 typedef struct
@@ -22,6 +45,7 @@ typedef struct
   guint               reference_total;
   guint               sounds_total;
   GPtrArray          *notes;
+  gboolean            offline;    /* the listing of what plays with no network */
 } SjKnowledgeResult;
 
 JsonNode *_sj_knowledge_answer_success  (SjKnowledge             *self,
@@ -41,5 +65,20 @@ GArray   *_sj_knowledge_match_sounds    (SjKnowledge             *self,
 void      _sj_knowledge_add_suggestion  (GPtrArray               *suggestions,
                                          const char              *name,
                                          guint                    max);
+
+/* sj-knowledge.c */
+void      _sj_knowledge_emit_availability_changed (SjKnowledge   *self);
+
+/* sj-knowledge-availability.c */
+void      _sj_knowledge_availability_dispose      (SjKnowledge   *self);
+void      _sj_knowledge_forget_index              (SjKnowledge   *self);
+gboolean  _sj_knowledge_get_offline               (SjKnowledge   *self,
+                                                   guint          position,
+                                                   SjSoundAvailability *offline);
+GArray   *_sj_knowledge_list_offline              (SjKnowledge   *self,
+                                                   gboolean       any_category,
+                                                   SjSoundCategory category);
+void      _sj_knowledge_keep_offline              (SjKnowledge   *self,
+                                                   GArray        *hits);
 
 G_END_DECLS

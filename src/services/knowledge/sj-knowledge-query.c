@@ -4,7 +4,8 @@
  *
  * Reads the intent of a free-form strudel_knowledge query.  The model
  * writes whatever comes to mind ("what does fast do", "808 drums",
- * "is trancegate valid", "symbol:room", "sounds:drum-machines"), so no
+ * "is trancegate valid", "symbol:room", "sounds:drum-machines",
+ * "sounds available offline"), so no
  * syntax is required: the words that carry intent (list, valid, params,
  * sounds, synths…) are recognised and set aside, and the remaining words
  * are the terms to look up.
@@ -24,6 +25,7 @@ typedef enum
   WORD_VALIDITY = 1 << 3,  /* asks whether something exists */
   WORD_REFERENCE = 1 << 4, /* about functions */
   WORD_SOUNDS = 1 << 5,    /* about sounds */
+  WORD_OFFLINE = 1 << 6,   /* what plays with no network */
 } WordClass;
 
 static const struct {
@@ -84,6 +86,8 @@ static const struct {
   { "instruments", WORD_STOP | WORD_SOUNDS | WORD_LIST }, { "machines", WORD_STOP | WORD_SOUNDS },
   { "machine", WORD_STOP | WORD_SOUNDS }, { "soundfont", WORD_STOP | WORD_SOUNDS },
   { "soundfonts", WORD_STOP | WORD_SOUNDS | WORD_LIST },
+  /* Availability. */
+  { "offline", WORD_STOP | WORD_SOUNDS | WORD_OFFLINE },
 };
 
 static const struct {
@@ -258,6 +262,13 @@ sj_knowledge_query_parse (const char        *text,
       g_autofree char *stripped = g_strstrip (g_strdup (rest));
 
       query->domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
+      if (g_ascii_strcasecmp (stripped, "offline") == 0)
+        {
+          query->offline = TRUE;
+          if (query->mode == SJ_KNOWLEDGE_MODE_AUTO)
+            query->mode = SJ_KNOWLEDGE_MODE_LIST;
+          return g_steal_pointer (&query);
+        }
       if (*stripped == '\0' || sj_sound_category_from_string (stripped, &query->category))
         {
           query->has_category = TRUE;
@@ -306,9 +317,11 @@ sj_knowledge_query_parse (const char        *text,
         add_term (query->terms, word);
     }
 
+  query->offline = (seen & WORD_OFFLINE) != 0;
+
   /* Nothing but intent words ("sound", "is samples valid"): the intent
    * words were the subject after all. */
-  if (query->terms->len == 0 && !query->has_category)
+  if (query->terms->len == 0 && !query->has_category && !query->offline)
     for (guint i = 0; i < stopped->len; i++)
       {
         g_autofree char *word_lower = g_ascii_strdown (g_ptr_array_index (stopped, i), -1);
@@ -333,7 +346,7 @@ sj_knowledge_query_parse (const char        *text,
 
   if (query->mode == SJ_KNOWLEDGE_MODE_AUTO)
     {
-      if (query->has_category && query->terms->len == 0)
+      if ((query->has_category || query->offline) && query->terms->len == 0)
         query->mode = SJ_KNOWLEDGE_MODE_LIST;
       else if (seen & WORD_LIST)
         query->mode = SJ_KNOWLEDGE_MODE_SEARCH;

@@ -38,6 +38,7 @@ typedef struct
   gboolean           validity;     /* "is X valid", "symbol:X" */
   gboolean           has_category;
   SjSoundCategory    category;
+  gboolean           offline;      /* "offline", "sounds:offline": what plays with no network */
   GPtrArray         *terms;        /* content words, original case */
 } SjKnowledgeQuery;
 

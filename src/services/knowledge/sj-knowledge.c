@@ -8,7 +8,8 @@
  * the query and decides the kind of answer (a listing, a detail, a
  * validity check, a search, or not found with suggestions);
  * sj-knowledge-match.c finds and ranks, sj-knowledge-answer.c writes the
- * JSON.  Every name in an answer comes from the indexes.
+ * JSON, sj-knowledge-availability.c says how each sound would play.  Every
+ * name in an answer comes from the indexes.
  */
 
 #include "config.h"
@@ -17,15 +18,24 @@
 
 #include "sj-knowledge-private.h"
 
-struct _SjKnowledge
-{
-  GObject           parent_instance;
+G_DEFINE_FINAL_TYPE (SjKnowledge, sj_knowledge, G_TYPE_OBJECT)
 
-  SjReferenceIndex *reference;
-  SjSoundsIndex    *sounds;
+enum {
+  AVAILABILITY_CHANGED,
+  N_SIGNALS
 };
 
-G_DEFINE_FINAL_TYPE (SjKnowledge, sj_knowledge, G_TYPE_OBJECT)
+static guint signals[N_SIGNALS];
+
+static void
+sj_knowledge_dispose (GObject *object)
+{
+  SjKnowledge *self = (SjKnowledge *)object;
+
+  _sj_knowledge_availability_dispose (self);
+
+  G_OBJECT_CLASS (sj_knowledge_parent_class)->dispose (object);
+}
 
 static void
 sj_knowledge_finalize (GObject *object)
@@ -41,7 +51,39 @@ sj_knowledge_finalize (GObject *object)
 static void
 sj_knowledge_class_init (SjKnowledgeClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = sj_knowledge_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = sj_knowledge_dispose;
+  object_class->finalize = sj_knowledge_finalize;
+
+  /**
+   * SjKnowledge::availability-changed:
+   *
+   * How sounds would play may have changed: a file was cached, a sound
+   * could not be had, downloads were switched, or another sound cache was
+   * set. Ask sj_knowledge_get_sound_availability() again.
+   */
+  signals[AVAILABILITY_CHANGED] =
+    g_signal_new ("availability-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+void
+_sj_knowledge_emit_availability_changed (SjKnowledge *self)
+{
+  g_assert (SJ_IS_KNOWLEDGE (self));
+
+  g_signal_emit (self, signals[AVAILABILITY_CHANGED], 0);
+}
+
+/* The index's positions mean other sounds after a snapshot. */
+static void
+sounds_changed_cb (SjKnowledge   *self,
+                   SjSoundsIndex *sounds)
+{
+  g_assert (SJ_IS_KNOWLEDGE (self));
+
+  _sj_knowledge_forget_index (self);
 }
 
 static void
@@ -61,6 +103,7 @@ sj_knowledge_new (SjReferenceIndex *reference,
   self = g_object_new (SJ_TYPE_KNOWLEDGE, NULL);
   self->reference = g_object_ref (reference);
   self->sounds = g_object_ref (sounds);
+  g_signal_connect_object (sounds, "changed", G_CALLBACK (sounds_changed_cb), self, G_CONNECT_SWAPPED);
 
   return self;
 }
@@ -289,9 +332,24 @@ sj_knowledge_query_full (SjKnowledge       *self,
   result.mode = parsed->mode;
   result.limit = limit == 0 ? SJ_KNOWLEDGE_DEFAULT_LIMIT : MIN (limit, SJ_KNOWLEDGE_MAX_LIMIT);
   result.notes = notes;
+  result.offline = parsed->offline;
 
   if (result.domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE && !sj_sounds_index_get_loaded (self->sounds))
     g_ptr_array_add (notes, g_strdup ("The sounds are not known yet: the Strudel page has not reported its registry."));
+
+  if (parsed->offline && parsed->terms->len == 0 && result.domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE)
+    {
+      reference = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
+      sounds = _sj_knowledge_list_offline (self, !parsed->has_category, parsed->category);
+      result.reference = reference;
+      result.sounds = sounds;
+      result.sounds_total = sounds->len;
+      result.domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
+      result.mode = SJ_KNOWLEDGE_MODE_LIST;
+      if (self->sound_cache == NULL)
+        g_ptr_array_add (notes, g_strdup ("Which samples are cached is not known here (no sound cache): only the built-in synthesizers are listed."));
+      return _sj_knowledge_answer_success (self, &result);
+    }
 
   if (parsed->has_category && parsed->terms->len == 0)
     {
@@ -329,6 +387,19 @@ sj_knowledge_query_full (SjKnowledge       *self,
     : g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
   result.reference = reference;
   result.sounds = sounds;
+
+  /* "offline 808": only what plays with no network; sounds that exist but
+   * do not play offline are an answer, not a failure. */
+  if (parsed->offline && sounds->len > 0)
+    {
+      _sj_knowledge_keep_offline (self, sounds);
+      if (sounds->len == 0 && reference->len == 0)
+        {
+          result.domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
+          result.mode = SJ_KNOWLEDGE_MODE_SEARCH;
+          return _sj_knowledge_answer_success (self, &result);
+        }
+    }
 
   if (reference->len == 0 && sounds->len == 0)
     return not_found (self, trimmed, parsed->terms, result.domain);

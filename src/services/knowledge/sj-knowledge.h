@@ -10,6 +10,7 @@
 #include "sj-fuzzy.h"
 #include "sj-knowledge-query.h"
 #include "sj-reference-index.h"
+#include "sj-sound-cache.h"
 #include "sj-sounds-index.h"
 
 G_BEGIN_DECLS
@@ -44,6 +45,13 @@ SjKnowledge      *sj_knowledge_new               (SjReferenceIndex  *reference,
                                                   SjSoundsIndex     *sounds);
 SjReferenceIndex *sj_knowledge_get_reference     (SjKnowledge       *self);
 SjSoundsIndex    *sj_knowledge_get_sounds        (SjKnowledge       *self);
+void              sj_knowledge_set_sound_cache   (SjKnowledge       *self,
+                                                  SjSoundCache      *sound_cache);
+SjSoundCache     *sj_knowledge_get_sound_cache   (SjKnowledge       *self);
+gboolean          sj_knowledge_get_sound_availability (SjKnowledge         *self,
+                                                       const SjSound       *sound,
+                                                       SjSoundAvailability *availability,
+                                                       SjSoundFiles        *files);
 JsonNode         *sj_knowledge_query             (SjKnowledge       *self,
                                                   const char        *query);
 JsonNode         *sj_knowledge_query_json        (SjKnowledge       *self,

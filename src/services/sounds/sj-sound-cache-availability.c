@@ -5,12 +5,15 @@
  * Whether a sound can play now, and from where: cached on disk, to be
  * downloaded on first use, the built-in drum kit's voice, or not at all.
  * The agent, the apply pipeline and the Sounds page ask before a change
- * lands, so nothing that cannot sound is played as if it would.
+ * lands, so nothing that cannot sound is played as if it would. Which
+ * sounds have files in the cache at all is found by reading the cache
+ * directory, not by asking about each of the library's 7,700 files.
  */
 
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "sj-sound-cache-private.h"
 
@@ -98,8 +101,59 @@ sj_sound_cache_get_file_availability (SjSoundCache        *self,
   return SJ_SOUND_AVAILABILITY_UNAVAILABLE;
 }
 
+/* Counting a sound's files looks at each one on disk; the files of a sound
+ * that was never played are in a folder that does not exist, which one
+ * look tells for all of them (a listing asks about hundreds of files). */
+typedef struct
+{
+  const char *base;         /* the cache directory's path, or NULL */
+  char       *missing_dir;  /* a folder known not to exist, or NULL */
+} Counting;
+
+static gboolean
+count_cached (SjSoundCache        *self,
+              Counting            *counting,
+              const SjLibraryFile *file,
+              goffset             *size)
+{
+  g_autofree char *path = NULL;
+  const char *slash;
+  GStatBuf st;
+
+  if (counting->base == NULL)
+    return is_cached (self, file, size);
+
+  path = g_build_filename (counting->base, file->pack, file->local_path, NULL);
+  slash = strrchr (path, G_DIR_SEPARATOR);
+  if (counting->missing_dir != NULL && slash != NULL &&
+      strlen (counting->missing_dir) == (gsize)(slash - path) &&
+      strncmp (counting->missing_dir, path, slash - path) == 0)
+    return FALSE;
+
+  if (g_stat (path, &st) == 0)
+    {
+      if (!S_ISREG (st.st_mode) || st.st_size == 0)
+        return FALSE;
+      *size = st.st_size;
+      return TRUE;
+    }
+
+  if (slash != NULL)
+    {
+      g_autofree char *dir = g_strndup (path, slash - path);
+
+      if (g_stat (dir, &st) != 0)
+        {
+          g_free (counting->missing_dir);
+          counting->missing_dir = g_steal_pointer (&dir);
+        }
+    }
+  return FALSE;
+}
+
 static void
 count_file (SjSoundCache         *self,
+            Counting             *counting,
             const SjLibrarySound *sound,
             const char           *path,
             SjSoundFiles         *files)
@@ -110,7 +164,7 @@ count_file (SjSoundCache         *self,
   if (file == NULL)
     return;
   files->n_files++;
-  if (is_cached (self, file, &size))
+  if (count_cached (self, counting, file, &size))
     {
       files->n_cached++;
       files->cached_bytes += size;
@@ -139,6 +193,7 @@ sj_sound_cache_get_sound_availability (SjSoundCache *self,
                                        SjSoundFiles *files)
 {
   SjSoundFiles counted = { 0 };
+  Counting counting = { g_file_peek_path (self->directory), NULL };
   const SjLibrarySound *sound;
 
   g_assert (SJ_IS_SOUND_CACHE (self));
@@ -152,10 +207,11 @@ sj_sound_cache_get_sound_availability (SjSoundCache *self,
     sound = sound->alias_of;
 
   for (guint i = 0; i < sound->n_files; i++)
-    count_file (self, sound, sound->files[i], &counted);
+    count_file (self, &counting, sound, sound->files[i], &counted);
   for (guint i = 0; i < sound->n_notes; i++)
     for (guint j = 0; j < sound->notes[i].n_files; j++)
-      count_file (self, sound, sound->notes[i].files[j], &counted);
+      count_file (self, &counting, sound, sound->notes[i].files[j], &counted);
+  g_free (counting.missing_dir);
   if (files != NULL)
     *files = counted;
 
@@ -168,4 +224,88 @@ sj_sound_cache_get_sound_availability (SjSoundCache *self,
   if (self->fallback != NULL && counted.fallback_voice != NULL)
     return SJ_SOUND_AVAILABILITY_KIT;
   return SJ_SOUND_AVAILABILITY_UNAVAILABLE;
+}
+
+/* Cached sounds ----------------------------------------------------------- */
+
+/* Packs nest files a few folders deep; symbolic links are not followed. */
+#define MAX_DEPTH 16
+
+static void
+collect_cached (SjSoundCache *self,
+                const char   *pack,
+                const char   *path,
+                const char   *relative,
+                guint         depth,
+                GHashTable   *sounds)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (depth > MAX_DEPTH || (dir = g_dir_open (path, 0, NULL)) == NULL)
+    return;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      g_autofree char *child_relative = relative != NULL ? g_strconcat (relative, "/", name, NULL) : g_strdup (name);
+      GStatBuf st;
+
+      if (g_lstat (child, &st) != 0)
+        continue;
+
+      if (S_ISDIR (st.st_mode))
+        collect_cached (self, pack, child, child_relative, depth + 1, sounds);
+      else if (S_ISREG (st.st_mode) && st.st_size > 0 && !g_str_has_suffix (name, ".part"))
+        {
+          /* The library looks paths up percent-decoded: escape the local
+           * path so that a "%" in a file name stays itself. */
+          g_autofree char *escaped = g_uri_escape_string (child_relative, "/", TRUE);
+          const SjLibraryFile *file = sj_sound_library_lookup_file (self->library, pack, escaped);
+
+          if (file != NULL)
+            g_hash_table_add (sounds, (gpointer)file->sound);
+        }
+    }
+}
+
+/**
+ * sj_sound_cache_list_cached_sounds:
+ *
+ * The library sounds with at least one file in the cache, found by reading
+ * the cache directory: a few directory reads when little is cached, where
+ * asking sj_sound_cache_get_sound_availability() about every sound would
+ * look for every file of the library. A file several sounds share counts
+ * for the first sound that lists it; an alias shares its sound's files.
+ *
+ * Returns: (transfer container) (element-type SjLibrarySound): the sounds,
+ *   in no particular order
+ */
+GPtrArray *
+sj_sound_cache_list_cached_sounds (SjSoundCache *self)
+{
+  g_autoptr(GHashTable) sounds = g_hash_table_new (NULL, NULL);
+  const char * const *packs;
+  GPtrArray *result;
+  GHashTableIter iter;
+  gpointer sound;
+
+  g_assert (SJ_IS_SOUND_CACHE (self));
+
+  packs = sj_sound_library_get_packs (self->library);
+  for (guint i = 0; packs[i] != NULL; i++)
+    {
+      g_autoptr(GFile) pack = g_file_get_child (self->directory, packs[i]);
+      const char *path = g_file_peek_path (pack);
+
+      if (path != NULL)
+        collect_cached (self, packs[i], path, NULL, 0, sounds);
+    }
+
+  result = g_ptr_array_sized_new (g_hash_table_size (sounds));
+  g_hash_table_iter_init (&iter, sounds);
+  while (g_hash_table_iter_next (&iter, &sound, NULL))
+    g_ptr_array_add (result, sound);
+
+  return result;
 }

@@ -293,6 +293,15 @@ sj_sound_cache_set_fallback (SjSoundCache         *self,
   self->fallback = fallback;
 }
 
+/* Returns: (nullable): what serves a standard drum that cannot be had */
+SjSoundCacheFallback
+sj_sound_cache_get_fallback (SjSoundCache *self)
+{
+  g_assert (SJ_IS_SOUND_CACHE (self));
+
+  return self->fallback;
+}
+
 void
 _sj_sound_cache_set_timeout (SjSoundCache *self,
                              guint         seconds)

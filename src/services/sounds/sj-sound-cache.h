@@ -89,6 +89,7 @@ void          sj_sound_cache_set_allow_downloads  (SjSoundCache         *self,
                                                    gboolean              allow_downloads);
 void          sj_sound_cache_set_fallback         (SjSoundCache         *self,
                                                    SjSoundCacheFallback  fallback);
+SjSoundCacheFallback sj_sound_cache_get_fallback  (SjSoundCache         *self);
 void          sj_sound_cache_load_async           (SjSoundCache         *self,
                                                    const char           *pack,
                                                    const char           *path,
@@ -122,6 +123,7 @@ SjSoundAvailability sj_sound_cache_get_sound_availability (SjSoundCache         
                                                          const char           *name,
                                                          SjSoundFiles         *files);
 const char   *sj_sound_availability_to_string     (SjSoundAvailability   availability);
+GPtrArray    *sj_sound_cache_list_cached_sounds   (SjSoundCache         *self);
 void          sj_sound_cache_clean_parts_async    (SjSoundCache         *self,
                                                    GCancellable         *cancellable,
                                                    GAsyncReadyCallback   callback,

@@ -1,0 +1,68 @@
+/* sj-sounds-page-private.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The Sounds page's insides, shared by sj-sounds-page.c (the search, the
+ * list) and sj-sounds-page-previews.c (the rows' states and the previews),
+ * and what the tests look at: the knowledge it searches and its results.
+ */
+
+#pragma once
+
+#include "sj-chip-bar.h"
+#include "sj-sound-row.h"
+#include "sj-sounds-page.h"
+
+G_BEGIN_DECLS
+
+/* A preview in progress. */
+typedef struct
+{
+  guint    pending;     /* calls not yet finished */
+  gint64   started;     /* monotonic µs */
+  gboolean loading;     /* its file may have to be downloaded: the spinner turns */
+  gboolean downloaded;  /* a file of the sound was downloaded meanwhile */
+  gboolean replayed;
+} SjSoundsPagePreview;
+
+struct _SjSoundsPage
+{
+  GtkWidget                 parent_instance;
+
+  SjKnowledge              *knowledge;
+  SjSoundCache             *cache;      /* the knowledge's, watched for downloads and failures */
+  GListStore               *results;
+  GHashTable               *positions;  /* SjSound → position + 1, built on demand */
+  SjSoundCategory           category;
+  GHashTable               *rows;       /* the bound SjSoundRows */
+  GHashTable               *previews;   /* sound name → SjSoundsPagePreview */
+  GHashTable               *failures;   /* sound name → why its last preview failed */
+  GHashTable               *load_failures; /* SjLibrarySound → the cache's last sentence */
+
+  /* Template widgets */
+  GtkStack                 *stack;
+  GtkSearchEntry           *search_entry;
+  SjChipBar                *chip_bar;
+  GtkStack                 *results_stack;
+  GtkListView              *list_view;
+  GtkSignalListItemFactory *factory;
+};
+
+/* sj-sounds-page.c */
+void         _sj_sounds_page_emit_preview_requested (SjSoundsPage *self,
+                                                     const char   *name);
+
+/* sj-sounds-page-previews.c */
+void         _sj_sounds_page_previews_init          (SjSoundsPage *self);
+void         _sj_sounds_page_previews_dispose       (SjSoundsPage *self);
+void         _sj_sounds_page_watch_knowledge        (SjSoundsPage *self);
+void         _sj_sounds_page_update_row             (SjSoundsPage *self,
+                                                     SjSoundRow   *row);
+void         _sj_sounds_page_start_preview          (SjSoundsPage *self,
+                                                     const char   *name);
+
+/* For tests. */
+SjKnowledge *_sj_sounds_page_get_knowledge          (SjSoundsPage *self);
+GListModel  *_sj_sounds_page_get_results            (SjSoundsPage *self);
+
+G_END_DECLS
