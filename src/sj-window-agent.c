@@ -13,6 +13,8 @@
  * GSignalGroup holds the window's connections to the agent, and its
  * SjAgent:session-id says which session to show, whether the musician
  * chose one, asked for a new one, or started one with a first message.
+ * The session is remembered in GSettings as it changes, and taken up
+ * again at the next start, after a crash too.
  */
 
 #include "config.h"
@@ -34,6 +36,8 @@ agent_session_cb (SjWindow   *self,
 {
   gint64 session = sj_agent_get_session_id (agent);
 
+  /* At once, not when the window closes: a crash reopens it too. */
+  g_settings_set_int64 (self->settings, "last-session", session);
   sj_tool_logs_page_set_session (self->tool_logs_page, session);
   sj_sessions_page_reload (self->sessions_page);
   sj_sessions_page_set_current (self->sessions_page, session);
@@ -133,6 +137,7 @@ build_agent_cb (gpointer user_data)
   SjWindow *self = user_data;
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   g_autoptr(SjAgentTools) tools = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (self->agent != NULL || !SJ_IS_APPLICATION (app))
     return G_SOURCE_REMOVE;
@@ -142,6 +147,9 @@ build_agent_cb (gpointer user_data)
                               sj_application_get_knowledge (SJ_APPLICATION (app)),
                               sj_knowledge_base_get_bundled ());
   self->agent = sj_agent_new (tools, self->history);
+  /* Where the musician left off, before the pages show the session. */
+  if (!sj_agent_resume (self->agent, g_settings_get_int64 (self->settings, "last-session"), &error))
+    g_warning ("Could not reopen the last chat session: %s", error->message);
   self->agent_config = sj_agent_config_new (self->agent, self->settings);
 
   self->sessions_page = SJ_SESSIONS_PAGE (sj_sessions_page_new (self->history));

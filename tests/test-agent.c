@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "sj-agent-private.h"
+#include "sj-history-store-private.h"
 #include "sj-redact.h"
 #include "sj-test-files.h"
 #include "sj-test-model-server.h"
@@ -962,6 +963,275 @@ test_redaction (Fixture       *fixture,
   g_assert_null (strstr (fixture->log->str, PLANTED_KEY));
 }
 
+/* Taking up where the app stopped ------------------------------------------ */
+
+/* A conversation the model can take: the system prompt first and only
+ * there, never an empty answer, never two user messages in a row, every
+ * tool call answered right after it, once, and no tool result that
+ * answers nothing; the last message is what the model answers. */
+static void
+assert_well_formed (JsonObject *request)
+{
+  JsonArray *list = json_object_get_array_member (request, "messages");
+  g_autoptr(GHashTable) open_calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const char *previous = NULL;
+  guint n = json_array_get_length (list);
+
+  g_assert_cmpuint (n, >=, 2);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *message = json_array_get_object_element (list, i);
+      const char *role = json_object_get_string_member (message, "role");
+      const char *content = json_object_get_string_member_with_default (message, "content", "");
+
+      g_assert_true ((i == 0) == g_str_equal (role, "system"));
+      /* The calls of an answer are all answered before anything else. */
+      if (!g_str_equal (role, "tool"))
+        g_assert_cmpuint (g_hash_table_size (open_calls), ==, 0);
+
+      if (g_str_equal (role, "user"))
+        {
+          g_assert_cmpstr (previous, !=, "user");
+          g_assert_cmpstr (content, !=, "");
+        }
+      else if (g_str_equal (role, "assistant"))
+        {
+          JsonArray *calls = json_object_has_member (message, "tool_calls") ? json_object_get_array_member (message, "tool_calls") : NULL;
+
+          g_assert_true (*content != '\0' || (calls != NULL && json_array_get_length (calls) > 0));
+          for (guint k = 0; calls != NULL && k < json_array_get_length (calls); k++)
+            g_assert_true (g_hash_table_add (open_calls, g_strdup (json_object_get_string_member (json_array_get_object_element (calls, k), "id"))));
+        }
+      else if (g_str_equal (role, "tool"))
+        g_assert_true (g_hash_table_remove (open_calls, json_object_get_string_member (message, "tool_call_id")));
+      else if (i != 0)
+        g_error ("Unexpected role %s", role);
+
+      previous = role;
+    }
+
+  g_assert_cmpuint (g_hash_table_size (open_calls), ==, 0);
+  g_assert_cmpstr (previous, !=, "assistant");
+}
+
+/* The fixture's agent starts again, as at the next start of the app, with
+ * the same tools and model, on @store, or with %NULL on its own history
+ * closed and opened again. The old agent goes first: it holds its store,
+ * which must be closed for the new one to see nobody streams any more. */
+static void
+restart_on_store (Fixture        *fixture,
+                  SjHistoryStore *store)
+{
+  g_autoptr(SjAgentTools) tools = g_object_ref (_sj_agent_get_tools (fixture->agent));
+  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), PLANTED_KEY);
+  g_autofree char *path = NULL;
+
+  g_clear_object (&fixture->agent);
+  if (store == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      path = g_strdup (_sj_history_store_get_path (fixture->store));
+      g_clear_object (&fixture->store);
+      fixture->store = sj_history_store_new (path, &error);
+      g_assert_no_error (error);
+    }
+  else
+    g_set_object (&fixture->store, store);
+
+  fixture->agent = sj_agent_new (tools, fixture->store);
+  sj_agent_set_client (fixture->agent, client, FALSE);
+  sj_agent_set_model (fixture->agent, "test/model", "balanced", 0.5);
+  g_signal_connect (fixture->agent, "text-delta", G_CALLBACK (text_delta_cb), fixture);
+}
+
+/* What a run that died mid-answer leaves in the fixture's history: the
+ * musician's message, then an answer with its first words committed and
+ * two finished tool calls, still "streaming". The store that wrote it is
+ * closed without finishing it, and the fixture's agent starts again on a
+ * store opened anew, as at the next start. */
+static gint64
+plant_interrupted (Fixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 session, answer;
+
+  session = sj_history_store_create_session (fixture->store, "make it groovier", &error);
+  sj_history_store_append_message (fixture->store, session, SJ_HISTORY_ROLE_USER, "make it groovier", NULL,
+                                   SJ_HISTORY_MESSAGE_COMPLETE, &error);
+  answer = sj_history_store_append_message (fixture->store, session, SJ_HISTORY_ROLE_ASSISTANT, NULL, "test/model",
+                                            SJ_HISTORY_MESSAGE_STREAMING, &error);
+  sj_history_store_append_text (fixture->store, answer, "Swinging the hats and", NULL);
+  sj_history_store_record_tool_call (fixture->store, answer, "read_code", "{}", "{\"code\":\"s(\\\"hh*8\\\")\"}",
+                                     SJ_HISTORY_TOOL_SUCCEEDED, 2, NAN, &error);
+  sj_history_store_record_tool_call (fixture->store, answer, "apply_strudel_change", "{\"baseHash\":\"x\"}",
+                                     "{\"status\":\"canceled\"}", SJ_HISTORY_TOOL_CANCELED, 5, NAN, &error);
+  g_assert_no_error (error);
+  restart_on_store (fixture, NULL);
+
+  /* Nobody remembered a session: the latest one. */
+  g_assert_true (sj_agent_resume (fixture->agent, -1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sj_agent_get_session_id (fixture->agent), ==, session);
+
+  return answer;
+}
+
+/* Regenerate on an answer the app stopped in the middle of: it goes, a
+ * new one takes its place, and the model is asked the musician's message
+ * once, in a well-formed conversation. */
+static void
+test_regenerate_interrupted (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(GPtrArray) list = NULL;
+  gint64 answer = plant_interrupted (fixture);
+  SjHistoryMessage *last;
+  JsonObject *request;
+
+  list = messages (fixture);
+  g_assert_cmpuint (list->len, ==, 2);
+  last = g_ptr_array_index (list, 1);
+  g_assert_cmpint (last->id, ==, answer);
+  g_assert_cmpint (last->status, ==, SJ_HISTORY_MESSAGE_INTERRUPTED);
+  g_assert_cmpstr (last->content, ==, "Swinging the hats and");
+  g_assert_cmpint (sj_agent_get_last_user_message (fixture->agent), ==, ((SjHistoryMessage *) g_ptr_array_index (list, 0))->id);
+
+  sj_test_model_server_reply_text (fixture->server, "Swung the hats by a sixteenth.", 4);
+  fixture->done = FALSE;
+  sj_agent_regenerate_async (fixture->agent, NULL, send_cb, fixture);
+  wait_done (fixture);
+  g_assert_no_error (fixture->error);
+
+  g_clear_pointer (&list, g_ptr_array_unref);
+  list = messages (fixture);
+  g_assert_cmpuint (list->len, ==, 2);
+  g_assert_cmpstr (((SjHistoryMessage *) g_ptr_array_index (list, 0))->content, ==, "make it groovier");
+  last = g_ptr_array_index (list, 1);
+  g_assert_cmpint (last->status, ==, SJ_HISTORY_MESSAGE_COMPLETE);
+  g_assert_cmpstr (last->content, ==, "Swung the hats by a sixteenth.");
+  {
+    g_autoptr(GPtrArray) calls = tool_calls (fixture, answer);
+
+    g_assert_cmpuint (calls->len, ==, 0);
+  }
+
+  request = sj_test_model_server_get_request (fixture->server, 0);
+  assert_well_formed (request);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (request, "messages")), ==, 2);
+  g_assert_true (g_str_has_suffix (last_user_content (request), "make it groovier"));
+}
+
+/* The musician goes on after an interrupted answer: the model gets it as
+ * far as it went, told it was cut off, and its tool calls not at all (no
+ * call without its result), in a well-formed conversation. */
+static void
+test_continue_after_interrupted (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autoptr(GPtrArray) list = NULL;
+  JsonObject *request;
+  JsonArray *history;
+  JsonObject *cut;
+
+  plant_interrupted (fixture);
+  sj_test_model_server_reply_text (fixture->server, "Picking up: the hats swing now.", 4);
+  run_turn (fixture, "go on");
+  g_assert_no_error (fixture->error);
+
+  request = sj_test_model_server_get_request (fixture->server, 0);
+  assert_well_formed (request);
+  history = json_object_get_array_member (request, "messages");
+  g_assert_cmpuint (json_array_get_length (history), ==, 4);
+  cut = json_array_get_object_element (history, 2);
+  g_assert_cmpstr (json_object_get_string_member (cut, "role"), ==, "assistant");
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (cut, "content"), "Swinging the hats and\n\n<app-note>"));
+  g_assert_nonnull (strstr (json_object_get_string_member (cut, "content"), "stopped before this answer was finished"));
+  g_assert_false (json_object_has_member (cut, "tool_calls"));
+  g_assert_true (g_str_has_suffix (last_user_content (request), "go on"));
+
+  /* The interrupted answer stays as it was; the new one is complete. */
+  list = messages (fixture);
+  g_assert_cmpuint (list->len, ==, 4);
+  g_assert_cmpint (((SjHistoryMessage *) g_ptr_array_index (list, 1))->status, ==, SJ_HISTORY_MESSAGE_INTERRUPTED);
+  g_assert_cmpint (((SjHistoryMessage *) g_ptr_array_index (list, 3))->status, ==, SJ_HISTORY_MESSAGE_COMPLETE);
+}
+
+/* An answer interrupted before its first word still reads as something. */
+static void
+test_interrupted_empty (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  JsonObject *request;
+  gint64 session;
+
+  session = sj_history_store_create_session (fixture->store, "quiet", &error);
+  sj_history_store_append_message (fixture->store, session, SJ_HISTORY_ROLE_USER, "hello", NULL,
+                                   SJ_HISTORY_MESSAGE_COMPLETE, &error);
+  sj_history_store_append_message (fixture->store, session, SJ_HISTORY_ROLE_ASSISTANT, NULL, "test/model",
+                                   SJ_HISTORY_MESSAGE_STREAMING, &error);
+  g_assert_no_error (error);
+  restart_on_store (fixture, NULL);
+  g_assert_true (sj_agent_resume (fixture->agent, session, &error));
+  g_assert_no_error (error);
+
+  sj_test_model_server_reply_text (fixture->server, "Hi.", 4);
+  run_turn (fixture, "still there?");
+  g_assert_no_error (fixture->error);
+  request = sj_test_model_server_get_request (fixture->server, 0);
+  assert_well_formed (request);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (request, "messages"), 2), "content"),
+                                   "<app-note>"));
+}
+
+/* Which session the agent takes up at start. */
+static void
+test_resume (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 first, second;
+
+  /* An empty history: a new session. */
+  g_assert_true (sj_agent_resume (fixture->agent, -1, &error));
+  g_assert_cmpint (sj_agent_get_session_id (fixture->agent), ==, 0);
+
+  sj_test_model_server_reply_text (fixture->server, "One.", 4);
+  run_turn (fixture, "first");
+  first = sj_agent_get_session_id (fixture->agent);
+  sj_agent_new_session (fixture->agent);
+  sj_test_model_server_reply_text (fixture->server, "Two.", 4);
+  run_turn (fixture, "second");
+  second = sj_agent_get_session_id (fixture->agent);
+  g_assert_cmpint (first, !=, second);
+
+  /* The remembered one, even when another was updated since. */
+  g_assert_true (sj_agent_resume (fixture->agent, first, &error));
+  g_assert_cmpint (sj_agent_get_session_id (fixture->agent), ==, first);
+  /* None remembered, or one deleted since: the latest. */
+  g_assert_true (sj_agent_resume (fixture->agent, -1, &error));
+  g_assert_cmpint (sj_agent_get_session_id (fixture->agent), ==, second);
+  g_assert_true (sj_agent_resume (fixture->agent, second + 100, &error));
+  g_assert_cmpint (sj_agent_get_session_id (fixture->agent), ==, second);
+  /* A new session, remembered as such. */
+  sj_agent_new_session (fixture->agent);
+  g_assert_true (sj_agent_resume (fixture->agent, 0, &error));
+  g_assert_cmpint (sj_agent_get_session_id (fixture->agent), ==, 0);
+  g_assert_no_error (error);
+
+  /* The model gets the session back. */
+  g_assert_true (sj_agent_resume (fixture->agent, first, &error));
+  sj_test_model_server_reply_text (fixture->server, "Three.", 4);
+  run_turn (fixture, "again");
+  {
+    JsonObject *request = sj_test_model_server_get_request (fixture->server, 2);
+
+    assert_well_formed (request);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (request, "messages")), ==, 4);
+  }
+}
+
 static GString *
 long_answer (void)
 {
@@ -1062,6 +1332,31 @@ test_kill_9 (gconstpointer data)
     g_assert_true (g_str_has_prefix (text->str, answer->content));
     g_assert_cmpuint (strlen (answer->content), >, 200);
     g_test_message ("kill -9: %zu characters committed of about 3,000 streamed", strlen (answer->content));
+
+    /* Never left streaming: the store opened after the kill marked it. */
+    g_assert_cmpint (answer->status, ==, SJ_HISTORY_MESSAGE_INTERRUPTED);
+
+    /* The next start takes the session up, and Regenerate answers anew. */
+    {
+      Fixture fixture = { 0 };
+      g_autoptr(GPtrArray) after = NULL;
+
+      fixture_set_up (&fixture, NULL);
+      restart_on_store (&fixture, store);
+      g_assert_true (sj_agent_resume (fixture.agent, -1, &error));
+      g_assert_cmpint (sj_agent_get_session_id (fixture.agent), ==, answer->session_id);
+      sj_test_model_server_reply_text (fixture.server, "Shorter this time.", 4);
+      sj_agent_regenerate_async (fixture.agent, NULL, send_cb, &fixture);
+      wait_done (&fixture);
+      g_assert_no_error (fixture.error);
+      assert_well_formed (sj_test_model_server_get_request (fixture.server, 0));
+
+      after = sj_history_store_list_messages (store, answer->session_id, &error);
+      g_assert_cmpuint (after->len, ==, 2);
+      g_assert_cmpint (((SjHistoryMessage *) g_ptr_array_index (after, 1))->status, ==, SJ_HISTORY_MESSAGE_COMPLETE);
+      g_assert_cmpstr (((SjHistoryMessage *) g_ptr_array_index (after, 1))->content, ==, "Shorter this time.");
+      fixture_tear_down (&fixture, NULL);
+    }
   }
 
   sj_test_remove_tree (dir);
@@ -1154,6 +1449,10 @@ main (int   argc,
   ADD ("/agent/not-configured", test_not_configured);
   ADD ("/agent/redaction", test_redaction);
   ADD ("/agent/replace", test_replace);
+  ADD ("/agent/resume", test_resume);
+  ADD ("/agent/regenerate-interrupted", test_regenerate_interrupted);
+  ADD ("/agent/continue-after-interrupted", test_continue_after_interrupted);
+  ADD ("/agent/interrupted-empty", test_interrupted_empty);
 #undef ADD
   g_test_add_data_func ("/agent/kill-9", argv[0], test_kill_9);
   g_test_add_func ("/agent/log-writer", test_log_writer);

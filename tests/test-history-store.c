@@ -3,14 +3,19 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * SjHistoryStore against a real SQLite file: migrations, sessions and
- * their rows, streamed text committed by the timer, a crash, redaction,
- * the Markdown export, and failures that keep the streamed text.
+ * their rows, streamed text committed by the timer, a crash, answers a
+ * killed process left streaming marked interrupted (and those a live
+ * store streams left alone), redaction, the Markdown export, and failures
+ * that keep the streamed text.
  */
 
 #include "config.h"
 
 #include <math.h>
+#include <signal.h>
 #include <sqlite3.h>
+#include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -427,6 +432,304 @@ test_crash (Fixture       *fixture,
   g_assert_cmpstr (content, ==, "committed ");
 }
 
+static char *
+message_status (sqlite3 *db,
+                gint64   id)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT status FROM messages WHERE id = %" G_GINT64_FORMAT, id);
+
+  return query_text (db, sql);
+}
+
+/* What the child of test_interrupted wrote, for the parent to check. */
+typedef struct
+{
+  gint64 session;
+  gint64 user;
+  gint64 answer;
+  gint64 stopped;
+  gint64 call;
+} Written;
+
+/* The child: a session with a finished exchange, then an answer it streams
+ * (its first words committed by the timer, a tool call finished) and never
+ * finishes. It tells the parent what it wrote through @fd, and streams on
+ * until it is killed. */
+static void
+stream_until_killed (const char *path,
+                     int         fd)
+{
+  SjHistoryStore *store = sj_history_store_new (path, NULL);
+  Written written = { 0 };
+
+  written.session = sj_history_store_create_session (store, "Killed", NULL);
+  written.user = sj_history_store_append_message (store, written.session, SJ_HISTORY_ROLE_USER, "Faster",
+                                                  NULL, SJ_HISTORY_MESSAGE_COMPLETE, NULL);
+  written.stopped = sj_history_store_append_message (store, written.session, SJ_HISTORY_ROLE_ASSISTANT, "Half",
+                                                     "m", SJ_HISTORY_MESSAGE_STREAMING, NULL);
+  sj_history_store_finish_message (store, written.stopped, SJ_HISTORY_MESSAGE_STOPPED, NULL);
+  sj_history_store_append_message (store, written.session, SJ_HISTORY_ROLE_USER, "Even faster",
+                                   NULL, SJ_HISTORY_MESSAGE_COMPLETE, NULL);
+  written.answer = sj_history_store_append_message (store, written.session, SJ_HISTORY_ROLE_ASSISTANT, NULL,
+                                                    "m", SJ_HISTORY_MESSAGE_STREAMING, NULL);
+  written.call = sj_history_store_record_tool_call (store, written.answer, "read_code", "{}", "{\"ok\":true}",
+                                                    SJ_HISTORY_TOOL_SUCCEEDED, 3, NAN, NULL);
+  sj_history_store_append_text (store, written.answer, "Doubling the ", NULL);
+  wait_for_content (store, written.session, 3, "Doubling the ");
+
+  g_assert_cmpint (write (fd, &written, sizeof written), ==, sizeof written);
+  for (;;)
+    {
+      sj_history_store_append_text (store, written.answer, "hats ", NULL);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+/* A process streaming an answer is killed with SIGKILL. While it lives, a
+ * store opened elsewhere leaves its answer streaming; once it is dead, the
+ * next store to open marks it interrupted, its text and tool call kept,
+ * and nothing else changes. */
+static void
+test_interrupted (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) messages = NULL;
+  g_autoptr(GPtrArray) calls = NULL;
+  g_autofree char *status = NULL;
+  g_autofree char *markdown = NULL;
+  SjHistoryStore *store;
+  SjHistoryMessage *answer;
+  Written written = { 0 };
+  int fds[2];
+  int wait_status = 0;
+  sqlite3 *db;
+  pid_t pid;
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      /* Never outlives a parent that failed before it could kill it. */
+      prctl (PR_SET_PDEATHSIG, SIGKILL);
+      close (fds[0]);
+      stream_until_killed (fixture->path, fds[1]);
+      _exit (1);
+    }
+  close (fds[1]);
+  g_assert_cmpint (read (fds[0], &written, sizeof written), ==, sizeof written);
+  close (fds[0]);
+
+  /* The child is alive and streaming: a store opened now leaves it be. */
+  store = open_store (fixture);
+  db = open_raw (fixture->path);
+  status = message_status (db, written.answer);
+  g_assert_cmpstr (status, ==, "streaming");
+  g_clear_object (&store);
+
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (wait_status));
+  g_assert_cmpint (WTERMSIG (wait_status), ==, SIGKILL);
+
+  /* Still streaming in the file: nothing marks it but the next store. */
+  g_clear_pointer (&status, g_free);
+  status = message_status (db, written.answer);
+  g_assert_cmpstr (status, ==, "streaming");
+
+  store = open_store (fixture);
+  g_clear_pointer (&status, g_free);
+  status = message_status (db, written.answer);
+  g_assert_cmpstr (status, ==, "interrupted");
+  sqlite3_close (db);
+
+  messages = sj_history_store_list_messages (store, written.session, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (messages->len, ==, 4);
+  answer = g_ptr_array_index (messages, 3);
+  g_assert_cmpint (answer->id, ==, written.answer);
+  g_assert_cmpint (answer->status, ==, SJ_HISTORY_MESSAGE_INTERRUPTED);
+  g_assert_true (g_str_has_prefix (answer->content, "Doubling the "));
+  /* When it ended is not known. */
+  g_assert_cmpint (answer->ended, ==, 0);
+  g_assert_cmpint (((SjHistoryMessage *) g_ptr_array_index (messages, 0))->status, ==, SJ_HISTORY_MESSAGE_COMPLETE);
+  g_assert_cmpint (((SjHistoryMessage *) g_ptr_array_index (messages, 1))->status, ==, SJ_HISTORY_MESSAGE_STOPPED);
+  calls = sj_history_store_list_tool_calls (store, written.answer, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (calls->len, ==, 1);
+  g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (calls, 0))->id, ==, written.call);
+  g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (calls, 0))->status, ==, SJ_HISTORY_TOOL_SUCCEEDED);
+
+  /* The export says so too. */
+  markdown = sj_history_store_export_markdown (store, written.session, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (markdown, "Doubling the "));
+  g_assert_nonnull (strstr (markdown, "*Interrupted: the app stopped before this answer finished*"));
+  g_assert_nonnull (strstr (markdown, "*Stopped*"));
+
+  g_object_unref (store);
+}
+
+/* Two stores on one file in one process, as two windows would have: the
+ * second to open never marks what the first is streaming, and when the
+ * first is closed the answer it finished is not touched either. */
+static void
+test_live_stream_untouched (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SjHistoryStore) streaming = open_store (fixture);
+  g_autoptr(SjHistoryStore) other = NULL;
+  g_autoptr(SjHistoryMessage) message = NULL;
+  gint64 session, id;
+
+  session = sj_history_store_create_session (streaming, "Live", &error);
+  id = sj_history_store_append_message (streaming, session, SJ_HISTORY_ROLE_ASSISTANT, "Still going",
+                                        NULL, SJ_HISTORY_MESSAGE_STREAMING, &error);
+  g_assert_no_error (error);
+
+  other = open_store (fixture);
+  message = sj_history_store_get_message (other, id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (message->status, ==, SJ_HISTORY_MESSAGE_STREAMING);
+  g_clear_pointer (&message, sj_history_message_free);
+
+  /* Closing the other store changes nothing either. */
+  g_clear_object (&other);
+  message = sj_history_store_get_message (streaming, id, &error);
+  g_assert_cmpint (message->status, ==, SJ_HISTORY_MESSAGE_STREAMING);
+  g_clear_pointer (&message, sj_history_message_free);
+
+  g_assert_true (sj_history_store_finish_message (streaming, id, SJ_HISTORY_MESSAGE_COMPLETE, &error));
+  g_assert_no_error (error);
+  g_clear_object (&streaming);
+
+  other = open_store (fixture);
+  message = sj_history_store_get_message (other, id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (message->status, ==, SJ_HISTORY_MESSAGE_COMPLETE);
+}
+
+/* Version 1 of the schema, as released: never edit it, it stands for the
+ * files users have. */
+static const char schema_v1[] =
+  "CREATE TABLE sessions ("
+  "  id INTEGER PRIMARY KEY,"
+  "  title TEXT NOT NULL,"
+  "  created INTEGER NOT NULL,"
+  "  updated INTEGER NOT NULL);"
+  "CREATE TABLE messages ("
+  "  id INTEGER PRIMARY KEY,"
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'system', 'tool')),"
+  "  content TEXT NOT NULL DEFAULT '',"
+  "  reasoning TEXT,"
+  "  model TEXT,"
+  "  status TEXT NOT NULL CHECK (status IN ('complete', 'streaming', 'stopped', 'error')),"
+  "  started INTEGER NOT NULL,"
+  "  ended INTEGER);"
+  "CREATE INDEX messages_session ON messages(session_id, id);"
+  "CREATE TABLE tool_calls ("
+  "  id INTEGER PRIMARY KEY,"
+  "  message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,"
+  "  name TEXT NOT NULL,"
+  "  arguments TEXT NOT NULL,"
+  "  result TEXT,"
+  "  status TEXT NOT NULL CHECK (status IN ('succeeded', 'failed', 'canceled')),"
+  "  duration_ms INTEGER NOT NULL,"
+  "  apply_cycle REAL);"
+  "CREATE INDEX tool_calls_message ON tool_calls(message_id, id);"
+  "CREATE TABLE code_snapshots ("
+  "  id INTEGER PRIMARY KEY,"
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  hash TEXT NOT NULL,"
+  "  code TEXT NOT NULL,"
+  "  cycle REAL,"
+  "  source TEXT NOT NULL CHECK (source IN ('user', 'agent')),"
+  "  message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,"
+  "  created INTEGER NOT NULL);"
+  "CREATE INDEX code_snapshots_session ON code_snapshots(session_id, id);"
+  "CREATE INDEX code_snapshots_message ON code_snapshots(message_id);"
+  "PRAGMA user_version = 1;";
+
+/* A history of version 1 with an answer its app left streaming: opened,
+ * it is version 2, every row is kept with its links (tool calls and code
+ * snapshots still point at their message), the answer is interrupted, the
+ * new status is allowed and foreign keys hold again. */
+static void
+test_migrate_v1 (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SjHistoryStore) store = NULL;
+  g_autoptr(GPtrArray) messages = NULL;
+  g_autoptr(GPtrArray) calls = NULL;
+  g_autoptr(GPtrArray) snapshots = NULL;
+  g_autofree char *schema = NULL;
+  sqlite3 *db;
+
+  g_assert_cmpint (g_mkdir_with_parents (fixture->dir, 0700), ==, 0);
+  g_free (fixture->path);
+  fixture->path = g_build_filename (fixture->dir, "v1.sqlite3", NULL);
+
+  db = open_raw (fixture->path);
+  exec_raw (db, schema_v1);
+  exec_raw (db,
+            "INSERT INTO sessions VALUES (7, 'Old jam', 100, 200);"
+            "INSERT INTO messages VALUES (1, 7, 'user', 'Add hats', NULL, NULL, 'complete', 100, 100);"
+            "INSERT INTO messages VALUES (2, 7, 'assistant', 'Hats added.', 'hmm', 'm', 'complete', 110, 150);"
+            "INSERT INTO messages VALUES (3, 7, 'user', 'Now a bass', NULL, NULL, 'complete', 160, 160);"
+            "INSERT INTO messages VALUES (4, 7, 'assistant', 'A bass on', NULL, 'm', 'streaming', 170, NULL);"
+            "INSERT INTO tool_calls VALUES (1, 2, 'apply_strudel_change', '{}', '{\"ok\":true}', 'succeeded', 40, 8);"
+            "INSERT INTO tool_calls VALUES (2, 4, 'read_code', '{}', '{}', 'canceled', 1, NULL);"
+            "INSERT INTO code_snapshots VALUES (1, 7, 'h', 's(\"hh*8\")', 8, 'agent', 2, 120);");
+  sqlite3_close (db);
+
+  store = open_store (fixture);
+
+  db = open_raw (fixture->path);
+  g_assert_cmpint (query_int (db, "PRAGMA user_version"), ==, 2);
+  g_assert_cmpint (query_int (db, "SELECT count(*) FROM pragma_foreign_key_check"), ==, 0);
+  g_assert_cmpint (query_int (db, "SELECT count(*) FROM sqlite_master WHERE name = 'messages_session'"), ==, 1);
+  g_assert_cmpint (query_int (db, "SELECT count(*) FROM sqlite_master WHERE name = 'messages_new'"), ==, 0);
+  schema = query_text (db, "SELECT sql FROM sqlite_master WHERE name = 'tool_calls'");
+  g_assert_nonnull (strstr (schema, "REFERENCES messages(id)"));
+  /* The new status is allowed, a made-up one still refused. */
+  exec_raw (db, "UPDATE messages SET status = 'interrupted' WHERE id = 1; UPDATE messages SET status = 'complete' WHERE id = 1");
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE messages SET status = 'bogus' WHERE id = 1", NULL, NULL, NULL), ==, SQLITE_CONSTRAINT);
+  sqlite3_close (db);
+
+  messages = sj_history_store_list_messages (store, 7, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (messages->len, ==, 4);
+  g_assert_cmpstr (((SjHistoryMessage *) g_ptr_array_index (messages, 1))->reasoning, ==, "hmm");
+  g_assert_cmpint (((SjHistoryMessage *) g_ptr_array_index (messages, 1))->status, ==, SJ_HISTORY_MESSAGE_COMPLETE);
+  g_assert_cmpint (((SjHistoryMessage *) g_ptr_array_index (messages, 1))->ended, ==, 150);
+  g_assert_cmpstr (((SjHistoryMessage *) g_ptr_array_index (messages, 3))->content, ==, "A bass on");
+  g_assert_cmpint (((SjHistoryMessage *) g_ptr_array_index (messages, 3))->status, ==, SJ_HISTORY_MESSAGE_INTERRUPTED);
+  calls = sj_history_store_list_session_tool_calls (store, 7, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (calls->len, ==, 2);
+  g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (calls, 1))->message_id, ==, 4);
+  snapshots = sj_history_store_list_snapshots (store, 7, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (snapshots->len, ==, 1);
+  g_assert_cmpint (((SjHistorySnapshot *) g_ptr_array_index (snapshots, 0))->message_id, ==, 2);
+
+  /* New rows in the rebuilt table; deleting still cascades. */
+  g_assert_cmpint (sj_history_store_append_message (store, 7, SJ_HISTORY_ROLE_USER, "More", NULL,
+                                                    SJ_HISTORY_MESSAGE_COMPLETE, &error), ==, 5);
+  g_assert_no_error (error);
+  g_assert_true (sj_history_store_delete_session (store, 7, &error));
+  g_assert_no_error (error);
+  db = open_raw (fixture->path);
+  g_assert_cmpint (query_int (db, "SELECT count(*) FROM messages"), ==, 0);
+  g_assert_cmpint (query_int (db, "SELECT count(*) FROM tool_calls"), ==, 0);
+  g_assert_cmpint (query_int (db, "SELECT count(*) FROM code_snapshots"), ==, 0);
+  sqlite3_close (db);
+}
+
 static void
 test_redact (void)
 {
@@ -766,6 +1069,9 @@ main (int   argc,
   ADD ("crud", test_crud);
   ADD ("streaming-timer", test_streaming_timer);
   ADD ("crash", test_crash);
+  ADD ("interrupted", test_interrupted);
+  ADD ("live-stream-untouched", test_live_stream_untouched);
+  ADD ("migrate-v1", test_migrate_v1);
   g_test_add_func ("/history-store/redact", test_redact);
   ADD ("redact-columns", test_redact_columns);
   ADD ("export", test_export);

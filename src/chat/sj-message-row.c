@@ -5,10 +5,11 @@
  * A row of the conversation. The list recycles rows, so one row shows
  * whichever message it is bound to: the musician's words, the agent's
  * answer (its thinking in a collapsed expander, the Markdown, the finished
- * tool calls, when its change lands, how long it cooked), or a line of the
- * app's own. While bound to a streaming message it follows the message's
- * "appended" signal, and the Markdown view renders the new text on the
- * next frame, never the whole message again.
+ * tool calls, when its change lands, how long it cooked, or that the app
+ * stopped before it finished), or a line of the app's own. While bound
+ * to a streaming message it follows the message's "appended" signal, and
+ * the Markdown view renders the new text on the next frame, never the
+ * whole message again.
  */
 
 #include "config.h"
@@ -59,10 +60,24 @@ update_status (SjMessageRow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), streaming);
   gtk_spinner_set_spinning (self->spinner, streaming);
 
+  /* Rows are recycled: what an interrupted answer adds goes again here. */
+  gtk_widget_remove_css_class (GTK_WIDGET (self->cooked_label), "warning");
+  gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+
   if (role != SJ_HISTORY_ROLE_ASSISTANT)
     gtk_label_set_label (self->cooked_label, "");
   else if (streaming)
     gtk_label_set_label (self->cooked_label, _("Cooking…"));
+  else if (status == SJ_HISTORY_MESSAGE_INTERRUPTED)
+    {
+      /* No time cooked: when it ended is not known. What it said so far
+       * stays above, and Regenerate is offered when it is the last one. */
+      gtk_label_set_label (self->cooked_label, _("Interrupted — the app stopped before this answer finished"));
+      gtk_widget_add_css_class (GTK_WIDGET (self->cooked_label), "warning");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      _("Interrupted answer: the app stopped before it finished, and only its beginning was kept"),
+                                      -1);
+    }
   else
     {
       cooked = sj_chat_format_cooked (sj_chat_message_get_ended (message) - sj_chat_message_get_started (message));

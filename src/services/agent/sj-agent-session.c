@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The agent's sessions: the one its conversation is in, a new one, a
- * stored one taken up again, and the last exchange taken back for
- * Regenerate and Edit. What the model knows of a session (its context)
- * starts over with each of them.
+ * stored one taken up again (at start, the one the musician left), and
+ * the last exchange taken back for Regenerate and Edit. What the model
+ * knows of a session (its context) starts over with each of them.
  */
 
 #include "config.h"
@@ -17,6 +17,13 @@
 
 #define SYSTEM_PROMPT_RESOURCE "/io/github/strudeljam/StrudelJam/agent/system-prompt.md"
 #define TITLE_LENGTH 48
+
+/* What the model reads at the end of an answer the app stopped in the
+ * middle of (a crash, a kill): never an empty answer, which some
+ * providers refuse, and never two user messages in a row, which some
+ * local chat templates refuse. */
+#define INTERRUPTED_NOTE "<app-note>The app stopped before this answer was finished: it is cut off here, " \
+                         "and whatever it was about to do did not happen.</app-note>"
 
 static char *
 load_system_prompt (void)
@@ -102,12 +109,33 @@ sj_agent_new_session (SjAgent *self)
   _sj_agent_notify_session_id (self);
 }
 
+static void
+add_stored_answer (SjAgentContext         *context,
+                   const SjHistoryMessage *message)
+{
+  g_autofree char *text = NULL;
+
+  if (message->status != SJ_HISTORY_MESSAGE_INTERRUPTED)
+    {
+      sj_agent_context_add_assistant (context, message->content, NULL);
+      return;
+    }
+
+  if (message->content != NULL && *message->content != '\0')
+    text = g_strdup_printf ("%s\n\n%s", message->content, INTERRUPTED_NOTE);
+  else
+    text = g_strdup (INTERRUPTED_NOTE);
+  sj_agent_context_add_assistant (context, text, NULL);
+}
+
 /**
  * sj_agent_load_session:
  *
  * Continues a stored session: the model gets its messages back (the
  * words, not the old tool calls, which were about code that has moved
- * on), and sees the current code again on the next turn.
+ * on), and sees the current code again on the next turn. An answer the
+ * app stopped in the middle of is given back as far as it went, with a
+ * note that it was cut off.
  */
 gboolean
 sj_agent_load_session (SjAgent  *self,
@@ -133,12 +161,56 @@ sj_agent_load_session (SjAgent  *self,
       if (message->role == SJ_HISTORY_ROLE_USER)
         sj_agent_context_add_user (self->context, message->content, NULL, NULL, NULL);
       else if (message->role == SJ_HISTORY_ROLE_ASSISTANT)
-        sj_agent_context_add_assistant (self->context, message->content, NULL);
+        add_stored_answer (self->context, message);
     }
   /* Once the model's context is back, for whoever reads it then. */
   _sj_agent_notify_session_id (self);
 
   return TRUE;
+}
+
+/**
+ * sj_agent_resume:
+ * @remembered: the session the musician was in when the app last stopped,
+ *   0 for a new one, -1 when it is not known
+ *
+ * Takes up where the musician left off, at start: the remembered session
+ * while it is in the history, otherwise the most recently updated one (a
+ * remembered session deleted since, or none remembered yet), otherwise a
+ * new one. Its answers left unfinished by a crash are already marked
+ * interrupted by the store.
+ *
+ * Returns: %FALSE if the history could not be read
+ */
+gboolean
+sj_agent_resume (SjAgent  *self,
+                 gint64    remembered,
+                 GError  **error)
+{
+  g_autoptr(GPtrArray) sessions = NULL;
+  gint64 session_id = 0;
+
+  g_assert (SJ_IS_AGENT (self));
+
+  /* A new session it was, and a new session it is. */
+  if (remembered == 0)
+    return TRUE;
+
+  sessions = sj_history_store_list_sessions (self->store, error);
+  if (sessions == NULL)
+    return FALSE;
+
+  /* Most recently updated first. */
+  for (guint i = 0; i < sessions->len && session_id == 0; i++)
+    if (((SjHistorySession *) g_ptr_array_index (sessions, i))->id == remembered)
+      session_id = remembered;
+  if (session_id == 0 && sessions->len > 0)
+    session_id = ((SjHistorySession *) g_ptr_array_index (sessions, 0))->id;
+
+  if (session_id == 0)
+    return TRUE;
+
+  return sj_agent_load_session (self, session_id, error);
 }
 
 /* Returns: the last user message of the session, 0 when there is none */

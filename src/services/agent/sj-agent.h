@@ -62,6 +62,9 @@ gboolean        sj_agent_load_session       (SjAgent              *self,
                                              gint64                session_id,
                                              GError              **error);
 void            sj_agent_new_session        (SjAgent              *self);
+gboolean        sj_agent_resume             (SjAgent              *self,
+                                             gint64                remembered,
+                                             GError              **error);
 gboolean        sj_agent_is_busy            (SjAgent              *self);
 gint64          sj_agent_get_last_user_message (SjAgent           *self);
 void            sj_agent_send_async         (SjAgent              *self,

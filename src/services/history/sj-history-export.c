@@ -123,6 +123,8 @@ append_message (SjHistoryStore          *self,
     g_string_append (out, "*Stopped*\n\n");
   else if (message->status == SJ_HISTORY_MESSAGE_ERROR)
     g_string_append (out, "*Failed*\n\n");
+  else if (message->status == SJ_HISTORY_MESSAGE_INTERRUPTED)
+    g_string_append (out, "*Interrupted: the app stopped before this answer finished*\n\n");
 
   calls = sj_history_store_list_tool_calls (self, message->id, error);
   if (calls == NULL)

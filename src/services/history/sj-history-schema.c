@@ -3,6 +3,12 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The history's schema and its migrations, keyed by PRAGMA user_version.
+ *
+ * SQLite cannot change a column's CHECK constraint in place: a step that
+ * must (version 2 allows the status "interrupted") builds the table anew,
+ * copies the rows, drops the old one and renames the new one, as SQLite's
+ * documentation describes. Foreign keys are off while the steps run, or
+ * dropping the old table would delete its rows' tool calls with it.
  */
 
 #include "config.h"
@@ -49,6 +55,23 @@ static const char * const migrations[] = {
   "  created INTEGER NOT NULL);"
   "CREATE INDEX code_snapshots_session ON code_snapshots(session_id, id);"
   "CREATE INDEX code_snapshots_message ON code_snapshots(message_id);",
+
+  /* 2: "interrupted", for the answers a previous run left streaming. */
+  "CREATE TABLE messages_new ("
+  "  id INTEGER PRIMARY KEY,"
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'system', 'tool')),"
+  "  content TEXT NOT NULL DEFAULT '',"
+  "  reasoning TEXT,"
+  "  model TEXT,"
+  "  status TEXT NOT NULL CHECK (status IN ('complete', 'streaming', 'stopped', 'error', 'interrupted')),"
+  "  started INTEGER NOT NULL,"
+  "  ended INTEGER);"
+  "INSERT INTO messages_new (id, session_id, role, content, reasoning, model, status, started, ended)"
+  "  SELECT id, session_id, role, content, reasoning, model, status, started, ended FROM messages;"
+  "DROP TABLE messages;"
+  "ALTER TABLE messages_new RENAME TO messages;"
+  "CREATE INDEX messages_session ON messages(session_id, id);",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == SJ_HISTORY_STORE_SCHEMA_VERSION);
@@ -115,10 +138,14 @@ _sj_history_migrate (sqlite3     *db,
   if (version == SJ_HISTORY_STORE_SCHEMA_VERSION)
     return TRUE;
 
+  /* Outside the transaction: SQLite ignores this pragma inside one. */
+  if (!_sj_history_exec (db, "PRAGMA foreign_keys = OFF", error))
+    return FALSE;
+
   /* IMMEDIATE takes the write lock before reading the version again, so two
    * instances opening a fresh file do not both run the same step. */
   if (!_sj_history_exec (db, "BEGIN IMMEDIATE", error))
-    return FALSE;
+    goto restore;
 
   if (!_sj_history_read_user_version (db, &version, error) ||
       !_sj_history_check_version (path, version, error))
@@ -136,9 +163,11 @@ _sj_history_migrate (sqlite3     *db,
   if (!_sj_history_exec (db, "COMMIT", error))
     goto rollback;
 
-  return TRUE;
+  return _sj_history_exec (db, "PRAGMA foreign_keys = ON", error);
 
 rollback:
   sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+restore:
+  sqlite3_exec (db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
   return FALSE;
 }

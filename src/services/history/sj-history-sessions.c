@@ -10,7 +10,9 @@
 #include "sj-history-store-private.h"
 
 static const char * const role_names[] = { "user", "assistant", "system", "tool" };
-static const char * const status_names[] = { "complete", "streaming", "stopped", "error" };
+static const char * const status_names[] = { "complete", "streaming", "stopped", "error", "interrupted" };
+
+G_STATIC_ASSERT (G_N_ELEMENTS (status_names) == SJ_HISTORY_MESSAGE_INTERRUPTED + 1);
 
 const char *
 _sj_history_status_to_string (SjHistoryMessageStatus status)
@@ -198,7 +200,7 @@ sj_history_store_append_message (SjHistoryStore          *self,
 
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), 0);
   g_return_val_if_fail (role <= SJ_HISTORY_ROLE_TOOL, 0);
-  g_return_val_if_fail (status <= SJ_HISTORY_MESSAGE_ERROR, 0);
+  g_return_val_if_fail (status <= SJ_HISTORY_MESSAGE_INTERRUPTED, 0);
 
   stmt = _sj_history_store_prepare (self,
                                     "INSERT INTO messages (session_id, role, content, model, status, started, ended) "

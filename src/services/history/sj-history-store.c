@@ -12,11 +12,22 @@
  *
  * Everything written goes through sj_redact (): the history is
  * exported and shared, and it must never hold an API key.
+ *
+ * An answer still "streaming" when its process died (a crash, kill -9, a
+ * power cut) would stay so for ever: opening the store marks such answers
+ * "interrupted". Only answers nobody is streaming may be touched, so every
+ * open store holds a shared flock () on "<file>.lock", and the answers are
+ * marked only by a store that gets the lock to itself: then no other store
+ * is open, in this process or another, and the ones that were are gone.
+ * The kernel releases the locks of a process however it ends.
  */
 
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -35,6 +46,7 @@ struct _SjHistoryStore
 
   char       *path;
   sqlite3    *db;
+  int         lock_fd;  /* shared flock () while open, -1 for none */
   GHashTable *pending;  /* message id (gint64 *) → Pending */
   guint       flush_id;
 };
@@ -92,6 +104,8 @@ sj_history_store_finalize (GObject *object)
   SjHistoryStore *self = (SjHistoryStore *)object;
 
   g_clear_pointer (&self->db, sqlite3_close);
+  if (self->lock_fd >= 0)
+    close (self->lock_fd);
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->path, g_free);
 
@@ -124,6 +138,7 @@ static void
 sj_history_store_init (SjHistoryStore *self)
 {
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, pending_free);
+  self->lock_fd = -1;
 }
 
 /**
@@ -137,6 +152,79 @@ sj_history_store_default_path (void)
   return g_build_filename (g_get_user_data_dir (), "strudel-jam", "history.sqlite3", NULL);
 }
 
+static int
+flock_retrying (int fd,
+                int operation)
+{
+  int rc;
+
+  do
+    rc = flock (fd, operation);
+  while (rc != 0 && errno == EINTR);
+
+  return rc;
+}
+
+/* Answers left streaming by a process that is gone become "interrupted".
+ * A failure only costs the marks: the history still opens. */
+static void
+mark_interrupted (SjHistoryStore *self)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GError) error = NULL;
+  int changes;
+
+  stmt = _sj_history_store_prepare (self,
+                                    "UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'",
+                                    &error);
+  if (stmt == NULL || !_sj_history_store_step_done (self, stmt, &error))
+    {
+      g_warning ("Could not mark the answers of the last run as interrupted: %s", error->message);
+      return;
+    }
+
+  changes = sqlite3_changes (self->db);
+  if (changes > 0)
+    g_debug ("History: %d answer(s) interrupted when the app last stopped", changes);
+}
+
+/* Takes the store's shared lock, and marks interrupted answers first when
+ * no other store has the file open. */
+static void
+lock_and_recover (SjHistoryStore *self)
+{
+  g_autofree char *lock_path = NULL;
+
+  /* A history in memory is this store's alone, and new. */
+  if (g_str_equal (self->path, ":memory:"))
+    return;
+
+  lock_path = g_strconcat (self->path, ".lock", NULL);
+  self->lock_fd = g_open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (self->lock_fd < 0)
+    {
+      int saved_errno = errno;
+
+      /* Without the lock it cannot be known whether an answer is still
+       * streaming elsewhere: they all stay as they are. */
+      g_debug ("History: no lock at “%s” (%s): interrupted answers are not marked",
+               lock_path, g_strerror (saved_errno));
+      return;
+    }
+
+  if (flock_retrying (self->lock_fd, LOCK_EX | LOCK_NB) == 0)
+    {
+      /* The exclusive lock is held until the marks are written, so that a
+       * store opening meanwhile waits below before it streams anything. */
+      mark_interrupted (self);
+    }
+
+  /* Turns the exclusive lock into a shared one, or waits for a store
+   * that is marking (one UPDATE, under SQLite's busy timeout) to finish. */
+  if (flock_retrying (self->lock_fd, LOCK_SH) != 0)
+    g_debug ("History: could not lock “%s”: %s", lock_path, g_strerror (errno));
+}
+
 /**
  * sj_history_store_new:
  * @path: (nullable): the database file, or %NULL for the default
@@ -145,6 +233,10 @@ sj_history_store_default_path (void)
  * version is refused with %SJ_HISTORY_STORE_ERROR_NEWER_VERSION and left
  * untouched. A file without write permission opens read-only: reading
  * works, writing fails with %G_IO_ERROR_READ_ONLY.
+ *
+ * When no other store has the file open, answers a previous process left
+ * %SJ_HISTORY_MESSAGE_STREAMING become %SJ_HISTORY_MESSAGE_INTERRUPTED:
+ * it died before it could finish them. A read-only history keeps them.
  */
 SjHistoryStore *
 sj_history_store_new (const char  *path,
@@ -220,6 +312,8 @@ sj_history_store_new (const char  *path,
           !_sj_history_exec (self->db, "PRAGMA synchronous = NORMAL", error) ||
           !_sj_history_migrate (self->db, self->path, error))
         return NULL;
+
+      lock_and_recover (self);
     }
 
   return g_steal_pointer (&self);
@@ -485,7 +579,7 @@ sj_history_store_finish_message (SjHistoryStore          *self,
   g_autoptr(sqlite3_stmt) stmt = NULL;
 
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
-  g_return_val_if_fail (status <= SJ_HISTORY_MESSAGE_ERROR, FALSE);
+  g_return_val_if_fail (status <= SJ_HISTORY_MESSAGE_INTERRUPTED, FALSE);
 
   if (!sj_history_store_flush (self, error))
     return FALSE;

@@ -35,6 +35,7 @@ typedef enum
   SJ_HISTORY_MESSAGE_STREAMING,
   SJ_HISTORY_MESSAGE_STOPPED,
   SJ_HISTORY_MESSAGE_ERROR,
+  SJ_HISTORY_MESSAGE_INTERRUPTED,  /* the app stopped (crash, kill, power loss) while it streamed */
 } SjHistoryMessageStatus;
 
 typedef enum
@@ -106,7 +107,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistoryMessage, sj_history_message_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistoryToolCall, sj_history_tool_call_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistorySnapshot, sj_history_snapshot_free)
 
-#define SJ_HISTORY_STORE_SCHEMA_VERSION 1
+#define SJ_HISTORY_STORE_SCHEMA_VERSION 2
 #define SJ_HISTORY_STORE_FLUSH_INTERVAL_MS 1000
 
 #define SJ_TYPE_HISTORY_STORE (sj_history_store_get_type ())
