@@ -17,7 +17,7 @@ import * as soundfonts from '@strudel/soundfonts';
 import { transpiler } from '@strudel/transpiler';
 
 import { installWorkletMap } from './worklets.mjs';
-import { registerLibrary, soundfontUrl } from './library.mjs';
+import { registerLibrary, soundfontUrl, SOUNDS_URL } from './library.mjs';
 import * as workerTimers from './worker-timers.mjs';
 import { capFrameRate } from './frame-rate.mjs';
 import { post, request } from './post.mjs';
@@ -64,18 +64,65 @@ async function settle(label, promise) {
   }
 }
 
+// Outside Strudel Jam, in a plain browser (no host world has set
+// data-sj-host), bench/sounds opens this very bundle in Chromium to compare
+// it with the Strudel website: ?sounds=<http(s) base URL> takes the
+// library's files from <base URL><pack>/ instead of our scheme, which a
+// browser does not have, and ?preload=0 turns preloading off, so that a
+// sample loads when its first note plays, as on the website. In the app
+// both are ignored.
+const pageOptions = (() => {
+  const options = { soundsBase: SOUNDS_URL, preload: true };
+  if (document.documentElement.dataset.sjHost === '1') {
+    return options;
+  }
+  const params = new URLSearchParams(location.search);
+  const base = params.get('sounds');
+  if (base && /^https?:\/\//.test(base)) {
+    options.soundsBase = base.endsWith('/') ? base : `${base}/`;
+  }
+  options.preload = params.get('preload') !== '0';
+  return options;
+})();
+
+// Registers the sound library and leaves a User Timing measure for
+// bench/sounds, 'sj:register-library': from its start to its end (the rest
+// of the prebake runs in between), with detail.busyMs, the time spent in
+// superdough's samples() and aliasBank() themselves (both are synchronous).
+async function registerLibraryTimed() {
+  let busyMs = 0;
+  const timed =
+    (fn) =>
+    (...args) => {
+      const t = performance.now();
+      try {
+        return fn(...args);
+      } finally {
+        busyMs += performance.now() - t;
+      }
+    };
+  const start = performance.now();
+  const registrars = { samples: timed(webaudio.samples), aliasBank: timed(webaudio.aliasBank) };
+  await registerLibrary(registrars, pageOptions.soundsBase);
+  try {
+    performance.measure('sj:register-library', { start, end: performance.now(), detail: { busyMs } });
+  } catch {
+    // An engine without User Timing level 3: nothing to measure with.
+  }
+}
+
 // The website's prebake: synths, ZZFX, the General MIDI soundfonts and the
 // sound library's packs, then the bank aliases (library.mjs). Samples and
 // soundfonts are fetched from strudel-jam://sounds/ when first played, and
 // the C side answers from its cache (or downloads them once).
 async function prebake() {
-  soundfonts.setSoundfontUrl(soundfontUrl());
+  soundfonts.setSoundfontUrl(soundfontUrl(pageOptions.soundsBase));
   await Promise.all([
     settle('modules', evalScope(core, mini, tonal, webaudio, codemirror, draw, soundfonts)),
     settle('synth sounds', registerSynthSounds()),
     settle('zzfx sounds', registerZZFXSounds()),
     settle('soundfonts', soundfonts.registerSoundfonts()),
-    settle('sound library', registerLibrary(webaudio)),
+    settle('sound library', registerLibraryTimed()),
   ]);
 }
 
@@ -366,7 +413,9 @@ async function main() {
     mirror,
     post,
     getTime: getAudioContextCurrentTime,
-    preload: (pattern, from) => preloadPattern(pattern, from, { _cps: scheduler().cps }),
+    preload: pageOptions.preload
+      ? (pattern, from) => preloadPattern(pattern, from, { _cps: scheduler().cps })
+      : undefined,
   });
   swapper.install();
   await prebaked;

@@ -43,27 +43,28 @@ function mapOf(file) {
   return map;
 }
 
-// Where superdough fetches a pack's files from.
-export function packUrl(pack) {
-  return `${SOUNDS_URL}${pack}/`;
+// Where superdough fetches a pack's files from. `base` is our scheme except
+// in a plain browser opened by bench/sounds (app.mjs, ?sounds=).
+export function packUrl(pack, base = SOUNDS_URL) {
+  return `${base}${pack}/`;
 }
 
 // Registers every pack with superdough's samples(map, base, {prebake, tag}),
 // in library.json's order, then the bank aliases with aliasBank(). The
 // map's own _base is left out: samples() would register it as a sound named
 // "_base" (the website's sounds tab hides it), and our base replaces it.
-export async function registerLibrary({ samples, aliasBank }) {
+export async function registerLibrary({ samples, aliasBank }, base = SOUNDS_URL) {
   for (const { id, map, options } of library.packs) {
     const { _base, ...sounds } = mapOf(map);
-    await samples(sounds, packUrl(id), { ...options });
+    await samples(sounds, packUrl(id, base), { ...options });
   }
   // aliasBank() adds lower-case keys to the object it is given.
   await aliasBank({ ...mapOf(library.aliases.map) });
 }
 
 // The soundfonts' files (<font>.js) come through the same scheme.
-export function soundfontUrl() {
-  return `${SOUNDS_URL}${library.soundfonts.id}`;
+export function soundfontUrl(base = SOUNDS_URL) {
+  return `${base}${library.soundfonts.id}`;
 }
 
 // The pack a sound was registered from, for the dry-run's report.
