@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: AGPL-3.0-or-later
-"""Shared machinery of the Strudel Jam benchmarks (bench/startup, bench/audio).
+"""Shared machinery of the Strudel Jam benchmarks (bench/startup, bench/audio,
+bench/sounds).
 
 A private Xvfb, D-Bus session bus and PulseAudio null sink; process-tree
 bookkeeping (spawn, stop, descendants, PSS, CPU ticks); the loopback HTTP
@@ -313,11 +314,14 @@ def sink_inputs(env):
 
 
 class BenchServer:
-    """Serves the bundle for Chromium, plus the hook's command channel."""
+    """Serves the bundle for Chromium, plus the hook's command channel.
+    routes maps a path prefix to a function (handler, path) that answers a
+    GET under it (bench/sounds serves its sample files that way)."""
 
-    def __init__(self, root, hook):
+    def __init__(self, root, hook, routes=None):
         self.root = Path(root)
         self.hook = Path(hook).read_bytes()
+        self.routes = dict(routes or {})
         self.lock = threading.Condition()
         self.run = None
         self.ready = None  # (monotonic, payload)
@@ -359,6 +363,10 @@ class BenchServer:
 
             def do_GET(self):
                 path = urllib.parse.urlsplit(self.path).path
+                for prefix, route in server.routes.items():
+                    if path.startswith(prefix):
+                        route(self, path)
+                        return
                 if path in ("/", "/index.html"):
                     html = (server.root / "index.html").read_text()
                     tag = '<script src="app.js"></script>'
