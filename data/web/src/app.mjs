@@ -87,23 +87,11 @@ const pageOptions = (() => {
 
 // Registers the sound library and leaves a User Timing measure for
 // bench/sounds, 'sj:register-library': from its start to its end (the rest
-// of the prebake runs in between), with detail.busyMs, the time spent in
-// superdough's samples() and aliasBank() themselves (both are synchronous).
+// of the prebake runs in between), with detail.busyMs, the time spent
+// registering (library.mjs).
 async function registerLibraryTimed() {
-  let busyMs = 0;
-  const timed =
-    (fn) =>
-    (...args) => {
-      const t = performance.now();
-      try {
-        return fn(...args);
-      } finally {
-        busyMs += performance.now() - t;
-      }
-    };
   const start = performance.now();
-  const registrars = { samples: timed(webaudio.samples), aliasBank: timed(webaudio.aliasBank) };
-  await registerLibrary(registrars, pageOptions.soundsBase);
+  const busyMs = await registerLibrary(webaudio, pageOptions.soundsBase);
   try {
     performance.measure('sj:register-library', { start, end: performance.now(), detail: { busyMs } });
   } catch {
