@@ -168,7 +168,20 @@ show_panel_change_state (GSimpleAction *action,
   g_assert (SJ_IS_WINDOW (self));
 
   g_simple_action_set_state (action, value);
-  gtk_widget_set_visible (self->panel, visible);
+
+  /* Hiding the panel that has the keyboard gives it to the editor; GTK
+   * would leave it on the divider, where no key does anything. */
+  if (!visible && gtk_widget_get_visible (self->panel))
+    {
+      GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+      gtk_widget_set_visible (self->panel, FALSE);
+      if (focus != NULL && gtk_widget_is_ancestor (focus, self->panel))
+        gtk_widget_grab_focus (sj_repl_get_widget (self->repl));
+    }
+  else
+    gtk_widget_set_visible (self->panel, visible);
+
   g_settings_set_boolean (self->settings, "panel-visible", visible);
 }
 

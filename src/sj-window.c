@@ -537,6 +537,12 @@ sj_window_init (SjWindow *self)
   restore_window_state (self);
   update_transport (self);
   load_code (self);
+
+  /* The keyboard starts in the editor, where the music is: Ctrl+Enter plays
+   * it, typing changes it (the page puts its editor's cursor in place as
+   * soon as it has the focus). Left to itself, GTK would start on the first
+   * button of the header bar that takes the focus. */
+  gtk_window_set_focus (GTK_WINDOW (self), sj_repl_get_widget (self->repl));
 }
 
 SjWindow *

@@ -365,6 +365,23 @@ document.addEventListener(logger.key, (event) => {
   post({ type: 'log', level, message: String(message) });
 });
 
+// The editor is the page's only control, so whenever the window gives the page
+// the keyboard (at start, Ctrl+E, Tab or F6 from the side panel) the editor
+// takes it: typing edits and Ctrl+Enter plays at once. WebKit focuses the
+// document, not a control in it, when the view itself gets the focus, and
+// keys typed then would go nowhere.
+function focusEditorWithPage(view) {
+  const focusEditor = () => {
+    if (!document.activeElement || document.activeElement === document.body) {
+      view.focus();
+    }
+  };
+  window.addEventListener('focus', focusEditor);
+  if (document.hasFocus()) {
+    focusEditor();
+  }
+}
+
 // Links in the editor or in logs must open in the user's browser; the C side
 // refuses the navigation and hands http(s) URIs to the desktop.
 async function main() {
@@ -406,6 +423,7 @@ async function main() {
       : undefined,
   });
   swapper.install();
+  focusEditorWithPage(mirror.editor);
   await prebaked;
   bridge.ready = true;
   post({ type: 'ready', version: PROTOCOL_VERSION, strudel: __STRUDEL_VERSIONS__ });
