@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * What SjSoundDownloads does on the disk. In a thread: removing a pack's
+ * What SjSoundDownloads does on the disk: sj_sound_downloads_remove_async()
+ * and sj_sound_downloads_refresh_async(). In a thread: removing a pack's
  * folder (or every pack's), counting which files of some packs are cached
  * (a stat each, one look for a folder that does not exist) and measuring
  * everything under the cache directory; the results are applied on the
@@ -233,6 +234,216 @@ _sj_sound_downloads_job_apply (SjSoundDownloads    *self,
       self->usage_known = TRUE;
     }
   _sj_sound_downloads_notify_usage (self);
+}
+
+/* Removing ------------------------------------------------------------------ */
+
+typedef struct
+{
+  GTask               *task;
+  GPtrArray           *packs;   /* the packs removed */
+  SjSoundDownloadsJob *job;     /* the removal, and then counting every pack */
+} Removal;
+
+static void
+removed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  SjSoundDownloads *self = SJ_SOUND_DOWNLOADS (object);
+  Removal *removal = user_data;
+  g_autoptr(GTask) task = removal->task;
+  g_autoptr(GError) error = NULL;
+
+  for (guint p = 0; p < removal->packs->len; p++)
+    {
+      Pack *pack = g_ptr_array_index (removal->packs, p);
+
+      pack->removals--;
+      if (pack->removals == 0 && pack->run == NULL)
+        pack->info.state = SJ_SOUND_PACK_IDLE;
+      g_ptr_array_set_size (pack->failures, 0);
+      g_clear_pointer (&pack->message, g_free);
+      pack->info.message = NULL;
+      pack->info.n_done = pack->info.n_total = pack->info.n_failed = 0;
+      pack->info.downloaded_bytes = 0;
+    }
+
+  /* The job was not cancellable: it always counts. */
+  if (g_task_propagate_boolean (G_TASK (result), &error))
+    _sj_sound_downloads_job_apply (self, removal->job);
+  g_ptr_array_unref (removal->packs);
+  g_free (removal);
+
+  if (error != NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* A removal starts once its packs have stopped downloading. */
+void
+_sj_sound_downloads_start_removals (SjSoundDownloads *self)
+{
+  for (guint i = 0; i < self->removals->len; )
+    {
+      Removal *removal = g_ptr_array_index (self->removals, i);
+      g_autoptr(GTask) thread_task = NULL;
+      gboolean busy = FALSE;
+
+      for (guint p = 0; p < removal->packs->len && !busy; p++)
+        busy = ((Pack *)g_ptr_array_index (removal->packs, p))->run != NULL;
+      if (busy)
+        {
+          i++;
+          continue;
+        }
+
+      g_ptr_array_remove_index (self->removals, i);
+      /* What the cache says after this moment is newer than the removal. */
+      removal->job->generation = self->generation;
+      thread_task = g_task_new (self, NULL, removed_cb, removal);
+      g_task_set_source_tag (thread_task, _sj_sound_downloads_start_removals);
+      g_task_set_task_data (thread_task, removal->job, (GDestroyNotify)_sj_sound_downloads_job_free);
+      g_task_run_in_thread (thread_task, _sj_sound_downloads_job_run);
+    }
+}
+
+/**
+ * sj_sound_downloads_remove_async:
+ * @id: (nullable): a pack's id, or %NULL for every pack
+ *
+ * Removes the downloaded files of a pack, or every downloaded sound, in a
+ * thread. A pack being downloaded is cancelled first, and removed once its
+ * last file has stopped. Every pack is counted again afterwards, and the
+ * disk usage measured.
+ */
+void
+sj_sound_downloads_remove_async (SjSoundDownloads    *self,
+                                 const char          *id,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GPtrArray) packs = g_ptr_array_new ();
+  Removal *removal;
+  Pack *pack = NULL;
+
+  g_assert (SJ_IS_SOUND_DOWNLOADS (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_sound_downloads_remove_async);
+
+  if (id != NULL && (pack = _sj_sound_downloads_lookup_pack (self, id)) == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "There is no pack %s", id);
+      return;
+    }
+
+  if (pack != NULL)
+    g_ptr_array_add (packs, pack);
+  else
+    g_ptr_array_extend (packs, self->packs, NULL, NULL);
+
+  removal = g_new0 (Removal, 1);
+  removal->task = g_steal_pointer (&task);
+  removal->packs = g_ptr_array_ref (packs);
+  /* Every pack is counted again, so that the disk usage is whole. */
+  removal->job = _sj_sound_downloads_job_new (self, self->packs, TRUE);
+  removal->job->remove_dirs = g_ptr_array_new_with_free_func (g_free);
+  for (guint p = 0; p < packs->len; p++)
+    {
+      Pack *removed = g_ptr_array_index (packs, p);
+      const char *slash = strchr (removed->dir, '/');
+      g_autofree char *dir = slash != NULL && pack == NULL ? g_strndup (removed->dir, slash - removed->dir)
+                                                           : g_strdup (removed->dir);
+
+      /* Everything of a pack is under its folder, .part files too. */
+      if (!g_ptr_array_find_with_equal_func (removal->job->remove_dirs, dir, g_str_equal, NULL))
+        g_ptr_array_add (removal->job->remove_dirs, g_steal_pointer (&dir));
+      removed->removals++;
+      if (removed->run != NULL)
+        _sj_sound_downloads_cancel_pack (self, removed);
+      else
+        removed->info.state = SJ_SOUND_PACK_REMOVING;
+      _sj_sound_downloads_emit_pack_changed (self, removed);
+    }
+  g_ptr_array_add (self->removals, removal);
+
+  _sj_sound_downloads_pump (self);
+}
+
+gboolean
+sj_sound_downloads_remove_finish (SjSoundDownloads  *self,
+                                  GAsyncResult      *result,
+                                  GError           **error)
+{
+  g_assert (SJ_IS_SOUND_DOWNLOADS (self));
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Counting ------------------------------------------------------------------ */
+
+static void
+refreshed_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  SjSoundDownloads *self = SJ_SOUND_DOWNLOADS (object);
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  _sj_sound_downloads_job_apply (self, g_task_get_task_data (G_TASK (result)));
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * sj_sound_downloads_refresh_async:
+ *
+ * Counts what the cache holds of every pack and measures the whole cache
+ * directory, in a thread; SjSoundDownloads::pack-changed follows for each
+ * pack, and the disk usage is known once it is done.
+ */
+void
+sj_sound_downloads_refresh_async (SjSoundDownloads    *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) thread_task = NULL;
+
+  g_assert (SJ_IS_SOUND_DOWNLOADS (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_sound_downloads_refresh_async);
+
+  thread_task = g_task_new (self, cancellable, refreshed_cb, g_steal_pointer (&task));
+  g_task_set_source_tag (thread_task, sj_sound_downloads_refresh_async);
+  g_task_set_task_data (thread_task, _sj_sound_downloads_job_new (self, self->packs, TRUE),
+                        (GDestroyNotify)_sj_sound_downloads_job_free);
+  g_task_run_in_thread (thread_task, _sj_sound_downloads_job_run);
+}
+
+gboolean
+sj_sound_downloads_refresh_finish (SjSoundDownloads  *self,
+                                   GAsyncResult      *result,
+                                   GError           **error)
+{
+  g_assert (SJ_IS_SOUND_DOWNLOADS (self));
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /* The state file ----------------------------------------------------------- */

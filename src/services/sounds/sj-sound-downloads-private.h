@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * What the parts of SjSoundDownloads share: sj-sound-downloads.c (the
- * packs, their downloads, the signals) and sj-sound-downloads-disk.c (what
- * runs in a thread: counting what is cached, measuring the directory,
- * removing; and the state file that lets downloads resume).
+ * downloads, the signals, the API), sj-sound-downloads-packs.c (which
+ * files make which pack) and sj-sound-downloads-disk.c (what runs in a
+ * thread: counting what is cached, measuring the directory, removing; and
+ * the state file that lets downloads resume).
  */
 
 #pragma once
@@ -70,7 +71,12 @@ typedef struct
   GPtrArray  *packs;            /* the Packs it counts (read on the main thread only) */
 } SjSoundDownloadsJob;
 
+/* sj-sound-downloads-packs.c */
+void                 _sj_sound_downloads_build_packs (SjSoundDownloads    *self);
+void                 _sj_sound_downloads_pack_free  (gpointer              data);
+
 /* sj-sound-downloads-disk.c */
+void                 _sj_sound_downloads_start_removals (SjSoundDownloads *self);
 SjSoundDownloadsJob *_sj_sound_downloads_job_new    (SjSoundDownloads     *self,
                                                      GPtrArray            *packs,
                                                      gboolean              walk);
@@ -85,6 +91,13 @@ GPtrArray           *_sj_sound_downloads_load_state (SjSoundDownloads     *self)
 void                 _sj_sound_downloads_save_state (SjSoundDownloads     *self);
 
 /* sj-sound-downloads.c */
+Pack                *_sj_sound_downloads_lookup_pack (SjSoundDownloads    *self,
+                                                      const char          *id);
+void                 _sj_sound_downloads_emit_pack_changed (SjSoundDownloads *self,
+                                                            Pack             *pack);
+void                 _sj_sound_downloads_cancel_pack (SjSoundDownloads    *self,
+                                                      Pack                *pack);
+void                 _sj_sound_downloads_pump       (SjSoundDownloads     *self);
 void                 _sj_sound_downloads_count_pack (SjSoundDownloads     *self,
                                                      Pack                 *pack);
 void                 _sj_sound_downloads_notify_usage (SjSoundDownloads   *self);

@@ -30,6 +30,10 @@
  * it is downloaded. "Download for offline" is an explicit request: it
  * downloads even while the "download-sounds" setting (downloads when a
  * sound is first played) is off.
+ *
+ * This file runs the downloads and holds the API; which files make which
+ * pack is in sj-sound-downloads-packs.c, removing and counting (in a
+ * thread) and the state file in sj-sound-downloads-disk.c.
  */
 
 #include "config.h"
@@ -71,28 +75,6 @@ typedef struct
   guint             slot;
 } FileRequest;
 
-typedef struct
-{
-  GTask               *task;
-  GPtrArray           *packs;   /* the packs removed */
-  SjSoundDownloadsJob *job;     /* the removal, and then counting every pack */
-} Removal;
-
-/* The packs whose names are not their ids, in the order they are listed. */
-static const struct {
-  const char *id;
-  const char *title;
-  gboolean    translatable;
-} known_packs[] = {
-  { "dirt-samples", "Dirt-Samples", FALSE },
-  { "uzu-drumkit", "uzu-drumkit", FALSE },
-  { "piano", N_("Piano"), TRUE },
-  { "vcsl", "VCSL", FALSE },
-  { "mridangam", N_("Mridangam"), TRUE },
-  { "uzu-wavetables", "uzu-wavetables", FALSE },
-  { SJ_SOUND_LIBRARY_SOUNDFONTS, N_("General MIDI Soundfonts"), TRUE },
-};
-
 G_DEFINE_FINAL_TYPE (SjSoundDownloads, sj_sound_downloads, G_TYPE_OBJECT)
 
 enum {
@@ -115,7 +97,6 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void pump (SjSoundDownloads *self);
-static void start_removals (SjSoundDownloads *self);
 
 void
 sj_sound_pack_failure_free (SjSoundPackFailure *failure)
@@ -125,20 +106,6 @@ sj_sound_pack_failure_free (SjSoundPackFailure *failure)
   g_free (failure->name);
   g_free (failure->message);
   g_free (failure);
-}
-
-static void
-pack_free (gpointer data)
-{
-  Pack *pack = data;
-
-  g_assert (pack->run == NULL);
-  g_free (pack->id);
-  g_free (pack->title);
-  g_free (pack->dir);
-  g_free (pack->message);
-  g_ptr_array_unref (pack->failures);
-  g_free (pack);
 }
 
 static void
@@ -162,173 +129,6 @@ name_file (const SjLibraryFile *file)
   return g_strdup_printf ("%s:%u", file->sound->name, file->variant);
 }
 
-/* Only packs downloaded from a host: a pack of files on the computer has
- * nothing to download. */
-static gboolean
-is_downloadable (SjSoundLibrary      *library,
-                 const SjLibraryFile *file)
-{
-  g_autofree char *url = sj_sound_library_get_url (library, file->pack, file->path);
-
-  return url != NULL && (g_str_has_prefix (url, "https://") || g_str_has_prefix (url, "http://"));
-}
-
-static void
-add_file (SjSoundDownloads *self,
-          SjSoundLibrary   *library,
-          GHashTable       *groups,
-          GPtrArray        *order,
-          GHashTable       *downloadable,
-          const char       *pack,
-          const char       *path)
-{
-  const SjLibraryFile *file = sj_sound_library_lookup_file (library, pack, path);
-  g_autofree char *id = NULL;
-  gpointer known;
-  GPtrArray *group;
-
-  if (file == NULL || g_hash_table_contains (self->slots, file))
-    return;
-  /* Marked as seen; its slot is given once the packs are ordered. */
-  g_hash_table_insert (self->slots, (gpointer)file, NULL);
-
-  if (!g_hash_table_lookup_extended (downloadable, file->pack, NULL, &known))
-    {
-      known = GINT_TO_POINTER (is_downloadable (library, file));
-      g_hash_table_insert (downloadable, (gpointer)file->pack, known);
-    }
-  if (!GPOINTER_TO_INT (known))
-    return;
-
-  /* tidal-drum-machines keeps each machine in a folder of its name. */
-  if (g_str_equal (file->pack, SJ_SOUND_DOWNLOADS_DRUM_MACHINES) && strchr (file->local_path, '/') != NULL)
-    {
-      g_autofree char *machine = g_strndup (file->local_path, strchr (file->local_path, '/') - file->local_path);
-
-      id = g_strconcat (file->pack, "/", machine, NULL);
-    }
-  else
-    id = g_strdup (file->pack);
-
-  if ((group = g_hash_table_lookup (groups, id)) == NULL)
-    {
-      group = g_ptr_array_new ();
-      g_ptr_array_add (order, g_strdup (id));
-      g_hash_table_insert (groups, g_steal_pointer (&id), group);
-    }
-  g_ptr_array_add (group, (gpointer)file);
-}
-
-static void
-add_pack (SjSoundDownloads *self,
-          const char       *id,
-          GPtrArray        *files)
-{
-  Pack *pack = g_new0 (Pack, 1);
-  const char *slash = strchr (id, '/');
-
-  pack->id = g_strdup (id);
-  pack->dir = g_strdup (id);
-  pack->failures = g_ptr_array_new_with_free_func ((GDestroyNotify)sj_sound_pack_failure_free);
-  pack->first = self->files->len;
-
-  if (slash != NULL)
-    pack->title = g_strdup (slash + 1);
-  for (guint i = 0; pack->title == NULL && i < G_N_ELEMENTS (known_packs); i++)
-    if (g_str_equal (id, known_packs[i].id))
-      pack->title = g_strdup (known_packs[i].translatable ? _(known_packs[i].title) : known_packs[i].title);
-  if (pack->title == NULL)
-    pack->title = g_strdup (id);
-
-  pack->info.id = pack->id;
-  pack->info.title = pack->title;
-  pack->info.collection = slash != NULL ? SJ_SOUND_DOWNLOADS_DRUM_MACHINES : NULL;
-  pack->info.n_files = files->len;
-
-  for (guint i = 0; i < files->len; i++)
-    {
-      gint64 unknown = SIZE_UNKNOWN;
-      guint zero = 0;
-
-      g_hash_table_insert (self->slots, g_ptr_array_index (files, i), GUINT_TO_POINTER (self->files->len + 1));
-      g_ptr_array_add (self->files, g_ptr_array_index (files, i));
-      g_ptr_array_add (self->file_packs, pack);
-      g_array_append_val (self->sizes, unknown);
-      g_array_append_val (self->changed, zero);
-    }
-
-  g_ptr_array_add (self->packs, pack);
-  g_ptr_array_add (self->ids, pack->id);
-  g_hash_table_insert (self->by_id, pack->id, pack);
-}
-
-static int
-compare_titles (gconstpointer a,
-                gconstpointer b)
-{
-  const char *x = strchr (*(const char * const *)a, '/');
-  const char *y = strchr (*(const char * const *)b, '/');
-
-  return g_ascii_strcasecmp (x != NULL ? x + 1 : "", y != NULL ? y + 1 : "");
-}
-
-static void
-add_sound_files (SjSoundDownloads     *self,
-                 SjSoundLibrary       *library,
-                 const SjLibrarySound *sound,
-                 GHashTable           *groups,
-                 GPtrArray            *order,
-                 GHashTable           *downloadable)
-{
-  for (guint f = 0; f < sound->n_files; f++)
-    add_file (self, library, groups, order, downloadable, sound->pack, sound->files[f]);
-  for (guint n = 0; n < sound->n_notes; n++)
-    for (guint f = 0; f < sound->notes[n].n_files; f++)
-      add_file (self, library, groups, order, downloadable, sound->pack, sound->notes[n].files[f]);
-}
-
-/* Every file of the library in its pack: the known packs first, then any
- * other, then the drum machines by name. */
-static void
-build_packs (SjSoundDownloads *self)
-{
-  SjSoundLibrary *library = sj_sound_cache_get_library (self->cache);
-  g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                        (GDestroyNotify)g_ptr_array_unref);
-  g_autoptr(GHashTable) downloadable = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) machines = g_ptr_array_new ();
-
-  for (guint i = 0; i < sj_sound_library_get_n_sounds (library); i++)
-    {
-      const SjLibrarySound *sound = sj_sound_library_get_sound (library, i);
-
-      /* An alias shares the files of the sound it names. */
-      if (sound->alias_of == NULL)
-        add_sound_files (self, library, sound, groups, order, downloadable);
-    }
-
-  for (guint i = 0; i < G_N_ELEMENTS (known_packs); i++)
-    if (g_hash_table_contains (groups, known_packs[i].id))
-      add_pack (self, known_packs[i].id, g_hash_table_lookup (groups, known_packs[i].id));
-
-  for (guint i = 0; i < order->len; i++)
-    {
-      const char *id = g_ptr_array_index (order, i);
-
-      if (strchr (id, '/') != NULL)
-        g_ptr_array_add (machines, (gpointer)id);
-      else if (!g_hash_table_contains (self->by_id, id))
-        add_pack (self, id, g_hash_table_lookup (groups, id));
-    }
-
-  g_ptr_array_sort (machines, compare_titles);
-  for (guint i = 0; i < machines->len; i++)
-    add_pack (self, g_ptr_array_index (machines, i), g_hash_table_lookup (groups, g_ptr_array_index (machines, i)));
-
-  g_ptr_array_add (self->ids, NULL);
-}
-
 static Pack *
 lookup_pack (SjSoundDownloads *self,
              const char       *id)
@@ -341,6 +141,24 @@ emit_pack_changed (SjSoundDownloads *self,
                    Pack             *pack)
 {
   g_signal_emit (self, signals[PACK_CHANGED], 0, pack->id);
+}
+
+Pack *
+_sj_sound_downloads_lookup_pack (SjSoundDownloads *self,
+                                 const char       *id)
+{
+  g_assert (SJ_IS_SOUND_DOWNLOADS (self));
+
+  return lookup_pack (self, id);
+}
+
+void
+_sj_sound_downloads_emit_pack_changed (SjSoundDownloads *self,
+                                       Pack             *pack)
+{
+  g_assert (SJ_IS_SOUND_DOWNLOADS (self));
+
+  emit_pack_changed (self, pack);
 }
 
 /* Counts a pack's cached files from what is known of their sizes. */
@@ -615,7 +433,7 @@ again:
         }
     }
 
-  start_removals (self);
+  _sj_sound_downloads_start_removals (self);
   if (was_active != !g_queue_is_empty (&self->runs))
     update_active (self);
 }
@@ -787,207 +605,23 @@ sj_sound_downloads_suspend (SjSoundDownloads *self)
   pump (self);
 }
 
-/* Removing ------------------------------------------------------------------ */
-
-static void
-removed_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  SjSoundDownloads *self = SJ_SOUND_DOWNLOADS (object);
-  Removal *removal = user_data;
-  g_autoptr(GTask) task = removal->task;
-  g_autoptr(GError) error = NULL;
-
-  for (guint p = 0; p < removal->packs->len; p++)
-    {
-      Pack *pack = g_ptr_array_index (removal->packs, p);
-
-      pack->removals--;
-      if (pack->removals == 0 && pack->run == NULL)
-        pack->info.state = SJ_SOUND_PACK_IDLE;
-      g_ptr_array_set_size (pack->failures, 0);
-      g_clear_pointer (&pack->message, g_free);
-      pack->info.message = NULL;
-      pack->info.n_done = pack->info.n_total = pack->info.n_failed = 0;
-      pack->info.downloaded_bytes = 0;
-    }
-
-  /* The job was not cancellable: it always counts. */
-  if (g_task_propagate_boolean (G_TASK (result), &error))
-    _sj_sound_downloads_job_apply (self, removal->job);
-  g_ptr_array_unref (removal->packs);
-  g_free (removal);
-
-  if (error != NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-/* A removal starts once its packs have stopped downloading. */
-static void
-start_removals (SjSoundDownloads *self)
-{
-  for (guint i = 0; i < self->removals->len; )
-    {
-      Removal *removal = g_ptr_array_index (self->removals, i);
-      g_autoptr(GTask) thread_task = NULL;
-      gboolean busy = FALSE;
-
-      for (guint p = 0; p < removal->packs->len && !busy; p++)
-        busy = ((Pack *)g_ptr_array_index (removal->packs, p))->run != NULL;
-      if (busy)
-        {
-          i++;
-          continue;
-        }
-
-      g_ptr_array_remove_index (self->removals, i);
-      /* What the cache says after this moment is newer than the removal. */
-      removal->job->generation = self->generation;
-      thread_task = g_task_new (self, NULL, removed_cb, removal);
-      g_task_set_source_tag (thread_task, start_removals);
-      g_task_set_task_data (thread_task, removal->job, (GDestroyNotify)_sj_sound_downloads_job_free);
-      g_task_run_in_thread (thread_task, _sj_sound_downloads_job_run);
-    }
-}
-
-/**
- * sj_sound_downloads_remove_async:
- * @id: (nullable): a pack's id, or %NULL for every pack
- *
- * Removes the downloaded files of a pack, or every downloaded sound, in a
- * thread. A pack being downloaded is cancelled first, and removed once its
- * last file has stopped. Every pack is counted again afterwards, and the
- * disk usage measured.
- */
+/* Stops a pack's download, cancelled: a removal waits for it. */
 void
-sj_sound_downloads_remove_async (SjSoundDownloads    *self,
-                                 const char          *id,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
+_sj_sound_downloads_cancel_pack (SjSoundDownloads *self,
+                                 Pack             *pack)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GPtrArray) packs = g_ptr_array_new ();
-  Removal *removal;
-  Pack *pack = NULL;
-
   g_assert (SJ_IS_SOUND_DOWNLOADS (self));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sj_sound_downloads_remove_async);
+  if (pack->run != NULL)
+    stop_run (pack->run, SJ_SOUND_PACK_CANCELLED);
+}
 
-  if (id != NULL && (pack = lookup_pack (self, id)) == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "There is no pack %s", id);
-      return;
-    }
-
-  if (pack != NULL)
-    g_ptr_array_add (packs, pack);
-  else
-    g_ptr_array_extend (packs, self->packs, NULL, NULL);
-
-  removal = g_new0 (Removal, 1);
-  removal->task = g_steal_pointer (&task);
-  removal->packs = g_ptr_array_ref (packs);
-  /* Every pack is counted again, so that the disk usage is whole. */
-  removal->job = _sj_sound_downloads_job_new (self, self->packs, TRUE);
-  removal->job->remove_dirs = g_ptr_array_new_with_free_func (g_free);
-  for (guint p = 0; p < packs->len; p++)
-    {
-      Pack *removed = g_ptr_array_index (packs, p);
-      const char *slash = strchr (removed->dir, '/');
-      g_autofree char *dir = slash != NULL && pack == NULL ? g_strndup (removed->dir, slash - removed->dir)
-                                                           : g_strdup (removed->dir);
-
-      /* Everything of a pack is under its folder, .part files too. */
-      if (!g_ptr_array_find_with_equal_func (removal->job->remove_dirs, dir, g_str_equal, NULL))
-        g_ptr_array_add (removal->job->remove_dirs, g_steal_pointer (&dir));
-      removed->removals++;
-      if (removed->run != NULL)
-        stop_run (removed->run, SJ_SOUND_PACK_CANCELLED);
-      else
-        removed->info.state = SJ_SOUND_PACK_REMOVING;
-      emit_pack_changed (self, removed);
-    }
-  g_ptr_array_add (self->removals, removal);
+void
+_sj_sound_downloads_pump (SjSoundDownloads *self)
+{
+  g_assert (SJ_IS_SOUND_DOWNLOADS (self));
 
   pump (self);
-}
-
-gboolean
-sj_sound_downloads_remove_finish (SjSoundDownloads  *self,
-                                  GAsyncResult      *result,
-                                  GError           **error)
-{
-  g_assert (SJ_IS_SOUND_DOWNLOADS (self));
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/* Counting ------------------------------------------------------------------ */
-
-static void
-refreshed_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  SjSoundDownloads *self = SJ_SOUND_DOWNLOADS (object);
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  _sj_sound_downloads_job_apply (self, g_task_get_task_data (G_TASK (result)));
-  g_task_return_boolean (task, TRUE);
-}
-
-/**
- * sj_sound_downloads_refresh_async:
- *
- * Counts what the cache holds of every pack and measures the whole cache
- * directory, in a thread; SjSoundDownloads::pack-changed follows for each
- * pack, and the disk usage is known once it is done.
- */
-void
-sj_sound_downloads_refresh_async (SjSoundDownloads    *self,
-                                  GCancellable        *cancellable,
-                                  GAsyncReadyCallback  callback,
-                                  gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) thread_task = NULL;
-
-  g_assert (SJ_IS_SOUND_DOWNLOADS (self));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sj_sound_downloads_refresh_async);
-
-  thread_task = g_task_new (self, cancellable, refreshed_cb, g_steal_pointer (&task));
-  g_task_set_source_tag (thread_task, sj_sound_downloads_refresh_async);
-  g_task_set_task_data (thread_task, _sj_sound_downloads_job_new (self, self->packs, TRUE),
-                        (GDestroyNotify)_sj_sound_downloads_job_free);
-  g_task_run_in_thread (thread_task, _sj_sound_downloads_job_run);
-}
-
-gboolean
-sj_sound_downloads_refresh_finish (SjSoundDownloads  *self,
-                                   GAsyncResult      *result,
-                                   GError           **error)
-{
-  g_assert (SJ_IS_SOUND_DOWNLOADS (self));
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /* Getters ------------------------------------------------------------------- */
@@ -1256,7 +890,7 @@ sj_sound_downloads_class_init (SjSoundDownloadsClass *klass)
 static void
 sj_sound_downloads_init (SjSoundDownloads *self)
 {
-  self->packs = g_ptr_array_new_with_free_func (pack_free);
+  self->packs = g_ptr_array_new_with_free_func (_sj_sound_downloads_pack_free);
   self->ids = g_ptr_array_new ();
   self->by_id = g_hash_table_new (g_str_hash, g_str_equal);
   self->files = g_ptr_array_new ();
@@ -1286,7 +920,7 @@ sj_sound_downloads_new (SjSoundCache *cache)
   self = g_object_new (SJ_TYPE_SOUND_DOWNLOADS, NULL);
   self->cache = g_object_ref (cache);
   self->state_file = g_file_get_child (sj_sound_cache_get_directory (cache), STATE_FILE_NAME);
-  build_packs (self);
+  _sj_sound_downloads_build_packs (self);
   g_signal_connect_object (cache, "file-cached", G_CALLBACK (file_cached_cb), self, G_CONNECT_SWAPPED);
 
   return self;
