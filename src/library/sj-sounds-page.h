@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "sj-knowledge.h"
+#include "sj-sound-downloads.h"
 
 G_BEGIN_DECLS
 
@@ -21,5 +22,8 @@ void             sj_sounds_page_focus_search   (SjSoundsPage    *self);
 char            *sj_sounds_page_finish_preview (SjSoundsPage    *self,
                                                 const char      *name,
                                                 const GError    *error);
+void             sj_sounds_page_set_downloads  (SjSoundsPage     *self,
+                                                SjSoundDownloads *downloads);
+void             sj_sounds_page_show_packs     (SjSoundsPage     *self);
 
 G_END_DECLS
