@@ -15,6 +15,42 @@
 
 #include "sj-change-applier-private.h"
 
+/* The code that plays now, or %NULL when the page could not say and
+ * @task was finished with that. */
+static char *
+fetch_current_finish (GObject       *object,
+                      GAsyncResult  *result,
+                      GTask        **task)
+{
+  GError *error = NULL;
+  char *current;
+
+  current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
+  if (current == NULL)
+    _sj_change_applier_propagate_or_reject (g_steal_pointer (task), error, SJ_CHANGE_PHASE_SCHEDULE,
+                                            SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
+  return current;
+}
+
+/* An undo or a replacement is an ordinary full-code change against what
+ * plays now; takes @task and @code. */
+static void
+start_full_code (SjChangeApplier *self,
+                 GTask           *task,
+                 const char      *current,
+                 char            *code,
+                 const char      *source,
+                 gboolean         undo)
+{
+  SjChangeRequest *request = g_new0 (SjChangeRequest, 1);
+
+  request->base_hash = sj_code_hash (current);
+  request->code = code;
+  request->policy = self->defaults;
+
+  _sj_change_applier_start (self, task, request, source, undo);
+}
+
 static void
 undo_fetch_cb (GObject      *object,
                GAsyncResult *result,
@@ -24,16 +60,10 @@ undo_fetch_cb (GObject      *object,
   SjChangeApplier *self = g_task_get_source_object (task);
   const SjSnapshot *target = sj_timeline_get_undo_target (self->timeline);
   g_autofree char *current = NULL;
-  SjChangeRequest *request;
-  GError *error = NULL;
 
-  current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
+  current = fetch_current_finish (object, result, &task);
   if (current == NULL)
-    {
-      _sj_change_applier_propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE,
-                                              SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
-      return;
-    }
+    return;
 
   if (target == NULL)
     {
@@ -44,13 +74,7 @@ undo_fetch_cb (GObject      *object,
       return;
     }
 
-  /* The undo is an ordinary full-code change against what plays now. */
-  request = g_new0 (SjChangeRequest, 1);
-  request->base_hash = sj_code_hash (current);
-  request->code = g_strdup (target->code);
-  request->policy = self->defaults;
-
-  _sj_change_applier_start (self, g_steal_pointer (&task), request, target->source, TRUE);
+  start_full_code (self, g_steal_pointer (&task), current, g_strdup (target->code), target->source, TRUE);
 }
 
 /**
@@ -112,25 +136,14 @@ replace_fetch_cb (GObject      *object,
   Replacement *replacement = g_task_get_task_data (task);
   g_autofree char *current = NULL;
   g_autofree char *source = NULL;
-  SjChangeRequest *request;
-  GError *error = NULL;
 
-  current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
+  current = fetch_current_finish (object, result, &task);
   if (current == NULL)
-    {
-      _sj_change_applier_propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE,
-                                              SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
-      return;
-    }
+    return;
 
-  /* A full-code change against what plays now, like an undo. */
-  request = g_new0 (SjChangeRequest, 1);
-  request->base_hash = sj_code_hash (current);
-  request->code = g_steal_pointer (&replacement->code);
-  request->policy = self->defaults;
+  /* Both are taken before the pipeline replaces the task data. */
   source = g_steal_pointer (&replacement->source);
-
-  _sj_change_applier_start (self, g_steal_pointer (&task), request, source, FALSE);
+  start_full_code (self, g_steal_pointer (&task), current, g_steal_pointer (&replacement->code), source, FALSE);
 }
 
 /**
