@@ -291,17 +291,30 @@ sj_llm_client_stream_finish (SjLlmClient   *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* GET @path, its answer read as @mode: the model list and the key check. */
+static void
+get_async (SjLlmClient         *self,
+           const char          *path,
+           SjLlmReadMode        mode,
+           gpointer             source_tag,
+           GCancellable        *cancellable,
+           GAsyncReadyCallback  callback,
+           gpointer             user_data)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+  g_assert (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  _sj_llm_client_start_request (self, _sj_llm_client_create_message (self, SOUP_METHOD_GET, path), mode,
+                                source_tag, cancellable, callback, user_data);
+}
+
 void
 sj_llm_client_list_models_async (SjLlmClient         *self,
                                  GCancellable        *cancellable,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data)
 {
-  g_assert (SJ_IS_LLM_CLIENT (self));
-  g_assert (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  _sj_llm_client_start_request (self, _sj_llm_client_create_message (self, SOUP_METHOD_GET, "/models"), SJ_LLM_READ_MODELS,
-                                sj_llm_client_list_models_async, cancellable, callback, user_data);
+  get_async (self, "/models", SJ_LLM_READ_MODELS, sj_llm_client_list_models_async, cancellable, callback, user_data);
 }
 
 /**
@@ -335,11 +348,7 @@ sj_llm_client_list_catalog_async (SjLlmClient         *self,
                                   GAsyncReadyCallback  callback,
                                   gpointer             user_data)
 {
-  g_assert (SJ_IS_LLM_CLIENT (self));
-  g_assert (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  _sj_llm_client_start_request (self, _sj_llm_client_create_message (self, SOUP_METHOD_GET, "/models"), SJ_LLM_READ_MODELS,
-                                sj_llm_client_list_catalog_async, cancellable, callback, user_data);
+  get_async (self, "/models", SJ_LLM_READ_MODELS, sj_llm_client_list_catalog_async, cancellable, callback, user_data);
 }
 
 /* Returns: (transfer full): the provider's models */
@@ -366,11 +375,7 @@ sj_llm_client_check_key_async (SjLlmClient         *self,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
-  g_assert (SJ_IS_LLM_CLIENT (self));
-  g_assert (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  _sj_llm_client_start_request (self, _sj_llm_client_create_message (self, SOUP_METHOD_GET, "/key"), SJ_LLM_READ_ACCEPTED,
-                                sj_llm_client_check_key_async, cancellable, callback, user_data);
+  get_async (self, "/key", SJ_LLM_READ_ACCEPTED, sj_llm_client_check_key_async, cancellable, callback, user_data);
 }
 
 /* Returns: %TRUE when the provider accepted the key; a refusal is
