@@ -51,14 +51,6 @@ result_arrived (gpointer data)
   return *(GAsyncResult **)data != NULL;
 }
 
-void
-sj_test_store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
-
 GAsyncResult *
 sj_test_wait_result (GAsyncResult **slot)
 {

@@ -35,9 +35,6 @@ void          sj_test_app_stop        (void);
 void          sj_test_spin_until      (gboolean     (*done) (gpointer),
                                        gpointer       data,
                                        const char    *what);
-void          sj_test_store_result_cb (GObject       *object,
-                                       GAsyncResult  *result,
-                                       gpointer       user_data);
 GAsyncResult *sj_test_wait_result     (GAsyncResult **slot);
 SjWindow     *sj_test_current_window  (void);
 gboolean      sj_test_repl_is_ready   (gpointer       data);

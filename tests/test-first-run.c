@@ -37,6 +37,7 @@
 #include "sj-repl-private.h"
 #include "sj-test-app.h"
 #include "sj-test-model-server.h"
+#include "sj-test-settings.h"
 #include "sj-test-widgets.h"
 #include "sj-window-private.h"
 
@@ -300,16 +301,6 @@ count_hats (SjRepl *repl,
   return hats;
 }
 
-static gboolean
-string_is (GSettings  *settings,
-           const char *key,
-           const char *value)
-{
-  g_autofree char *current = g_settings_get_string (settings, key);
-
-  return g_strcmp0 (current, value) == 0;
-}
-
 /* The shortcuts window names every key of the path. */
 static void
 assert_in_shortcuts_window (const char * const *accelerators)
@@ -447,9 +438,9 @@ test_keyboard_only (void)
    *    page's place with the keyboard. */
   PRESS ("Return");
   sj_test_widgets_spin_until (composer_ready, window, SJ_TEST_WAIT_TIMEOUT_S, "the composer with the keyboard");
-  g_assert_true (string_is (settings, "provider", "custom"));
-  g_assert_true (string_is (settings, "base-url", sj_test_model_server_get_url (server)));
-  g_assert_true (string_is (settings, "model", "qwen3:8b"));
+  g_assert_true (sj_test_settings_string_is (settings, "provider", "custom"));
+  g_assert_true (sj_test_settings_string_is (settings, "base-url", sj_test_model_server_get_url (server)));
+  g_assert_true (sj_test_settings_string_is (settings, "model", "qwen3:8b"));
 
   /* 6. Ctrl+Enter plays from wherever the keyboard is, the composer
    *    included: the window's accelerator, before the composer sees it. */
