@@ -81,6 +81,23 @@ sj_test_open_window (void)
   return sj_test_current_window ();
 }
 
+/* The window the test types into: the current one, or a new one whose real
+ * key presses @keys takes (its waits fail after @timeout_s). */
+SjWindow *
+sj_test_open_key_window (SjTestKeyWindow *keys,
+                         guint            timeout_s)
+{
+  SjWindow *window = sj_test_current_window ();
+
+  if (window == NULL)
+    {
+      window = sj_test_open_window ();
+      sj_test_key_window_attach (keys, GTK_WINDOW (window), timeout_s);
+    }
+
+  return window;
+}
+
 static gboolean
 window_gone (gpointer data)
 {

@@ -9,6 +9,7 @@
 #include "sj-repl.h"
 #include "sj-window.h"
 #include "sj-test-files.h"
+#include "sj-test-widgets.h"
 
 G_BEGIN_DECLS
 
@@ -39,6 +40,8 @@ GAsyncResult *sj_test_wait_result     (GAsyncResult **slot);
 SjWindow     *sj_test_current_window  (void);
 gboolean      sj_test_repl_is_ready   (gpointer       data);
 SjWindow     *sj_test_open_window     (void);
+SjWindow     *sj_test_open_key_window (SjTestKeyWindow *keys,
+                                       guint          timeout_s);
 void          sj_test_close_window    (SjWindow      *window);
 JsonObject   *sj_test_evaluate        (SjRepl        *repl,
                                        const char    *code);

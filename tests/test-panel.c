@@ -38,20 +38,6 @@ static const struct {
   { "agent-settings", "Settings", "ctrl+comma" },
 };
 
-static SjWindow *
-open_window (void)
-{
-  SjWindow *window = sj_test_current_window ();
-
-  if (window == NULL)
-    {
-      window = sj_test_open_window ();
-      sj_test_key_window_attach (&keys, GTK_WINDOW (window), WAIT_TIMEOUT_S);
-    }
-
-  return window;
-}
-
 static int
 panel_minimum_width (SjWindow *window)
 {
@@ -170,7 +156,7 @@ style_is_dark (gpointer data)
 static void
 test_fits (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
   AdwStyleManager *style = adw_style_manager_get_default ();
   GtkWidget *switcher = GTK_WIDGET (window->panel_switcher);
   int minimum = panel_minimum_width (window);
@@ -226,7 +212,7 @@ test_fits (void)
 static void
 test_shortcuts (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
   GVariant *visible;
 
   /* From the code editor… */
@@ -293,7 +279,7 @@ find_button (SjWindow   *window,
 static void
 test_switcher (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
   const char *groups[] = { "Chat", "Library", "History", "Settings" };
   g_autofree char *tooltip = NULL;
 
