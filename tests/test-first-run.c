@@ -80,12 +80,10 @@ screenshot (const char *name)
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *file = g_strdup_printf ("first-run-%s.png", name);
   g_autofree char *path = NULL;
-  const char *dir = g_getenv ("SJ_TEST_OUTPUT_DIR");
 
   sj_test_key_window_wait_frames (&keys, 3);
   texture = sj_test_render_widget (GTK_WIDGET (keys.window));
-  path = g_build_filename (dir != NULL ? dir : g_get_tmp_dir (), file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  path = sj_test_save_png (texture, file);
   g_test_message ("Screenshot written to %s", path);
 }
 

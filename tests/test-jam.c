@@ -76,21 +76,6 @@ marked_applied (gpointer data)
 }
 
 static gboolean
-frames_passed (gpointer data)
-{
-  return --*(int *) data <= 0;
-}
-
-static gboolean
-count_frame_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       data)
-{
-  --*(int *) data;
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
 mapped_tool_row (GtkWidget *widget)
 {
   if (SJ_IS_TOOL_LOG_ROW (widget) && gtk_widget_get_mapped (widget))
@@ -107,20 +92,12 @@ save_screenshot (SjWindow *window)
 {
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = NULL;
-  int frames = 10;
-  guint tick;
 
   adw_view_stack_set_visible_child_name (window->panel_stack, "chat");
-  tick = gtk_widget_add_tick_callback (GTK_WIDGET (window), count_frame_cb, &frames, NULL);
-  sj_test_spin_until (frames_passed, &(int){ 0 }, "a frame");
-  while (frames > 0)
-    g_main_context_iteration (NULL, TRUE);
-  gtk_widget_remove_tick_callback (GTK_WIDGET (window), tick);
+  sj_test_wait_widget_frames (GTK_WIDGET (window), 10, SJ_TEST_WAIT_TIMEOUT_S);
 
   texture = sj_test_render_widget (GTK_WIDGET (window));
-  path = g_build_filename (g_getenv ("SJ_TEST_OUTPUT_DIR") ? g_getenv ("SJ_TEST_OUTPUT_DIR") : g_get_tmp_dir (),
-                           "strudel-jam-chat.png", NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  path = sj_test_save_png (texture, "strudel-jam-chat.png");
   g_test_message ("Screenshot written to %s", path);
 }
 

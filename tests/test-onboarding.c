@@ -290,12 +290,10 @@ screenshot (Fixture    *fixture,
 {
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = NULL;
-  const char *dir = g_getenv ("SJ_TEST_OUTPUT_DIR");
 
   sj_test_key_window_wait_frames (&fixture->keys, 3);
   texture = sj_test_render_widget (GTK_WIDGET (fixture->keys.window));
-  path = g_build_filename (dir != NULL ? dir : g_get_tmp_dir (), name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  path = sj_test_save_png (texture, name);
 }
 
 /* The states -------------------------------------------------------------- */

@@ -206,11 +206,7 @@ test_asks_before_replacing (void)
   sj_test_key_window_wait_frames (&dialog_keys, 20);
   {
     g_autoptr(GdkTexture) texture = sj_test_render_widget (GTK_WIDGET (dialog));
-    g_autofree char *shot = g_build_filename (g_getenv ("SJ_TEST_OUTPUT_DIR") ? g_getenv ("SJ_TEST_OUTPUT_DIR")
-                                                                              : g_get_tmp_dir (),
-                                              "open-replace-dialog.png", NULL);
-
-    g_assert_true (gdk_texture_save_to_png (texture, shot));
+    g_autofree char *shot = sj_test_save_png (texture, "open-replace-dialog.png");
   }
   /* The dialog goes with the key: no barrier key after it. */
   sj_test_run_xdotool ((const char *[]) { "key", "Escape", NULL });
