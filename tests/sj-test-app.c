@@ -98,6 +98,17 @@ sj_test_open_key_window (SjTestKeyWindow *keys,
   return window;
 }
 
+/* Whether @data, an SjWindow, has an agent that can work: its setup read
+ * and no problem with it.  For sj_test_spin_until(). */
+gboolean
+sj_test_agent_is_ready (gpointer data)
+{
+  SjWindow *window = data;
+
+  return window->agent_config != NULL && sj_agent_config_is_ready (window->agent_config) &&
+         sj_agent_config_get_problem (window->agent_config) == NULL;
+}
+
 static gboolean
 window_gone (gpointer data)
 {

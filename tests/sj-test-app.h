@@ -39,6 +39,7 @@ void          sj_test_spin_until      (gboolean     (*done) (gpointer),
 GAsyncResult *sj_test_wait_result     (GAsyncResult **slot);
 SjWindow     *sj_test_current_window  (void);
 gboolean      sj_test_repl_is_ready   (gpointer       data);
+gboolean      sj_test_agent_is_ready  (gpointer       data);
 SjWindow     *sj_test_open_window     (void);
 SjWindow     *sj_test_open_key_window (SjTestKeyWindow *keys,
                                        guint          timeout_s);

@@ -51,15 +51,6 @@ swap_applied (gpointer data)
 }
 
 static gboolean
-agent_ready (gpointer data)
-{
-  SjWindow *window = data;
-
-  return window->agent_config != NULL && sj_agent_config_is_ready (window->agent_config) &&
-         sj_agent_config_get_problem (window->agent_config) == NULL;
-}
-
-static gboolean
 agent_idle (gpointer data)
 {
   SjWindow *window = data;
@@ -127,7 +118,7 @@ test_jam (void)
   repl = _sj_window_get_repl (window);
   progress.repl = repl;
   g_assert_nonnull (sj_window_get_agent (window));
-  sj_test_spin_until (agent_ready, window, "the agent to be set up");
+  sj_test_spin_until (sj_test_agent_is_ready, window, "the agent to be set up");
 
   g_signal_connect (repl, "swap-changed", G_CALLBACK (swap_changed_cb), &event);
   evaluated = sj_test_evaluate (repl, base_code);

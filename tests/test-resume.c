@@ -297,15 +297,6 @@ crash_mid_answer (SjTestModelServer *server,
 
 /* The restart ------------------------------------------------------------- */
 
-static gboolean
-agent_ready (gpointer data)
-{
-  SjWindow *window = data;
-
-  return window->agent_config != NULL && sj_agent_config_is_ready (window->agent_config) &&
-         sj_agent_config_get_problem (window->agent_config) == NULL;
-}
-
 typedef struct
 {
   SjWindow      *window;
@@ -418,7 +409,7 @@ test_kill_9_mid_answer (void)
   sj_test_app_start ();
   window = sj_test_open_window ();
   g_assert_nonnull (sj_window_get_agent (window));
-  sj_test_spin_until (agent_ready, window, "the agent to be set up");
+  sj_test_spin_until (sj_test_agent_is_ready, window, "the agent to be set up");
 
   /* The last session, its message and the half answer, interrupted. */
   g_assert_cmpint (sj_agent_get_session_id (window->agent), ==, stored.session);
