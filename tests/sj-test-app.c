@@ -109,6 +109,25 @@ sj_test_agent_is_ready (gpointer data)
          sj_agent_config_get_problem (window->agent_config) == NULL;
 }
 
+/* Connected to SjRepl::swap-changed, keeps the swap's last state in @event. */
+void
+sj_test_swap_changed_cb (SjRepl          *repl,
+                         const char      *state,
+                         double           cycle,
+                         SjTestSwapEvent *event)
+{
+  g_free (event->state);
+  event->state = g_strdup (state);
+  event->cycle = cycle;
+}
+
+/* Whether @data, an SjTestSwapEvent, says the swap landed. */
+gboolean
+sj_test_swap_applied (gpointer data)
+{
+  return g_strcmp0 (((SjTestSwapEvent *) data)->state, "applied") == 0;
+}
+
 static gboolean
 window_gone (gpointer data)
 {

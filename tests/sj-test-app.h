@@ -26,6 +26,14 @@ typedef struct
   gint64  triggered;
 } Progress;
 
+/* The last state of a quantized swap the page reported (SjRepl::swap-changed),
+ * as sj_test_swap_changed_cb() keeps it. */
+typedef struct
+{
+  char   *state;
+  double  cycle;
+} SjTestSwapEvent;
+
 /* Whether @widget is the one looked for. */
 typedef gboolean (*SjTestWidgetMatch) (GtkWidget *widget,
                                        gpointer   data);
@@ -40,6 +48,11 @@ GAsyncResult *sj_test_wait_result     (GAsyncResult **slot);
 SjWindow     *sj_test_current_window  (void);
 gboolean      sj_test_repl_is_ready   (gpointer       data);
 gboolean      sj_test_agent_is_ready  (gpointer       data);
+void          sj_test_swap_changed_cb (SjRepl          *repl,
+                                       const char      *state,
+                                       double           cycle,
+                                       SjTestSwapEvent *event);
+gboolean      sj_test_swap_applied    (gpointer       data);
 SjWindow     *sj_test_open_window     (void);
 SjWindow     *sj_test_open_key_window (SjTestKeyWindow *keys,
                                        guint          timeout_s);

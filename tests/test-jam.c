@@ -27,29 +27,6 @@
 
 static const char base_code[] = "$: note(\"c3*4\").s(\"sine\").gain(.2)\n";
 
-typedef struct
-{
-  char   *state;
-  double  cycle;
-} SwapEvent;
-
-static void
-swap_changed_cb (SjRepl     *repl,
-                 const char *state,
-                 double      cycle,
-                 SwapEvent  *event)
-{
-  g_free (event->state);
-  event->state = g_strdup (state);
-  event->cycle = cycle;
-}
-
-static gboolean
-swap_applied (gpointer data)
-{
-  return g_strcmp0 (((SwapEvent *) data)->state, "applied") == 0;
-}
-
 static gboolean
 agent_idle (gpointer data)
 {
@@ -105,7 +82,7 @@ test_jam (void)
   SjWindow *window;
   SjRepl *repl;
   GListModel *messages;
-  SwapEvent event = { 0 };
+  SjTestSwapEvent event = { 0 };
   Progress progress = { NULL, 1, 0 };
   gint64 session;
 
@@ -120,7 +97,7 @@ test_jam (void)
   g_assert_nonnull (sj_window_get_agent (window));
   sj_test_spin_until (sj_test_agent_is_ready, window, "the agent to be set up");
 
-  g_signal_connect (repl, "swap-changed", G_CALLBACK (swap_changed_cb), &event);
+  g_signal_connect (repl, "swap-changed", G_CALLBACK (sj_test_swap_changed_cb), &event);
   evaluated = sj_test_evaluate (repl, base_code);
   sj_test_spin_until (sj_test_progressed, &progress, "the base pattern to play");
 
@@ -136,7 +113,7 @@ test_jam (void)
   /* The change went through the real page. */
   code = sj_test_fetch_code (repl);
   g_assert_nonnull (strstr (code, "e3*8"));
-  sj_test_spin_until (swap_applied, &event, "the change to land");
+  sj_test_spin_until (sj_test_swap_applied, &event, "the change to land");
 
   /* The chat: the musician's message and the answer, marked when it landed. */
   messages = _sj_chat_panel_get_messages (window->chat_panel);
@@ -181,12 +158,12 @@ test_jam (void)
   /* Apply on a code block: the same safe path, dry-run then the boundary. */
   g_clear_pointer (&event.state, g_free);
   g_signal_emit_by_name (window->chat_panel, "apply-code", "$: note(\"g3*4\").s(\"sine\").gain(.2)\n");
-  sj_test_spin_until (swap_applied, &event, "the code block to land");
+  sj_test_spin_until (sj_test_swap_applied, &event, "the code block to land");
   g_clear_pointer (&code, g_free);
   code = sj_test_fetch_code (repl);
   g_assert_cmpstr (code, ==, "$: note(\"g3*4\").s(\"sine\").gain(.2)\n");
 
-  g_signal_handlers_disconnect_by_func (repl, swap_changed_cb, &event);
+  g_signal_handlers_disconnect_by_func (repl, sj_test_swap_changed_cb, &event);
   g_free (event.state);
   sj_test_close_window (window);
 }
