@@ -543,6 +543,54 @@ test_install (void)
   sj_test_remove_tree (tmp);
 }
 
+/* The skills bundled with the app (STRUDEL_JAM_SKILLS_DIR, the source
+ * tree's data/skills) all load, and everyday requests that name no style
+ * bring none of them in. Skipped while there are none. */
+static void
+test_bundled (void)
+{
+  const char *root = g_getenv ("STRUDEL_JAM_SKILLS_DIR");
+  const char *generic[] = {
+    "make it faster", "slower please", "half the tempo", "louder", "turn up the bass", "add more drums",
+    "add a beat", "more reverb on the pads", "drop the hats for a bar", "mute the kick", "what does jux do?",
+    "add a melody", "make it sound better", "stop",
+  };
+  g_autoptr(SjSkillRegistry) registry = NULL;
+  GPtrArray *errors;
+
+  if (root == NULL || *root == '\0')
+    {
+      g_test_skip ("STRUDEL_JAM_SKILLS_DIR is not set");
+      return;
+    }
+  registry = sj_skill_registry_new_for_roots (root, NULL, NULL);
+  errors = sj_skill_registry_get_errors (registry);
+  for (guint i = 0; i < errors->len; i++)
+    g_test_message ("%s", ((GError *) g_ptr_array_index (errors, i))->message);
+  g_assert_cmpuint (errors->len, ==, 0);
+  if (g_list_model_get_n_items (G_LIST_MODEL (registry)) == 0)
+    {
+      g_test_skip ("No bundled skills yet");
+      return;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (generic); i++)
+    {
+      g_autoptr(GPtrArray) matches = sj_skill_registry_match (registry, generic[i]);
+
+      if (matches->len > 0)
+        g_error ("“%s” brings in the skill “%s”", generic[i], sj_skill_get_name (g_ptr_array_index (matches, 0)));
+    }
+
+  /* Each skill's rules fit the budget on their own. */
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (registry)); i++)
+    {
+      g_autoptr(SjSkill) skill = g_list_model_get_item (G_LIST_MODEL (registry), i);
+
+      g_assert_cmpuint (strlen (sj_skill_get_rules (skill)), <=, SJ_SKILL_RULES_BUDGET / 2);
+    }
+}
+
 /* Without any skills folder, nothing breaks. */
 static void
 test_missing_roots (void)
@@ -572,6 +620,7 @@ main (int   argc,
   g_test_add_func ("/skills/suggest", test_suggest);
   g_test_add_func ("/skills/install", test_install);
   g_test_add_func ("/skills/missing-roots", test_missing_roots);
+  g_test_add_func ("/skills/bundled", test_bundled);
 
   return g_test_run ();
 }
