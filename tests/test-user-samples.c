@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sj-dry-run-private.h"
 #include "sj-test-files.h"
 #include "sj-test-samples.h"
 #include "sj-user-samples-private.h"
@@ -474,6 +475,99 @@ test_uris (Fixture       *fixture,
   g_assert_cmpuint (sj_user_samples_get_n_folders (again), ==, 0);
 }
 
+/* The dry-run's use of a sound, or NULL. */
+static JsonObject *
+find_use (JsonObject *answer,
+          const char *sound)
+{
+  JsonArray *uses = json_object_get_array_member (answer, "sampleUses");
+
+  g_assert_true (json_object_get_boolean_member (answer, "ok"));
+  for (guint i = 0; i < json_array_get_length (uses); i++)
+    {
+      JsonObject *use = json_array_get_object_element (uses, i);
+
+      if (g_str_equal (json_object_get_string_member (use, "sound"), sound))
+        return use;
+    }
+  return NULL;
+}
+
+static JsonObject *
+dry_run (SjDryRun   *runner,
+         const char *code)
+{
+  g_autoptr(GError) error = NULL;
+  JsonObject *answer = sj_dry_run_run_sync (runner, code, 1, 20000, SJ_DRY_RUN_FLAGS_NONE, NULL, &error);
+
+  g_assert_no_error (error);
+  return answer;
+}
+
+static void
+set_packs (SjDryRun      *runner,
+           SjUserSamples *samples)
+{
+  g_autoptr(JsonNode) packs = sj_user_samples_dup_packs (samples);
+
+  sj_dry_run_set_user_samples (runner, packs);
+}
+
+/* The dry-run helper registers the folders as the page does: their sounds
+ * play their own files, a name of the library is replaced, a new engine
+ * keeps them, and a removed folder's sounds are gone. */
+static void
+test_dry_run (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *mine = g_build_filename (fixture->tmp, "Mine", NULL);
+  g_autoptr(SjDryRun) runner = sj_dry_run_new ();
+  g_autoptr(GBytes) wav = sj_test_samples_make_wav (80);
+  g_autoptr(JsonObject) answer = NULL;
+  g_autofree char *kick = NULL;
+  g_autofree char *one = NULL;
+  SjUserFolder *folder, *bd_folder;
+  JsonObject *use;
+
+  sj_test_samples_write (mine, "bd/one.wav", g_bytes_get_data (wav, NULL), g_bytes_get_size (wav));
+  folder = add_and_wait (fixture, fixture->root);
+  bd_folder = add_and_wait (fixture, mine);
+  g_assert_true (sj_user_folder_lookup_sound (bd_folder, "bd")->replaces);
+  kick = g_strdup_printf ("%s/Big%%20Drums/Kick%%201.wav", sj_user_folder_get_id (folder));
+  one = g_strdup_printf ("%s/bd/one.wav", sj_user_folder_get_id (bd_folder));
+  set_packs (runner, fixture->samples);
+
+  answer = dry_run (runner, "s(\"big_drums:1 bd café\")");
+  use = find_use (answer, "big_drums");
+  g_assert_cmpstr (json_object_get_string_member (use, "pack"), ==, SJ_USER_SAMPLES_PACK);
+  g_assert_cmpstr (json_object_get_string_member (use, "path"), ==, kick);
+  use = find_use (answer, "bd");
+  g_assert_cmpstr (json_object_get_string_member (use, "path"), ==, one);
+  g_assert_nonnull (find_use (answer, "café"));
+  g_clear_pointer (&answer, json_object_unref);
+
+  /* Code that changes the runtime gets the helper a new engine. */
+  answer = dry_run (runner, "globalThis.leaked = 1\ns(\"bd\")");
+  g_clear_pointer (&answer, json_object_unref);
+  answer = dry_run (runner, "s(\"bd\")");
+  g_assert_cmpstr (json_object_get_string_member (find_use (answer, "bd"), "path"), ==, one);
+  g_clear_pointer (&answer, json_object_unref);
+
+  /* Removed: the library's bd is back, and nothing else is registered. */
+  g_assert_true (sj_user_samples_remove_folder (fixture->samples, sj_user_folder_get_id (bd_folder)));
+  set_packs (runner, fixture->samples);
+  answer = dry_run (runner, "s(\"bd big_drums\")");
+  g_assert_cmpstr (json_object_get_string_member (find_use (answer, "bd"), "pack"), !=, SJ_USER_SAMPLES_PACK);
+  g_assert_nonnull (find_use (answer, "big_drums"));
+  g_clear_pointer (&answer, json_object_unref);
+
+  sj_dry_run_set_user_samples (runner, NULL);
+  answer = dry_run (runner, "s(\"bd big_drums\")");
+  g_assert_null (find_use (answer, "big_drums"));
+  g_assert_nonnull (find_use (answer, "bd"));
+  g_assert_cmpuint (_sj_dry_run_get_n_starts (runner), ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -491,6 +585,7 @@ main (int    argc,
   g_test_add ("/user-samples/limits", Fixture, NULL, fixture_set_up, test_limits, fixture_tear_down);
   g_test_add ("/user-samples/remove", Fixture, NULL, fixture_set_up, test_remove, fixture_tear_down);
   g_test_add ("/user-samples/uris", Fixture, NULL, fixture_set_up, test_uris, fixture_tear_down);
+  g_test_add ("/user-samples/dry-run", Fixture, NULL, fixture_set_up, test_dry_run, fixture_tear_down);
 
   return g_test_run ();
 }
