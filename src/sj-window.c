@@ -134,14 +134,28 @@ sound_load_failed_cb (SjWindow     *self,
   sj_console_page_append (self->console_page, entry);
 }
 
-/* The page's sounds come from the application's cache, which the window
- * only knows once it belongs to the application. */
+/* The dry-run registers the user's folders of samples as the page does. */
+static void
+user_samples_changed_cb (SjWindow      *self,
+                         SjUserSamples *samples)
+{
+  g_autoptr(JsonNode) packs = sj_user_samples_dup_packs (samples);
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  sj_dry_run_set_user_samples (self->dry_run, packs);
+}
+
+/* The page's sounds come from the application's cache and the user's
+ * folders, which the window only knows once it belongs to the
+ * application. */
 static void
 application_changed_cb (SjWindow   *self,
                         GParamSpec *pspec,
                         gpointer    user_data)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  SjUserSamples *samples;
   SjSoundCache *cache;
 
   g_assert (SJ_IS_WINDOW (self));
@@ -153,6 +167,12 @@ application_changed_cb (SjWindow   *self,
   sj_repl_set_sound_cache (self->repl, cache);
   g_signal_connect_object (cache, "load-failed", G_CALLBACK (sound_load_failed_cb), self, G_CONNECT_SWAPPED);
   self->sound_cache_connected = TRUE;
+
+  samples = sj_application_get_user_samples (SJ_APPLICATION (app));
+  sj_repl_set_user_samples (self->repl, samples);
+  sj_sounds_page_set_user_samples (self->sounds_page, samples);
+  g_signal_connect_object (samples, "changed", G_CALLBACK (user_samples_changed_cb), self, G_CONNECT_SWAPPED);
+  user_samples_changed_cb (self, samples);
 }
 
 static void

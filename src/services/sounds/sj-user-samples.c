@@ -833,9 +833,23 @@ sj_user_folder_get_n_files (SjUserFolder *folder)
   return folder->scan != NULL ? folder->scan->n_files : 0;
 }
 
+/* A path of at most @max characters: a long one loses its middle. */
+static char *
+shorten (const char *path,
+         glong       max)
+{
+  glong length = g_utf8_strlen (path, -1);
+  g_autofree char *start = NULL;
+
+  if (length <= max)
+    return g_strdup (path);
+  start = g_utf8_substring (path, 0, max / 2);
+  return g_strconcat (start, "…", g_utf8_offset_to_pointer (path, length - (max - max / 2 - 1)), NULL);
+}
+
 /**
  * sj_user_folder_describe_problems:
- * @max_listed: how many files to name
+ * @max_listed: how many files to name (a long path loses its middle)
  *
  * Returns: (transfer full) (nullable): "3 files cannot be played:
  *   notes.txt (not audio), broken.wav (not a WAV file), …", or %NULL when
@@ -857,11 +871,12 @@ sj_user_folder_describe_problems (SjUserFolder *folder,
     {
       const SjUserSampleProblem *problem = g_ptr_array_index (problems, i);
       g_autofree char *why = sj_user_sample_problem_describe (problem);
+      g_autofree char *path = shorten (problem->path, 48);
 
       if (i > 0)
         g_string_append (list, _(", "));
       /* TRANSLATORS: a file that cannot be played and why: "notes.txt (not audio)" */
-      g_string_append_printf (list, _("%s (%s)"), problem->path, why);
+      g_string_append_printf (list, _("%s (%s)"), path, why);
     }
   if (listed < n)
     g_string_append (list, _(", …"));
