@@ -10,8 +10,9 @@
  * the page like any other, once the Strudel page has registered them.
  *
  * It shows what SjUserSamples holds and rebuilds its rows on every
- * SjUserSamples::changed; adding and removing are the widget's actions
- * "user-samples.add-folder" and "user-samples.remove-folder" (a folder id).
+ * SjUserSamples::changed; adding, reading again and removing are the
+ * widget's actions "user-samples.add-folder", "user-samples.rescan-folder"
+ * and "user-samples.remove-folder" (a folder id).
  */
 
 #include "config.h"
@@ -145,10 +146,12 @@ folder_row (SjUserFolder *folder)
 {
   GtkWidget *row = adw_expander_row_new ();
   GtkWidget *remove = gtk_button_new_from_icon_name ("user-trash-symbolic");
+  GtkWidget *rescan = gtk_button_new_from_icon_name ("view-refresh-symbolic");
   GPtrArray *sounds = sj_user_folder_get_sounds (folder);
   GPtrArray *problems = sj_user_folder_get_problems (folder);
   g_autofree char *subtitle = describe_folder (folder);
   g_autofree char *remove_label = NULL;
+  g_autofree char *rescan_label = NULL;
   g_autofree char *listed = NULL;
   guint n_problems = sj_user_folder_get_n_problems (folder);
 
@@ -156,6 +159,16 @@ folder_row (SjUserFolder *folder)
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), sj_user_folder_get_name (folder));
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
   gtk_widget_set_tooltip_text (row, sj_user_folder_get_uri (folder));
+
+  gtk_widget_set_valign (rescan, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (rescan, "flat");
+  gtk_widget_set_tooltip_text (rescan, _("Read Folder Again"));
+  /* TRANSLATORS: the accessible name of a folder's Read Again button */
+  rescan_label = g_strdup_printf (_("Read “%s” again"), sj_user_folder_get_name (folder));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (rescan), GTK_ACCESSIBLE_PROPERTY_LABEL, rescan_label, -1);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (rescan), "user-samples.rescan-folder");
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (rescan), "s", sj_user_folder_get_id (folder));
+  adw_expander_row_add_action (ADW_EXPANDER_ROW (row), rescan);
 
   gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (remove, "flat");
@@ -311,6 +324,17 @@ add_folder_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
+static void
+rescan_folder_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  SjUserSamplesView *self = SJ_USER_SAMPLES_VIEW (widget);
+
+  if (self->samples != NULL)
+    sj_user_samples_rescan_folder (self->samples, g_variant_get_string (param, NULL));
+}
+
 typedef struct
 {
   SjUserSamplesView *self;
@@ -383,6 +407,7 @@ sj_user_samples_view_class_init (SjUserSamplesViewClass *klass)
 
   gtk_widget_class_install_action (widget_class, "user-samples.add-folder", NULL, add_folder_action);
   gtk_widget_class_install_action (widget_class, "user-samples.remove-folder", "s", remove_folder_action);
+  gtk_widget_class_install_action (widget_class, "user-samples.rescan-folder", "s", rescan_folder_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sjusersamplesview");

@@ -2,8 +2,10 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * What sj-user-samples.c (the folders, the page's files) and
- * sj-user-samples-scan.c (reading a folder in a thread) share, and the
+ * What the files of SjUserSamples share: sj-user-samples.c (the list of
+ * folders), sj-user-folder.c (a folder as the rest of the app reads it),
+ * sj-user-samples-page.c (the packs and the files the page asks for) and
+ * sj-user-samples-scan.c (reading a folder in a thread); and the
  * hooks the tests use: smaller limits, and how many files the page asked
  * for.
  */
@@ -44,6 +46,16 @@ struct _SjUserFolder
   SjUserScan        *scan;    /* the last complete scan, or NULL */
   GCancellable      *cancellable;
   guint              generation;
+};
+
+struct _SjUserSamples
+{
+  GObject              parent_instance;
+
+  GPtrArray           *folders;   /* of SjUserFolder, in the order they were added */
+  SjUserSamplesLimits  limits;
+  guint                n_scanning;
+  guint                n_loads;
 };
 
 /* sj-user-samples-scan.c */

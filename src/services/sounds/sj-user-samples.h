@@ -112,6 +112,8 @@ SjUserFolder        *sj_user_samples_add_folder           (SjUserSamples        
 gboolean             sj_user_samples_remove_folder        (SjUserSamples        *self,
                                                            const char           *id);
 void                 sj_user_samples_rescan               (SjUserSamples        *self);
+gboolean             sj_user_samples_rescan_folder        (SjUserSamples        *self,
+                                                           const char           *id);
 gboolean             sj_user_samples_get_busy             (SjUserSamples        *self);
 guint                sj_user_samples_get_n_folders        (SjUserSamples        *self);
 SjUserFolder        *sj_user_samples_get_folder           (SjUserSamples        *self,
