@@ -42,6 +42,7 @@ struct _SjApplication
   SjKnowledge          *knowledge;
   SjSoundCache         *sound_cache;
   SjUserSamples        *user_samples;
+  SjSoundDownloads     *sound_downloads;
   GSettings            *settings;
   guint                 save_sounds_source;
 };
@@ -326,6 +327,29 @@ sj_application_get_user_samples (SjApplication *self)
   return self->user_samples;
 }
 
+/**
+ * sj_application_get_sound_downloads:
+ *
+ * The packs downloaded for offline ("Download for offline" in the Sounds
+ * page), created on first use: the packs that were downloading when the
+ * app last quit, crashed or was killed go on from there.
+ *
+ * Returns: (transfer none): the app's pack downloads
+ */
+SjSoundDownloads *
+sj_application_get_sound_downloads (SjApplication *self)
+{
+  g_assert (SJ_IS_APPLICATION (self));
+
+  if (self->sound_downloads == NULL)
+    {
+      self->sound_downloads = sj_sound_downloads_new (sj_application_get_sound_cache (self));
+      sj_sound_downloads_resume (self->sound_downloads);
+    }
+
+  return self->sound_downloads;
+}
+
 static const GActionEntry app_entries[] = {
   { "about", about_action },
   { "quit", quit_action },
@@ -377,6 +401,9 @@ sj_application_shutdown (GApplication *app)
   /* A snapshot still waiting to be written goes to the cache now. */
   if (self->save_sounds_source != 0)
     save_sounds_cache (self);
+  /* Downloads stop, and resume at the next start. */
+  if (self->sound_downloads != NULL)
+    sj_sound_downloads_suspend (self->sound_downloads);
 
   G_APPLICATION_CLASS (sj_application_parent_class)->shutdown (app);
 }
@@ -395,6 +422,7 @@ sj_application_finalize (GObject *object)
   g_clear_handle_id (&self->save_sounds_source, g_source_remove);
   g_clear_object (&self->knowledge);
   g_clear_object (&self->sounds);
+  g_clear_object (&self->sound_downloads);
   g_clear_object (&self->sound_cache);
   g_clear_object (&self->user_samples);
   g_clear_object (&self->settings);

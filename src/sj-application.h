@@ -10,6 +10,7 @@
 
 #include "sj-knowledge.h"
 #include "sj-sound-cache.h"
+#include "sj-sound-downloads.h"
 #include "sj-sounds-index.h"
 #include "sj-user-samples.h"
 
@@ -24,6 +25,7 @@ void           sj_application_prepare_env    (void);
 SjKnowledge   *sj_application_get_knowledge  (SjApplication *self);
 SjSoundCache  *sj_application_get_sound_cache (SjApplication *self);
 SjUserSamples *sj_application_get_user_samples (SjApplication *self);
+SjSoundDownloads *sj_application_get_sound_downloads (SjApplication *self);
 void           sj_application_update_sounds  (SjApplication *self,
                                               JsonObject    *snapshot);
 

@@ -14,6 +14,7 @@
 #include "sj-chat-panel.h"
 #include "sj-code-store.h"
 #include "sj-console-page.h"
+#include "sj-downloads-indicator.h"
 #include "sj-panel-switcher.h"
 #include "sj-reference-page.h"
 #include "sj-repl.h"
@@ -66,6 +67,7 @@ struct _SjWindow
   SjToolLogsPage       *tool_logs_page;
   AdwBin               *sessions_bin;
   AdwBin               *settings_bin;
+  SjDownloadsIndicator *downloads_indicator;
 
   /* The agent, built once the window has its application. */
   SjHistoryStore       *history;

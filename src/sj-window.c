@@ -166,6 +166,11 @@ application_changed_cb (SjWindow   *self,
   cache = sj_application_get_sound_cache (SJ_APPLICATION (app));
   sj_repl_set_sound_cache (self->repl, cache);
   g_signal_connect_object (cache, "load-failed", G_CALLBACK (sound_load_failed_cb), self, G_CONNECT_SWAPPED);
+  /* Packs downloaded for offline: the Sounds page's Packs view, and the
+   * header bar's indicator while one downloads. */
+  sj_sounds_page_set_downloads (self->sounds_page, sj_application_get_sound_downloads (SJ_APPLICATION (app)));
+  sj_downloads_indicator_set_downloads (self->downloads_indicator,
+                                        sj_application_get_sound_downloads (SJ_APPLICATION (app)));
   self->sound_cache_connected = TRUE;
 
   samples = sj_application_get_user_samples (SJ_APPLICATION (app));
@@ -475,6 +480,7 @@ sj_window_class_init (SjWindowClass *klass)
   window_class->close_request = sj_window_close_request;
 
   g_type_ensure (SJ_TYPE_CONSOLE_PAGE);
+  g_type_ensure (SJ_TYPE_DOWNLOADS_INDICATOR);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SjWindow, play_button);
@@ -491,6 +497,7 @@ sj_window_class_init (SjWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjWindow, console_page);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, reference_page);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, sounds_page);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, downloads_indicator);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, chat_panel);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, tool_logs_page);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, sessions_bin);
@@ -557,6 +564,12 @@ sj_window_init (SjWindow *self)
   restore_window_state (self);
   update_transport (self);
   load_code (self);
+
+  /* The keyboard starts in the editor, where the music is: Ctrl+Enter plays
+   * it, typing changes it (the page puts its editor's cursor in place as
+   * soon as it has the focus). Left to itself, GTK would start on the first
+   * button of the header bar that takes the focus. */
+  gtk_window_set_focus (GTK_WINDOW (self), sj_repl_get_widget (self->repl));
 }
 
 SjWindow *

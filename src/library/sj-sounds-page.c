@@ -394,7 +394,8 @@ sj_sounds_page_class_init (SjSoundsPageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "sounds.preview", "s", preview_action);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  _sj_sounds_page_packs_class_init (widget_class);
+
   gtk_widget_class_set_css_name (widget_class, "sjsoundspage");
 }
 
@@ -405,6 +406,7 @@ sj_sounds_page_init (SjSoundsPage *self)
   GtkEventController *keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  _sj_sounds_page_packs_init (self);
 
   self->category = SJ_SOUND_CATEGORY_ALL;
   _sj_sounds_page_previews_init (self);
@@ -478,7 +480,8 @@ sj_sounds_page_focus_search (SjSoundsPage *self)
 {
   g_assert (SJ_IS_SOUNDS_PAGE (self));
 
-  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  if (!_sj_sounds_page_focus_packs (self))
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
 /* Returns: (transfer none): the listed sounds, as #SjKnowledgeItem. */

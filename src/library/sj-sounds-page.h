@@ -9,6 +9,7 @@
 
 #include "sj-knowledge.h"
 #include "sj-user-samples.h"
+#include "sj-sound-downloads.h"
 
 G_BEGIN_DECLS
 
@@ -24,5 +25,8 @@ void             sj_sounds_page_set_user_samples (SjSoundsPage  *self,
 char            *sj_sounds_page_finish_preview (SjSoundsPage    *self,
                                                 const char      *name,
                                                 const GError    *error);
+void             sj_sounds_page_set_downloads  (SjSoundsPage     *self,
+                                                SjSoundDownloads *downloads);
+void             sj_sounds_page_show_packs     (SjSoundsPage     *self);
 
 G_END_DECLS

@@ -43,27 +43,54 @@ function mapOf(file) {
   return map;
 }
 
-// Where superdough fetches a pack's files from.
-export function packUrl(pack) {
-  return `${SOUNDS_URL}${pack}/`;
+// Where superdough fetches a pack's files from. `base` is our scheme except
+// in a plain browser opened by bench/sounds (app.mjs, ?sounds=).
+export function packUrl(pack, base = SOUNDS_URL) {
+  return `${base}${pack}/`;
 }
 
 // Registers every pack with superdough's samples(map, base, {prebake, tag}),
 // in library.json's order, then the bank aliases with aliasBank(). The
 // map's own _base is left out: samples() would register it as a sound named
 // "_base" (the website's sounds tab hides it), and our base replaces it.
-export async function registerLibrary({ samples, aliasBank }) {
-  for (const { id, map, options } of library.packs) {
-    const { _base, ...sounds } = mapOf(map);
-    await samples(sounds, packUrl(id), { ...options });
+//
+// superdough's registerSound() writes each sound with the store's setKey(),
+// which copies the whole sound map: 1,653 copies of a growing map, most of
+// the website's start-up cost for sounds. The very same registrations are
+// written once here: while samples() runs (synchronously, for a map given
+// as an object), setKey is stood in for on this store instance only, and
+// what it would have written is set in one write. Strudel is not changed.
+//
+// Answers the milliseconds spent registering (for bench/sounds).
+export async function registerLibrary({ samples, aliasBank, soundMap }, base = SOUNDS_URL) {
+  const t0 = performance.now();
+  const pending = {};
+  const setKey = soundMap.setKey;
+  const registered = [];
+  soundMap.setKey = (key, value) => {
+    pending[key] = value;
+  };
+  try {
+    for (const { id, map, options } of library.packs) {
+      const { _base, ...sounds } = mapOf(map);
+      registered.push(samples(sounds, packUrl(id, base), { ...options }));
+    }
+  } finally {
+    soundMap.setKey = setKey;
+    soundMap.set({ ...soundMap.get(), ...pending });
   }
+  let ms = performance.now() - t0;
+  await Promise.all(registered);
+  const t1 = performance.now();
   // aliasBank() adds lower-case keys to the object it is given.
   await aliasBank({ ...mapOf(library.aliases.map) });
+  ms += performance.now() - t1;
+  return ms;
 }
 
 // The soundfonts' files (<font>.js) come through the same scheme.
-export function soundfontUrl() {
-  return `${SOUNDS_URL}${library.soundfonts.id}`;
+export function soundfontUrl(base = SOUNDS_URL) {
+  return `${base}${library.soundfonts.id}`;
 }
 
 // The pack a sound was registered from, for the dry-run's report.
