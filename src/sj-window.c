@@ -134,18 +134,6 @@ sound_load_failed_cb (SjWindow     *self,
   sj_console_page_append (self->console_page, entry);
 }
 
-/* The dry-run registers the user's folders of samples as the page does. */
-static void
-user_samples_changed_cb (SjWindow      *self,
-                         SjUserSamples *samples)
-{
-  g_autoptr(JsonNode) packs = sj_user_samples_dup_packs (samples);
-
-  g_assert (SJ_IS_WINDOW (self));
-
-  sj_dry_run_set_user_samples (self->dry_run, packs);
-}
-
 /* The page's sounds come from the application's cache and the user's
  * folders, which the window only knows once it belongs to the
  * application. */
@@ -155,7 +143,6 @@ application_changed_cb (SjWindow   *self,
                         gpointer    user_data)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  SjUserSamples *samples;
   SjSoundCache *cache;
 
   g_assert (SJ_IS_WINDOW (self));
@@ -173,11 +160,7 @@ application_changed_cb (SjWindow   *self,
                                         sj_application_get_sound_downloads (SJ_APPLICATION (app)));
   self->sound_cache_connected = TRUE;
 
-  samples = sj_application_get_user_samples (SJ_APPLICATION (app));
-  sj_repl_set_user_samples (self->repl, samples);
-  sj_sounds_page_set_user_samples (self->sounds_page, samples);
-  g_signal_connect_object (samples, "changed", G_CALLBACK (user_samples_changed_cb), self, G_CONNECT_SWAPPED);
-  user_samples_changed_cb (self, samples);
+  _sj_window_samples_connect (self, sj_application_get_user_samples (SJ_APPLICATION (app)));
 }
 
 static void
@@ -461,6 +444,7 @@ sj_window_dispose (GObject *object)
   _sj_window_open_dispose (self);
   _sj_window_agent_dispose (self);
   _sj_window_changes_dispose (self);
+  _sj_window_samples_dispose (self);
   g_clear_object (&self->repl);
   g_clear_object (&self->code_store);
   g_clear_object (&self->settings);

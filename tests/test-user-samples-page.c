@@ -11,7 +11,9 @@
  * served through strudel-jam://sounds/user/ (counted there);
  * strudel_knowledge finds the sound, the dry-run knows it; a page restart
  * and a new service on the same settings keep it; a sound named like the
- * library's replaces it and gives it back; removing the folder with the
+ * library's replaces it and gives it back, also when its folder is
+ * deleted and read again; the Console names the files that cannot be
+ * played and the folder that is gone; removing the folder with the
  * keyboard makes its sounds unknown again.
  */
 
@@ -30,6 +32,8 @@
 #include "sj-window-private.h"
 
 #define WAIT_TIMEOUT_S 60
+#define CONSOLE_PROBLEMS "Your samples: in “" SJ_TEST_SAMPLES_ROOT "”, 5 files cannot be played: " \
+                         "Big Drums/broken.wav (not a WAV file), Big Drums/silence.wav (empty)"
 
 static char *tmp_dir;
 static char *root;
@@ -47,6 +51,17 @@ console_has (gpointer data)
   g_autofree char *text = sj_console_page_dup_text (_sj_window_get_console_page (sj_test_current_window ()));
 
   return strstr (text, data) != NULL;
+}
+
+static guint
+console_count (const char *needle)
+{
+  g_autofree char *text = sj_console_page_dup_text (_sj_window_get_console_page (sj_test_current_window ()));
+  guint n = 0;
+
+  for (const char *at = strstr (text, needle); at != NULL; at = strstr (at + 1, needle))
+    n++;
+  return n;
 }
 
 static gboolean
@@ -202,6 +217,17 @@ is_remove_button (GtkWidget *widget,
 }
 
 static gboolean
+is_rescan_button (GtkWidget *widget,
+                  gpointer   data)
+{
+  GtkActionable *actionable = GTK_IS_BUTTON (widget) ? GTK_ACTIONABLE (widget) : NULL;
+  GVariant *target = actionable != NULL ? gtk_actionable_get_action_target_value (actionable) : NULL;
+
+  return target != NULL && g_strcmp0 (gtk_actionable_get_action_name (actionable), "user-samples.rescan-folder") == 0 &&
+         g_str_equal (g_variant_get_string (target, NULL), data);
+}
+
+static gboolean
 is_not_audio_row (GtkWidget *widget,
                gpointer   data)
 {
@@ -303,6 +329,10 @@ test_user_samples (void)
                             "Big Drums/silence.wav (empty), HATS/piano.aiff"));
   g_assert_true (g_str_has_suffix (gtk_label_get_text (_sj_user_samples_view_get_problems_label (view)), ", …"));
   g_assert_nonnull (sj_test_find_widget (GTK_WIDGET (view), is_not_audio_row, (gpointer) "notes.txt"));
+  /* The Console names them too, once. */
+  sj_test_spin_until (console_has, (gpointer) CONSOLE_PROBLEMS, "the Console to name the files");
+  g_assert_true (console_has ((gpointer) "notes.txt (not audio)"));
+  g_assert_cmpuint (console_count (CONSOLE_PROBLEMS), ==, 1);
   remove = sj_test_find_widget (GTK_WIDGET (view), is_remove_button, id);
   g_assert_nonnull (remove);
   remove_label = g_strdup_printf ("Remove “%s”", SJ_TEST_SAMPLES_ROOT);
@@ -324,6 +354,12 @@ test_user_samples (void)
   answer = knowledge ("sounds:big_drums");
   g_assert_nonnull (strstr (answer, "\"name\":\"big_drums\""));
   g_assert_nonnull (strstr (answer, "\"user\""));
+  g_clear_pointer (&answer, g_free);
+  /* "sounds:user" lists the user's sounds, and only them. */
+  answer = knowledge ("sounds:user");
+  g_assert_nonnull (strstr (answer, "\"name\":\"big_drums\""));
+  g_assert_nonnull (strstr (answer, "\"name\":\"café\""));
+  g_assert_null (strstr (answer, "\"name\":\"bd\""));
   g_clear_pointer (&answer, g_free);
 
   /* The page plays it: its files come through the scheme, from the disk. */
@@ -386,10 +422,34 @@ test_user_samples (void)
 
     g_assert_no_error (error);
     sj_test_spin_until (folders_ready, GUINT_TO_POINTER (2), "the second folder to be read");
+    g_autofree char *mine_id = g_strdup (sj_user_folder_get_id (mine_folder));
+    g_autofree char *rescan_error = NULL;
+    GtkWidget *rescan;
+
     g_assert_true (sj_user_folder_lookup_sound (mine_folder, "bd")->replaces);
     sj_test_spin_until (page_registered, &bd_user, "the user's bd to replace the library's");
-    g_assert_true (sj_user_samples_remove_folder (samples (), sj_user_folder_get_id (mine_folder)));
+
+    /* The folder disappears from the disk; "Read Again" finds it gone:
+     * its sounds are gone from the page, the Console says why. */
+    sj_test_remove_tree (mine);
+    rescan = sj_test_find_widget (GTK_WIDGET (view), is_rescan_button, mine_id);
+    g_assert_nonnull (rescan);
+    rescan_error = gtk_test_accessible_check_property (GTK_ACCESSIBLE (rescan), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                       "Read “Mine” again");
+    g_assert_null (rescan_error);
+    /* Held: reading the folder again rebuilds the rows, the button too. */
+    g_object_ref (rescan);
+    sj_test_click (rescan);
+    g_object_unref (rescan);
+    sj_test_spin_until (console_has, (gpointer) "Your samples: the folder “Mine” cannot be read",
+                        "the Console to say the folder is gone");
     sj_test_spin_until (page_registered, &bd_library, "the library's bd to be back");
+    mine_folder = sj_user_samples_lookup_folder (samples (), mine_id);
+    g_assert_cmpint (sj_user_folder_get_state (mine_folder), ==, SJ_USER_FOLDER_FAILED);
+    g_assert_null (sj_user_folder_lookup_sound (mine_folder, "bd"));
+    g_assert_true (sj_user_samples_remove_folder (samples (), mine_id));
+    /* The first folder was not read again, and is not reported again. */
+    g_assert_cmpuint (console_count (CONSOLE_PROBLEMS), ==, 1);
   }
 
   /* Removed with the keyboard: its sounds are unknown again. */

@@ -438,6 +438,57 @@ test_remove (Fixture       *fixture,
   }
 }
 
+/* Reading a folder again finds files added and taken away outside the
+ * app; a folder deleted from the disk loses its sounds and says why. */
+static void
+test_rescan (Fixture       *fixture,
+             gconstpointer  data)
+{
+  SjUserFolder *folder = add_and_wait (fixture, fixture->root);
+  g_autofree char *id = g_strdup (sj_user_folder_get_id (folder));
+  g_autofree char *gone_path = g_strdup_printf ("%s/loop.wav", id);
+  g_autoptr(GBytes) wav = sj_test_samples_make_wav (400);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) packs = NULL;
+  g_autofree char *loop = g_build_filename (fixture->root, "loop.wav", NULL);
+  guint n_files = sj_user_folder_get_n_files (folder);
+  guint changed;
+
+  g_assert_false (sj_user_samples_rescan_folder (fixture->samples, "no-such-folder"));
+
+  sj_test_samples_write (fixture->root, "New Sound/one.wav", g_bytes_get_data (wav, NULL), g_bytes_get_size (wav));
+  g_assert_cmpint (g_unlink (loop), ==, 0);
+  changed = fixture->changed;
+  g_assert_true (sj_user_samples_rescan_folder (fixture->samples, id));
+  g_assert_cmpuint (fixture->changed, ==, changed + 1);
+  g_assert_cmpint (sj_user_folder_get_state (folder), ==, SJ_USER_FOLDER_SCANNING);
+  /* What the last scan found is served until the new one is done. */
+  g_assert_nonnull (sj_user_folder_lookup_sound (folder, "jam_samples"));
+  wait_idle (fixture->samples);
+  g_assert_cmpuint (fixture->changed, ==, changed + 2);
+  g_assert_cmpint (sj_user_folder_get_state (folder), ==, SJ_USER_FOLDER_READY);
+  g_assert_cmpuint (sj_user_folder_get_n_files (folder), ==, n_files);
+  g_assert_nonnull (sj_user_folder_lookup_sound (folder, "new_sound"));
+  g_assert_null (sj_user_folder_lookup_sound (folder, "jam_samples"));
+  bytes = load (fixture->samples, gone_path, NULL, &error);
+  g_assert_error (error, SJ_USER_SAMPLES_ERROR, SJ_USER_SAMPLES_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* The whole folder is deleted: it stays listed, failed, with no sound. */
+  sj_test_remove_tree (fixture->root);
+  g_assert_true (sj_user_samples_rescan_folder (fixture->samples, id));
+  wait_idle (fixture->samples);
+  g_assert_cmpint (sj_user_folder_get_state (folder), ==, SJ_USER_FOLDER_FAILED);
+  g_assert_error (sj_user_folder_get_error (folder), SJ_USER_SAMPLES_ERROR, SJ_USER_SAMPLES_ERROR_IO);
+  g_assert_null (sj_user_folder_get_sounds (folder));
+  g_assert_null (sj_user_folder_lookup_sound (folder, "big_drums"));
+  g_assert_null (sj_user_folder_describe_problems (folder, 3));
+  packs = sj_user_samples_dup_packs (fixture->samples);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (packs)), ==, 0);
+  g_assert_cmpuint (sj_user_samples_get_n_folders (fixture->samples), ==, 1);
+}
+
 /* The folders come back from their URIs (the setting) with the same ids;
  * a folder that is gone says so. */
 static void
@@ -585,6 +636,7 @@ main (int    argc,
   g_test_add ("/user-samples/symlink-loop", Fixture, NULL, fixture_set_up, test_symlink_loop, fixture_tear_down);
   g_test_add ("/user-samples/limits", Fixture, NULL, fixture_set_up, test_limits, fixture_tear_down);
   g_test_add ("/user-samples/remove", Fixture, NULL, fixture_set_up, test_remove, fixture_tear_down);
+  g_test_add ("/user-samples/rescan", Fixture, NULL, fixture_set_up, test_rescan, fixture_tear_down);
   g_test_add ("/user-samples/uris", Fixture, NULL, fixture_set_up, test_uris, fixture_tear_down);
   g_test_add ("/user-samples/dry-run", Fixture, NULL, fixture_set_up, test_dry_run, fixture_tear_down);
 
