@@ -160,16 +160,8 @@ folder_row (SjUserFolder *folder)
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
   gtk_widget_set_tooltip_text (row, sj_user_folder_get_uri (folder));
 
-  gtk_widget_set_valign (rescan, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (rescan, "flat");
-  gtk_widget_set_tooltip_text (rescan, _("Read Folder Again"));
-  /* TRANSLATORS: the accessible name of a folder's Read Again button */
-  rescan_label = g_strdup_printf (_("Read “%s” again"), sj_user_folder_get_name (folder));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (rescan), GTK_ACCESSIBLE_PROPERTY_LABEL, rescan_label, -1);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (rescan), "user-samples.rescan-folder");
-  gtk_actionable_set_action_target (GTK_ACTIONABLE (rescan), "s", sj_user_folder_get_id (folder));
-  adw_expander_row_add_action (ADW_EXPANDER_ROW (row), rescan);
-
+  /* An action added later comes first: Read Again, then the trash at the
+   * end, next to the row's arrow. */
   gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (remove, "flat");
   gtk_widget_set_tooltip_text (remove, _("Remove Folder"));
@@ -179,6 +171,16 @@ folder_row (SjUserFolder *folder)
   gtk_actionable_set_action_name (GTK_ACTIONABLE (remove), "user-samples.remove-folder");
   gtk_actionable_set_action_target (GTK_ACTIONABLE (remove), "s", sj_user_folder_get_id (folder));
   adw_expander_row_add_action (ADW_EXPANDER_ROW (row), remove);
+
+  gtk_widget_set_valign (rescan, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (rescan, "flat");
+  gtk_widget_set_tooltip_text (rescan, _("Read Folder Again"));
+  /* TRANSLATORS: the accessible name of a folder's Read Again button */
+  rescan_label = g_strdup_printf (_("Read “%s” again"), sj_user_folder_get_name (folder));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (rescan), GTK_ACCESSIBLE_PROPERTY_LABEL, rescan_label, -1);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (rescan), "user-samples.rescan-folder");
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (rescan), "s", sj_user_folder_get_id (folder));
+  adw_expander_row_add_action (ADW_EXPANDER_ROW (row), rescan);
 
   if ((listed = list_sounds (sounds, NULL)) != NULL)
     adw_expander_row_add_row (ADW_EXPANDER_ROW (row), detail_row (_("Sounds"), listed));
