@@ -379,6 +379,7 @@ static void
 sj_user_samples_view_dispose (GObject *object)
 {
   SjUserSamplesView *self = (SjUserSamplesView *)object;
+  GtkWidget *child;
 
   if (self->chooser != NULL)
     {
@@ -386,6 +387,9 @@ sj_user_samples_view_dispose (GObject *object)
       g_clear_object (&self->chooser);
     }
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_USER_SAMPLES_VIEW);
+  /* The template's box has no id, so dispose_template() leaves it. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_object (&self->samples);
 
   G_OBJECT_CLASS (sj_user_samples_view_parent_class)->dispose (object);
