@@ -216,6 +216,29 @@ test_folder_sounds (Fixture       *fixture,
   g_assert_false (sj_user_folder_lookup_sound (folder, "big_drums")->replaces);
 }
 
+/* Numbered files are in the order of their numbers, as the website sorts
+ * them (localeCompare with numeric: true): kick 2 before kick 10. */
+static void
+test_numbered (Fixture       *fixture,
+               gconstpointer  data)
+{
+  static const char * const names[] = { "kick 10.wav", "kick 2.wav", "Kick 1.wav", "kick 1b.wav", "kick 002.wav",
+                                        NULL };
+  g_autofree char *numbered = g_build_filename (fixture->tmp, "Numbered", NULL);
+  g_autoptr(GBytes) wav = sj_test_samples_make_wav (400);
+  SjUserFolder *folder;
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *relative = g_build_filename ("Kicks", names[i], NULL);
+
+      sj_test_samples_write (numbered, relative, g_bytes_get_data (wav, NULL), g_bytes_get_size (wav));
+    }
+  folder = add_and_wait (fixture, numbered);
+  assert_files (sj_user_folder_lookup_sound (folder, "kicks"), (const char *[]) {
+    "Kicks/Kick 1.wav", "Kicks/kick 1b.wav", "Kicks/kick 002.wav", "Kicks/kick 2.wav", "Kicks/kick 10.wav", NULL });
+}
+
 /* Each file that does not play is named, with why. */
 static void
 test_folder_problems (Fixture       *fixture,
@@ -630,6 +653,7 @@ main (int    argc,
   g_test_add_func ("/user-samples/sniff", test_sniff);
   g_test_add_func ("/user-samples/names", test_names);
   g_test_add ("/user-samples/folder-sounds", Fixture, NULL, fixture_set_up, test_folder_sounds, fixture_tear_down);
+  g_test_add ("/user-samples/numbered", Fixture, NULL, fixture_set_up, test_numbered, fixture_tear_down);
   g_test_add ("/user-samples/folder-problems", Fixture, NULL, fixture_set_up, test_folder_problems, fixture_tear_down);
   g_test_add ("/user-samples/packs", Fixture, NULL, fixture_set_up, test_packs, fixture_tear_down);
   g_test_add ("/user-samples/load", Fixture, NULL, fixture_set_up, test_load, fixture_tear_down);

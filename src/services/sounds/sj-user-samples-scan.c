@@ -19,7 +19,9 @@
  * the first bytes decide here: a WAV, FLAC, Ogg or MP3 file plays whatever
  * it is called, and anything else is listed with the reason. Hidden files
  * and folders are left out, as the file chooser leaves them. Sorting
- * ignores case first (as localeCompare() does for the usual names), and
+ * ignores case and takes numbers by their value first (as the website's
+ * localeCompare(…, {numeric: true, sensitivity: 'base'}) does for the
+ * usual names: "kick 2" before "kick 10"), and
  * folders whose names differ only in case make one sound (the website
  * would keep only the last).
  *
@@ -544,8 +546,50 @@ walk_dir (Walk       *walk,
     }
 }
 
-/* Files of one sound: by file name, ignoring case first; equal names by
- * their path, so that the order never depends on the disk's. */
+/* @a and @b (case-folded) as Strudel's localeCompare(…, {numeric: true})
+ * orders them: a run of digits by its value, so that "kick 2" comes before
+ * "kick 10", as a musician numbers the files. */
+static int
+compare_natural (const char *a,
+                 const char *b)
+{
+  while (*a != '\0' && *b != '\0')
+    {
+      if (g_ascii_isdigit (*a) && g_ascii_isdigit (*b))
+        {
+          const char *end_a, *end_b;
+          gsize len_a, len_b;
+          int order;
+
+          while (*a == '0' && g_ascii_isdigit (a[1]))
+            a++;
+          while (*b == '0' && g_ascii_isdigit (b[1]))
+            b++;
+          for (end_a = a; g_ascii_isdigit (*end_a); end_a++)
+            ;
+          for (end_b = b; g_ascii_isdigit (*end_b); end_b++)
+            ;
+          len_a = end_a - a;
+          len_b = end_b - b;
+          if (len_a != len_b)
+            return len_a < len_b ? -1 : 1;
+          if ((order = strncmp (a, b, len_a)) != 0)
+            return order;
+          a = end_a;
+          b = end_b;
+          continue;
+        }
+      if (*a != *b)
+        return (guchar) *a < (guchar) *b ? -1 : 1;
+      a++;
+      b++;
+    }
+  return (guchar) *a - (guchar) *b;
+}
+
+/* Files of one sound: by file name, ignoring case and numbering first;
+ * equal names by their bytes, then their path, so that the order never
+ * depends on the disk's. */
 static int
 compare_files (gconstpointer a,
                gconstpointer b)
@@ -558,7 +602,7 @@ compare_files (gconstpointer a,
   g_autofree char *fold_b = g_utf8_casefold (base_b, -1);
   int order;
 
-  if ((order = strcmp (fold_a, fold_b)) != 0 || (order = strcmp (base_a, base_b)) != 0)
+  if ((order = compare_natural (fold_a, fold_b)) != 0 || (order = strcmp (base_a, base_b)) != 0)
     return order;
   return strcmp (fa->path, fb->path);
 }
