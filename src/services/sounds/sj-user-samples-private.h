@@ -5,7 +5,8 @@
  * What the files of SjUserSamples share: sj-user-samples.c (the list of
  * folders), sj-user-folder.c (a folder as the rest of the app reads it),
  * sj-user-samples-page.c (the packs and the files the page asks for) and
- * sj-user-samples-scan.c (reading a folder in a thread); and the
+ * sj-user-samples-scan.c (reading a folder in a thread),
+ * sj-user-samples-names.c (formats, names and order); and the
  * hooks the tests use: smaller limits, and how many files the page asked
  * for.
  */
@@ -65,7 +66,11 @@ SjUserScan   *_sj_user_scan_run       (GFile                     *folder,
                                        GCancellable              *cancellable,
                                        GError                   **error);
 void          _sj_user_scan_free      (SjUserScan                *scan);
-char         *_sj_user_samples_escape (const char                *path);
+
+/* sj-user-samples-names.c */
+char         *_sj_user_samples_escape          (const char *path);
+int           _sj_user_samples_compare_natural (const char *a,
+                                                const char *b);
 
 /* For tests. */
 void          _sj_user_samples_set_limits (SjUserSamples             *self,
