@@ -135,8 +135,7 @@ sound_load_failed_cb (SjWindow     *self,
 }
 
 /* The page's sounds come from the application's cache and the user's
- * folders, which the window only knows once it belongs to the
- * application. */
+ * folders, which the window only knows once it belongs to the app. */
 static void
 application_changed_cb (SjWindow   *self,
                         GParamSpec *pspec,
@@ -159,7 +158,6 @@ application_changed_cb (SjWindow   *self,
   sj_downloads_indicator_set_downloads (self->downloads_indicator,
                                         sj_application_get_sound_downloads (SJ_APPLICATION (app)));
   self->sound_cache_connected = TRUE;
-
   _sj_window_samples_connect (self, sj_application_get_user_samples (SJ_APPLICATION (app)));
 }
 
