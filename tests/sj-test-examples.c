@@ -468,6 +468,17 @@ sj_test_examples_check (SjTestExamples *self,
   return dry_run_example (self, where, code, problems);
 }
 
+/* Only the static checks, for code that is not a whole program (the
+ * snippets of a skill's Rules). */
+void
+sj_test_examples_check_names (SjTestExamples *self,
+                              const char     *where,
+                              const char     *code,
+                              GPtrArray      *problems)
+{
+  check_example (self, where, code, problems);
+}
+
 SjTestExamples *
 sj_test_examples_new (void)
 {

@@ -49,6 +49,10 @@ gboolean          sj_test_examples_check          (SjTestExamples   *self,
                                                    const char       *where,
                                                    const char       *code,
                                                    GPtrArray        *problems);
+void              sj_test_examples_check_names    (SjTestExamples   *self,
+                                                   const char       *where,
+                                                   const char       *code,
+                                                   GPtrArray        *problems);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjTestExamples, sj_test_examples_free)
 

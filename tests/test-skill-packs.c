@@ -279,11 +279,28 @@ section_of (const char *text,
   return g_strstrip (end != NULL ? g_strndup (start, end - start) : g_strdup (start));
 }
 
+/* The code in the Rules' `backticks` calls only functions of the
+ * runtime and names only registered sounds and banks, as examples do. */
+static void
+check_rule_snippets (const char *name,
+                     const char *rules,
+                     GPtrArray  *problems)
+{
+  g_auto(GStrv) parts = g_strsplit (rules, "`", -1);
+  g_autofree char *where = g_strdup_printf ("%s/SKILL.md Rules", name);
+
+  if (g_strv_length (parts) % 2 == 0)
+    g_ptr_array_add (problems, g_strdup_printf ("%s: a `backtick` is not closed", where));
+  for (guint i = 1; parts[i] != NULL; i += 2)
+    sj_test_examples_check_names (examples, where, parts[i], problems);
+}
+
 /* SKILL.md: "# <title>", Rules that are a short bulleted list, and
  * Examples of two to four programs. */
 static void
 test_skill_md (void)
 {
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
   guint total_rules = 0;
 
   for (guint s = 0; s < skill_names->len; s++)
@@ -316,6 +333,7 @@ test_skill_md (void)
           else if (!g_str_has_prefix (lines[i], "  ") && *lines[i] != '\0')
             g_error ("%s/SKILL.md: a Rules line that is not a bullet: %s", name, lines[i]);
         }
+      check_rule_snippets (name, rules, problems);
       g_assert_cmpuint (n_bullets, >=, 4);
       g_assert_cmpuint (n_bullets, <=, MAX_RULES);
       total_rules += g_utf8_strlen (rules, -1);
@@ -327,6 +345,9 @@ test_skill_md (void)
       if (blocks->len < 2 || blocks->len > 4)
         g_error ("%s/SKILL.md: %u examples, not 2 to 4", name, blocks->len);
     }
+  for (guint i = 0; i < problems->len; i++)
+    g_test_message ("%s", (const char *)g_ptr_array_index (problems, i));
+  g_assert_cmpuint (problems->len, ==, 0);
   g_test_message ("the Rules average %u characters", total_rules / skill_names->len);
 }
 
