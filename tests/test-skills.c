@@ -20,6 +20,7 @@
 
 #include "sj-skill-private.h"
 #include "sj-skill-matcher.h"
+#include "sj-skill-registry-private.h"
 #include "sj-skill-registry.h"
 #include "sj-test-files.h"
 
@@ -543,6 +544,65 @@ test_install (void)
   sj_test_remove_tree (tmp);
 }
 
+typedef struct
+{
+  SjSkillRegistry *registry;
+  const char      *name;
+  const char      *rules;  /* NULL: the skill is to be gone */
+} Awaited;
+
+static gboolean
+skill_is (Awaited *awaited)
+{
+  SjSkill *skill = sj_skill_registry_lookup (awaited->registry, awaited->name);
+
+  if (awaited->rules == NULL)
+    return skill == NULL;
+  return skill != NULL && g_str_equal (sj_skill_get_rules (skill), awaited->rules);
+}
+
+static void
+wait_for (Awaited *awaited)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (!skill_is (awaited))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+/* A skill written, edited or deleted in the user root is followed. */
+static void
+test_monitor (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("sj-skills-XXXXXX", &error);
+  g_autofree char *dir = NULL;
+  g_autoptr(SjSkillRegistry) registry = NULL;
+  Awaited awaited = { NULL, "watched", "- Be good." };
+
+  g_assert_no_error (error);
+  registry = sj_skill_registry_new_for_roots (FIXTURES "/bundled", root, NULL);
+  _sj_skill_registry_start_monitor (registry);
+  awaited.registry = registry;
+
+  dir = write_skill (root, "watched", good_json, good_markdown);
+  wait_for (&awaited);
+
+  write_file (dir, "SKILL.md", "# Good\n\n## Rules\n\n- Be better.\n", -1);
+  awaited.rules = "- Be better.";
+  wait_for (&awaited);
+
+  sj_test_remove_tree (dir);
+  awaited.rules = NULL;
+  wait_for (&awaited);
+
+  g_clear_object (&registry);
+  sj_test_remove_tree (root);
+}
+
 /* The skills bundled with the app (STRUDEL_JAM_SKILLS_DIR, the source
  * tree's data/skills) all load, and everyday requests that name no style
  * bring none of them in. Skipped while there are none. */
@@ -621,6 +681,7 @@ main (int   argc,
   g_test_add_func ("/skills/install", test_install);
   g_test_add_func ("/skills/missing-roots", test_missing_roots);
   g_test_add_func ("/skills/bundled", test_bundled);
+  g_test_add_func ("/skills/monitor", test_monitor);
 
   return g_test_run ();
 }
