@@ -287,7 +287,7 @@ sj_application_get_skills (SjApplication *self)
 
       self->skills = sj_skill_registry_new (settings);
       for (guint i = 0; i < sj_skill_registry_get_errors (self->skills)->len; i++)
-        g_warning ("%s", ((GError *) g_ptr_array_index (sj_skill_registry_get_errors (self->skills), i))->message);
+        g_message ("%s", ((GError *) g_ptr_array_index (sj_skill_registry_get_errors (self->skills), i))->message);
     }
 
   return self->skills;
