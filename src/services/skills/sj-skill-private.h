@@ -63,7 +63,7 @@ const char *_sj_skill_get_string  (JsonObject   *object,
                                    const char   *file,
                                    GError      **error);
 
-/* sj-skill-archive.c: one entry of a .zip to build; the tests build
+/* sj-skill-export.c: one entry of a .zip to build; the tests build
  * hostile ones, so every field may lie. */
 typedef struct
 {
@@ -78,8 +78,10 @@ typedef struct
   gint64      crc;            /* -1: the real CRC-32 */
 } SjZipEntry;
 
-GBytes *_sj_skill_zip_build (const SjZipEntry *entries,
-                             guint             n_entries);
+GBytes  *_sj_skill_zip_build (const SjZipEntry *entries,
+                              guint             n_entries);
+guint32  _sj_skill_crc32     (const guint8     *data,
+                              gsize             length);
 
 /* sj-skill-snippets.c */
 gboolean _sj_skill_load_templates (SjSkill     *skill,
