@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-knowledge.h"
+#include "sj-remote-samples.h"
 #include "sj-sound-cache.h"
 #include "sj-sounds-index.h"
 
@@ -22,6 +23,7 @@ SjApplication *sj_application_new            (void);
 void           sj_application_prepare_env    (void);
 SjKnowledge   *sj_application_get_knowledge  (SjApplication *self);
 SjSoundCache  *sj_application_get_sound_cache (SjApplication *self);
+SjRemoteSamples *sj_application_get_remote_samples (SjApplication *self);
 void           sj_application_update_sounds  (SjApplication *self,
                                               JsonObject    *snapshot);
 

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+//
+// samples() for the musician's code, through the app: the page never talks
+// to the network. samples('github:user/repo'), samples('https://…/strudel.json')
+// and samples({…}, 'https://…/') are resolved exactly as superdough 1.3.0's
+// samples() resolves them (sampler.mjs: fetchSampleMap, processSampleMap,
+// resolveSpecialPaths, githubPath; util.mjs: getBaseURL), but the map is
+// fetched from strudel-jam://remote/map/<scheme>/<host>/<path> and every
+// file it lists becomes strudel-jam://remote/file/<scheme>/<host>/<path>.
+// The C side (SjRemoteSamples) answers both: from its cache, or by
+// downloading once while downloads are allowed. The map, every file an
+// absolute address on our scheme, then goes to superdough's own samples().
+// Shared with the dry-run, which records the address a map comes from
+// (resolveMapUrl) so that the C side can tell whether it has that map.
+
+export const REMOTE_URL = 'strudel-jam://remote/';
+
+// superdough's resolveSpecialPaths().
+function resolveSpecialPaths(base) {
+  if (base.startsWith('bubo:')) {
+    const [, repo] = base.split(':');
+    base = `github:Bubobubobubobubo/dough-${repo}`;
+  }
+  return base;
+}
+
+// superdough's githubPath().
+function githubPath(base, subpath = '') {
+  let path = base.slice('github:'.length);
+  path = path.endsWith('/') ? path.slice(0, -1) : path;
+  const components = path.split('/');
+  const user = components[0];
+  const repo = components.length >= 2 ? components[1] : 'samples';
+  const branch = components.length >= 3 ? components[2] : 'main';
+  const other = components.slice(3);
+  other.push(subpath ? subpath : '');
+  return `https://raw.githubusercontent.com/${user}/${repo}/${branch}/${other.join('/')}`;
+}
+
+// A base as processSampleMap() resolves it.
+function resolveBase(base) {
+  base = resolveSpecialPaths(base);
+  return base.startsWith('github:') ? githubPath(base, '') : base;
+}
+
+// The address fetchSampleMap() fetches a map named by a string from.
+export function resolveMapUrl(source) {
+  let url = resolveSpecialPaths(source);
+  if (url.startsWith('github:')) {
+    url = githubPath(url, 'strudel.json');
+  }
+  if (url.startsWith('local:')) {
+    url = 'http://localhost:5432';
+  }
+  if (url.startsWith('shabda:')) {
+    const [, path] = url.split('shabda:');
+    url = `https://shabda.ndre.gr/${path}.json?strudel=1`;
+  }
+  if (url.startsWith('shabda/speech')) {
+    let [, path] = url.split('shabda/speech');
+    path = path.startsWith('/') ? path.substring(1) : path;
+    const [params, words] = path.split(':');
+    let gender = 'f';
+    let language = 'en-GB';
+    if (params) {
+      [language, gender] = params.split('/');
+    }
+    url = `https://shabda.ndre.gr/speech/${words}.json?gender=${gender}&language=${language}&strudel=1'`;
+  }
+  return url;
+}
+
+export const isWebUrl = (url) => typeof url === 'string' && /^https?:\/\//i.test(url);
+
+// superdough's getBaseURL() (its util.mjs): the folder, without its "/".
+export function getBaseURL(url) {
+  try {
+    return new URL('.', new URL(url)).href.replace(/\/$/, '');
+  } catch {
+    return url.split('/').slice(0, -1).join('/');
+  }
+}
+
+// An http(s) address on our scheme; anything else as it is (superdough
+// fails on it as it would). A file's "#" is part of its name (superdough's
+// loadBuffer() escapes it too).
+export function remoteUrl(url, kind = 'file') {
+  if (!isWebUrl(url)) {
+    return url;
+  }
+  let parsed;
+  try {
+    parsed = new URL(kind === 'file' ? url.replaceAll('#', '%23') : url);
+  } catch {
+    return url;
+  }
+  return `${REMOTE_URL}${kind}/${parsed.protocol.slice(0, -1)}/${parsed.host}${parsed.pathname}${parsed.search}`;
+}
+
+// The map as processSampleMap() reads it (a _base an entry sets holds for
+// the entries after it), each file made an absolute address on our scheme.
+// The map's own _base is left out, as for the sound library: superdough
+// would register it as a sound named "_base". Values superdough refuses
+// stay as they are, so that it refuses them with its own words.
+export function rewriteMap(sampleMap, baseUrl) {
+  let base = baseUrl;
+  const rewritten = {};
+  for (const [key, entry] of Object.entries(sampleMap)) {
+    if (key === '_base') {
+      continue;
+    }
+    const value = typeof entry === 'string' ? [entry] : entry;
+    if (value === null || typeof value !== 'object') {
+      rewritten[key] = entry;
+      continue;
+    }
+    base = resolveBase(value._base || base);
+    const full = (file) => remoteUrl(base + file);
+    if (Array.isArray(value)) {
+      rewritten[key] = value.map(full);
+    } else {
+      rewritten[key] = Object.fromEntries(
+        Object.entries(value)
+          .filter(([note]) => note !== '_base')
+          .map(([note, files]) => [note, (typeof files === 'string' ? [files] : files).map(full)]),
+      );
+    }
+  }
+  return rewritten;
+}
+
+// The C side answers a map it cannot give with one sentence for the
+// console (503 when it is not downloaded and the app is offline).
+async function fetchMap(url) {
+  const response = await fetch(remoteUrl(url, 'map'));
+  if (!response.ok) {
+    throw new Error((await response.text()) || `The sample map ${url} could not be loaded: ${response.status}`);
+  }
+  return response.json();
+}
+
+// samples() as the page's scope has it: superdough's own `samples`, given
+// maps whose every file comes through our scheme. A map that cannot be had
+// fails it as superdough's fails (the transpiler awaits a bare samples(),
+// so the evaluation fails and the music plays on unchanged), with the C
+// side's sentence.
+export function remoteSamples(samples) {
+  const wrapped = async (sampleMap, baseUrl, options = {}) => {
+    if (typeof sampleMap === 'string') {
+      const url = resolveMapUrl(sampleMap);
+      if (!isWebUrl(url)) {
+        throw new Error(`The sample map ${sampleMap} could not be loaded: only http and https addresses can be`);
+      }
+      const json = await fetchMap(url);
+      return wrapped(json, baseUrl || json._base || getBaseURL(url), options);
+    }
+    if (sampleMap === null || typeof sampleMap !== 'object') {
+      return samples(sampleMap, baseUrl, options);
+    }
+    const base = baseUrl === undefined ? sampleMap._base || '' : baseUrl;
+    return samples(rewriteMap(sampleMap, base), '', options);
+  };
+  return wrapped;
+}
