@@ -134,6 +134,23 @@ sound_load_failed_cb (SjWindow     *self,
   sj_console_page_append (self->console_page, entry);
 }
 
+/* One line per file of a sample map the code loads that cannot be had. */
+static void
+remote_load_failed_cb (SjWindow        *self,
+                       const char      *url,
+                       const GError    *error,
+                       const char      *message,
+                       SjRemoteSamples *remote)
+{
+  g_autoptr(SjLogEntry) entry = NULL;
+  gboolean offline = g_error_matches (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_OFFLINE);
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  entry = sj_log_entry_new (offline ? SJ_LOG_LEVEL_WARNING : SJ_LOG_LEVEL_ERROR, message);
+  sj_console_page_append (self->console_page, entry);
+}
+
 /* The page's sounds come from the application's cache, which the window
  * only knows once it belongs to the application. */
 static void
@@ -142,6 +159,7 @@ application_changed_cb (SjWindow   *self,
                         gpointer    user_data)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  SjRemoteSamples *remote;
   SjSoundCache *cache;
 
   g_assert (SJ_IS_WINDOW (self));
@@ -150,8 +168,11 @@ application_changed_cb (SjWindow   *self,
     return;
 
   cache = sj_application_get_sound_cache (SJ_APPLICATION (app));
+  remote = sj_application_get_remote_samples (SJ_APPLICATION (app));
   sj_repl_set_sound_cache (self->repl, cache);
+  sj_repl_set_remote_samples (self->repl, remote);
   g_signal_connect_object (cache, "load-failed", G_CALLBACK (sound_load_failed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (remote, "load-failed", G_CALLBACK (remote_load_failed_cb), self, G_CONNECT_SWAPPED);
   self->sound_cache_connected = TRUE;
 }
 

@@ -7,6 +7,7 @@
 
 #include <webkit/webkit.h>
 
+#include "sj-remote-samples.h"
 #include "sj-sound-cache.h"
 
 G_BEGIN_DECLS
@@ -27,6 +28,8 @@ GBytes      *sj_web_assets_lookup        (SjWebAssets      *self,
                                           GError          **error);
 void         sj_web_assets_set_sound_cache (SjWebAssets    *self,
                                           SjSoundCache     *sound_cache);
+void         sj_web_assets_set_remote_samples (SjWebAssets *self,
+                                          SjRemoteSamples  *remote_samples);
 gboolean     sj_web_assets_is_own_uri    (const char       *uri);
 
 G_END_DECLS
