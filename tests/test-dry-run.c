@@ -524,6 +524,8 @@ test_remote_map_sounds (void)
   g_autofree char *map_dir = g_build_filename (dir, "raw.githubusercontent.com", "user", "repo", "main", NULL);
   g_autofree char *map_file = g_build_filename (map_dir, "strudel.json", NULL);
   g_autofree char *index = g_build_filename (dir, ".index", NULL);
+  g_autoptr(JsonNode) answer_node = NULL;
+  const char *text;
   JsonArray *loading;
   JsonArray *unknown;
 
@@ -553,6 +555,16 @@ test_remote_map_sounds (void)
   unknown = json_object_get_array_member (known, "unknownSounds");
   g_assert_cmpuint (json_array_get_length (unknown), ==, 1);
   g_assert_nonnull (find_named (unknown, "nosuch"));
+
+  /* The knowledge names such a sound, and how to have it, though the page
+   * has not registered it. */
+  answer_node = sj_knowledge_query (remote_knowledge, "sounds:rbd");
+  text = json_object_get_string_member (json_node_get_object (answer_node), "answer");
+  g_assert_nonnull (strstr (text, "“rbd” is a sound of the sample map "
+                                  "https://raw.githubusercontent.com/user/repo/main/strudel.json"));
+  g_assert_nonnull (strstr (text, "it is downloaded when first played"));
+  g_assert_true (array_has_string (json_object_get_array_member (json_node_get_object (answer_node), "suggestions"),
+                                   "rbd"));
 
   sj_test_remove_tree (dir);
   g_assert_no_error (error);

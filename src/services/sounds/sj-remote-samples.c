@@ -273,8 +273,7 @@ answer_map (GTask   *task,
     }
 
   _sj_remote_samples_remember (self, g_steal_pointer (&map), TRUE);
-  if (load->unchecked != NULL)
-    g_signal_emit (self, signals[MAP_CACHED], 0, load->location.url);
+  g_signal_emit (self, signals[MAP_CACHED], 0, load->location.url);
   return TRUE;
 }
 
