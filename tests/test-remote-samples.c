@@ -86,6 +86,23 @@ make_huge (void)
   return g_string_free (text, FALSE);
 }
 
+/* A host that drops the connection: before it answers, or (@announced
+ * set) after the headers and part of the body it announced. */
+static void
+drop_connection (SoupServerMessage *msg,
+                 const char        *announced)
+{
+  g_autoptr(GIOStream) stream = soup_server_message_steal_connection (msg);
+
+  if (announced != NULL)
+    {
+      g_autofree char *head = g_strdup_printf ("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n%s", announced);
+
+      g_output_stream_write_all (g_io_stream_get_output_stream (stream), head, strlen (head), NULL, NULL, NULL);
+    }
+  g_io_stream_close (stream, NULL, NULL);
+}
+
 static void
 server_cb (SoupServer        *soup_server,
            SoupServerMessage *msg,
@@ -111,6 +128,24 @@ server_cb (SoupServer        *soup_server,
     text = g_strdup ("[\"a.wav\"]");
   else if (g_str_equal (path, "/host.test/kit/strudel.json"))
     text = g_strdup ("{\"kick\": [\"kick.wav\"]}");
+  else if (g_str_equal (path, "/host.test/page.json"))
+    text = g_strdup ("<!DOCTYPE html><html><body>Moved</body></html>");
+  else if (g_str_equal (path, "/host.test/evil/strudel.json"))
+    /* File names that climb out of the map's folder, and a base that would
+     * climb out of the host's. */
+    text = g_strdup ("{\"_base\": \"https://host.test/evil/\","
+                     " \"up\": [\"../../../../../../../../../../tmp/evil.wav\", \"%2e%2e/%2E%2E/%2e%2e/up.wav\"],"
+                     " \"away\": {\"_base\": \"https://../\", \"c4\": \"etc/away.wav\"}}");
+  else if (g_str_has_prefix (path, "/host.test/drop."))
+    {
+      drop_connection (msg, NULL);
+      return;
+    }
+  else if (g_str_has_prefix (path, "/host.test/cut."))
+    {
+      drop_connection (msg, g_str_has_suffix (path, ".json") ? "{\"cut\": [" : "RIFF");
+      return;
+    }
 
   if (text != NULL)
     {
@@ -274,6 +309,26 @@ exists (Fixture    *fixture,
   return g_file_test (path, G_FILE_TEST_EXISTS);
 }
 
+/* The regular files under @path, however deep. */
+static guint
+count_files (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  if (dir == NULL)
+    return g_file_test (path, G_FILE_TEST_IS_REGULAR) ? 1 : 0;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      n += count_files (child);
+    }
+
+  return n;
+}
+
 /* Addresses ------------------------------------------------------------------- */
 
 static void
@@ -352,6 +407,26 @@ test_addresses (Fixture       *fixture,
   assert_refused (fixture, "http://[::1]/a.wav");
   assert_refused (fixture, "http://[fd00::1]/a.wav");
   assert_refused (fixture, "http://printer.local/a.wav");
+  /* A host is a name: never one that climbs out of the cache. */
+  assert_refused (fixture, "https://../a.wav");
+  assert_refused (fixture, "https://./a.wav");
+  assert_refused (fixture, "https://%2e%2e/a.wav");
+  assert_refused (fixture, "https://.hidden/a.wav");
+  assert_refused (fixture, "https://a\\b/c.wav");
+}
+
+/* By default the code's maps live in the sound cache's own folder, where
+ * no pack of the library could meet them. */
+static void
+test_default_directory (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(SjRemoteSamples) remote = sj_remote_samples_new (fixture->cache, NULL);
+  g_autoptr(GFile) expected = g_file_get_child (sj_sound_cache_get_directory (fixture->cache), "remote");
+  const char * const *packs = sj_sound_library_get_packs (sj_sound_cache_get_library (fixture->cache));
+
+  g_assert_true (g_file_equal (sj_remote_samples_get_directory (remote), expected));
+  g_assert_false (g_strv_contains (packs, "remote"));
 }
 
 /* Maps ---------------------------------------------------------------------- */
@@ -614,6 +689,9 @@ test_refused_maps (Fixture       *fixture,
   assert_map_refused (fixture, "ftp://host.test/a.json", G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                       "The sample map ftp://host.test/a.json could not be loaded: "
                       "it is not an http or https address of a file");
+  assert_map_refused (fixture, "https://host.test/page.json", SJ_REMOTE_MAP_ERROR, SJ_REMOTE_MAP_ERROR_INVALID,
+                      "The sample map https://host.test/page.json could not be loaded: "
+                      "it is not valid JSON: <data>:1:1: Parse error: unexpected character `<', expected value");
   /* A map's failure is the page's to say (it reads the sentence). */
   g_assert_cmpuint (fixture->failures->len, ==, 0);
   g_assert_cmpuint (fixture->maps_cached, ==, 0);
@@ -669,6 +747,125 @@ test_missing_file (Fixture       *fixture,
   g_assert_false (exists (fixture, "raw.githubusercontent.com/user/repo/main/bd/two.wav.part"));
 }
 
+/* A host that drops the connection, before answering or halfway through:
+ * a clear sentence, nothing kept (no map, no .part, no .unchecked), and the
+ * next try asks the host again. */
+static void
+test_dropped_connection (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  const char *maps[] = { "https://host.test/drop.json", "https://host.test/cut.json" };
+  const char *files[] = { "https://host.test/drop.wav", "https://host.test/cut.wav" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (maps); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) bytes = load (fixture, SJ_REMOTE_KIND_MAP, maps[i], NULL, &error);
+      g_autofree char *prefix = g_strdup_printf ("The sample map %s could not be loaded: ", maps[i]);
+
+      g_assert_null (bytes);
+      g_assert_true (g_error_matches (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK) ||
+                     g_error_matches (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TRUNCATED));
+      g_assert_true (g_str_has_prefix (error->message, prefix));
+      g_assert_null (sj_remote_samples_lookup_map (fixture->remote, maps[i]));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) bytes = load (fixture, SJ_REMOTE_KIND_FILE, files[i], NULL, &error);
+      g_autofree char *sentence = g_strdup_printf ("%s could not be downloaded: ", files[i]);
+
+      g_assert_null (bytes);
+      g_assert_true (g_error_matches (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK) ||
+                     g_error_matches (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TRUNCATED));
+      g_assert_true (g_str_has_prefix (error->message, sentence));
+    }
+  g_assert_cmpuint (fixture->failures->len, ==, 2);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (fixture->failures, 1),
+                                   "https://host.test/cut.wav could not be downloaded: the server sent less than it announced"));
+  g_assert_cmpuint (count_files (fixture->dir), ==, 0);
+  g_assert_cmpuint (fixture->maps_cached, ==, 0);
+  g_assert_cmpuint (fixture->files_cached, ==, 0);
+
+  /* Nothing was kept: asking again asks the host again. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) bytes = load (fixture, SJ_REMOTE_KIND_MAP, maps[1], NULL, &error);
+    guint before = server_count (&fixture->server, "/host.test/cut.json");
+
+    g_assert_null (bytes);
+    g_clear_error (&error);
+    g_clear_pointer (&bytes, g_bytes_unref);
+    bytes = load (fixture, SJ_REMOTE_KIND_MAP, maps[1], NULL, &error);
+    g_assert_null (bytes);
+    g_assert_cmpuint (server_count (&fixture->server, "/host.test/cut.json"), >, before);
+  }
+
+  /* The host still serves what it has. */
+  assert_loads (fixture, SJ_REMOTE_KIND_MAP, "https://host.test/kit/strudel.json", "application/json");
+}
+
+/* A map whose file names climb out of its folder (or whose base climbs out
+ * of its host) is read as superdough reads it, but every file it names is
+ * kept inside its host's folder of the cache, or refused. */
+static void
+test_path_traversal (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  const SjRemoteSound *up;
+  const SjRemoteSound *away;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *outside = g_build_filename (fixture->dir, "evil.wav", NULL);
+
+  assert_loads (fixture, SJ_REMOTE_KIND_MAP, "https://host.test/evil/strudel.json", "application/json");
+  up = sj_remote_samples_lookup_sound (fixture->remote, "up", NULL);
+  away = sj_remote_samples_lookup_sound (fixture->remote, "away", NULL);
+  g_assert_nonnull (up);
+  g_assert_nonnull (away);
+
+  /* The page asks for what its URL parser made of the names. */
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, up->files[0], "audio/wav");
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, "https://host.test/tmp/evil.wav", "audio/wav");
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, up->files[1], "audio/wav");
+  g_assert_true (exists (fixture, "host.test/tmp/evil.wav"));
+  g_assert_true (exists (fixture, "host.test/up.wav"));
+  g_assert_false (g_file_test (outside, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test ("/tmp/evil.wav", G_FILE_TEST_EXISTS) &&
+                  server_count (&fixture->server, "/tmp/evil.wav") > 0);
+
+  /* A file on the host ".." is no file at all: one sentence, said once. */
+  g_assert_cmpstr (away->files[0], ==, "https://../etc/away.wav");
+  bytes = load (fixture, SJ_REMOTE_KIND_FILE, away->files[0], NULL, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "away:0 could not be downloaded: it is not an http or https address of a file");
+  g_assert_cmpint (sj_remote_samples_get_file_availability (fixture->remote, away->files[0]), ==,
+                   SJ_SOUND_AVAILABILITY_UNAVAILABLE);
+  g_assert_cmpuint (server_count (&fixture->server, "/../etc/away.wav"), ==, 0);
+  g_assert_cmpuint (server_count (&fixture->server, "/etc/away.wav"), ==, 0);
+}
+
+/* samples({…}, 'https://host/base/'): no map to fetch, only its files,
+ * each downloaded once and played from the cache in a later run, offline. */
+static void
+test_inline_map_files (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, "https://host.test/base/clap.wav", "audio/wav");
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, "https://host.test/base/clap.wav", "audio/wav");
+  g_assert_cmpuint (server_count (&fixture->server, "/host.test/base/clap.wav"), ==, 1);
+  g_assert_true (exists (fixture, "host.test/base/clap.wav"));
+  g_assert_cmpint (sj_remote_samples_get_file_availability (fixture->remote, "https://host.test/base/clap.wav"), ==,
+                   SJ_SOUND_AVAILABILITY_CACHED);
+
+  server_stop (&fixture->server);
+  open_cache (fixture);
+  sj_sound_cache_set_allow_downloads (fixture->cache, FALSE);
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, "https://host.test/base/clap.wav", "audio/wav");
+  g_assert_cmpuint (fixture->failures->len, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -682,6 +879,10 @@ main (int   argc,
   ADD ("refused-maps", test_refused_maps);
   ADD ("offline", test_offline);
   ADD ("missing-file", test_missing_file);
+  ADD ("default-directory", test_default_directory);
+  ADD ("dropped-connection", test_dropped_connection);
+  ADD ("path-traversal", test_path_traversal);
+  ADD ("inline-map-files", test_inline_map_files);
 #undef ADD
 
   return g_test_run ();

@@ -103,6 +103,22 @@ _sj_remote_location_clear (SjRemoteLocation *location)
   g_clear_object (&location->file);
 }
 
+/* Whether @host can name a folder of the cache: a host name or an IP
+ * address as a URL parser writes it (an international name in its ASCII
+ * form), never ".", ".." or anything with a separator, which would put
+ * the file outside the host's own folder. */
+static gboolean
+is_host_name (const char *host)
+{
+  if (*host == '\0' || *host == '.' || strlen (host) > MAX_SEGMENT)
+    return FALSE;
+  for (const char *p = host; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && strchr ("-._:", *p) == NULL)
+      return FALSE;
+
+  return TRUE;
+}
+
 /* Whether @host names this computer or the local network. The native side
  * reads what it fetches without a browser's CORS: code (the agent's too)
  * must not read a router's pages through it. (Names are taken as they are
@@ -136,8 +152,8 @@ is_local_host (const char *host)
  *
  * Where @url is cached and downloaded from. Only http and https
  * addresses of a file on the internet (not this computer or the local
- * network), without a user name, whose path has no "." or ".." segment,
- * can be.
+ * network), without a user name, whose host is a name (not "." or "..")
+ * and whose path has no "." or ".." segment, can be.
  */
 gboolean
 _sj_remote_samples_locate (SjRemoteSamples   *self,
@@ -160,8 +176,7 @@ _sj_remote_samples_locate (SjRemoteSamples   *self,
   query = uri != NULL ? g_uri_get_query (uri) : NULL;
   if (uri == NULL || scheme == NULL ||
       (g_ascii_strcasecmp (scheme, "https") != 0 && g_ascii_strcasecmp (scheme, "http") != 0) ||
-      g_uri_get_userinfo (uri) != NULL || g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0' ||
-      strchr (g_uri_get_host (uri), '/') != NULL ||
+      g_uri_get_userinfo (uri) != NULL || g_uri_get_host (uri) == NULL || !is_host_name (g_uri_get_host (uri)) ||
       (segments = local_segments (g_uri_get_path (uri), query)) == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
