@@ -307,7 +307,7 @@ sj_application_get_sound_cache (SjApplication *self)
  *
  * The sample maps the code's own samples() loads from the network, and
  * their files: downloaded once with the sound cache, kept in
- * $XDG_CACHE_HOME/strudel-jam/remote.
+ * $XDG_CACHE_HOME/strudel-jam/sounds/remote.
  *
  * Returns: (transfer none): the app's remote samples
  */

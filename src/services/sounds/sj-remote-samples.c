@@ -10,8 +10,11 @@
  * the first time it is asked for while downloads are allowed, with the
  * sound cache's machinery (sj_sound_cache_fetch_async(): the same queue,
  * timeouts, retries and atomic writes, the same "download-sounds"
- * setting), and kept in $XDG_CACHE_HOME/strudel-jam/remote/<host>/<path>;
- * from then on it is served from there, online or not. A map is checked
+ * setting), and kept in the sound cache's own folder, under
+ * remote/<host>/<path> ($XDG_CACHE_HOME/strudel-jam/sounds/remote/…, where
+ * no pack of the library is named "remote"), so that whatever tends the
+ * cache (its stale .part files) tends these too; from then on each is
+ * served from there, online or not. A map is checked
  * before it is kept (SjRemoteMap: its size, its nesting, its shape) and
  * remembered (sj-remote-samples-index.c), so that the dry-run and the
  * knowledge know what it registers before the page has loaded it. Only
@@ -131,7 +134,7 @@ sj_remote_samples_init (SjRemoteSamples *self)
 /**
  * sj_remote_samples_new:
  * @cache: the sound cache whose downloads (and setting) it uses
- * @directory: (nullable): where, or %NULL for $XDG_CACHE_HOME/strudel-jam/remote
+ * @directory: (nullable): where, or %NULL for the folder "remote" in @cache's
  */
 SjRemoteSamples *
 sj_remote_samples_new (SjSoundCache *cache,
@@ -146,7 +149,7 @@ sj_remote_samples_new (SjSoundCache *cache,
   self->cache = g_object_ref (cache);
   self->directory = directory != NULL
     ? g_object_ref (directory)
-    : g_file_new_build_filename (g_get_user_cache_dir (), "strudel-jam", "remote", NULL);
+    : g_file_get_child (sj_sound_cache_get_directory (cache), "remote");
 
   return self;
 }
