@@ -27,6 +27,7 @@
 #include "sj-dry-run.h"
 #include "sj-dry-run-report.h"
 #include "sj-repl-private.h"
+#include "sj-sound-cache-private.h"
 #include "sj-test-app.h"
 #include "sj-window-private.h"
 
@@ -90,6 +91,23 @@ make_huge (void)
   return g_string_free (text, FALSE);
 }
 
+/* A host that drops the connection: before it answers, or (@announced
+ * set) after the headers and part of the body it announced. */
+static void
+drop_connection (SoupServerMessage *msg,
+                 const char        *announced)
+{
+  g_autoptr(GIOStream) stream = soup_server_message_steal_connection (msg);
+
+  if (announced != NULL)
+    {
+      g_autofree char *head = g_strdup_printf ("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n%s", announced);
+
+      g_output_stream_write_all (g_io_stream_get_output_stream (stream), head, strlen (head), NULL, NULL, NULL);
+    }
+  g_io_stream_close (stream, NULL, NULL);
+}
+
 /* The hosts: a user's repository on GitHub, and host.test with a pack, a
  * map too deep and one too large. Every .wav is the same short tone. */
 static void
@@ -109,6 +127,12 @@ server_cb (SoupServer        *soup_server,
   if (g_str_equal (path, GITHUB "strudel.json"))
     text = g_strdup ("{\"_base\": \"https://raw.githubusercontent.com/user/repo/main/\","
                      " \"ghkick\": [\"kick/a.wav\", \"kick/b.wav\"], \"ghsnare\": \"snare/x y.wav\"}");
+  else if (g_str_equal (path, "/host.test/evil/strudel.json"))
+    /* File names that climb out of the map's folder, and a base that would
+     * climb out of the host's. */
+    text = g_strdup ("{\"_base\": \"https://host.test/evil/\","
+                     " \"evilup\": [\"../../../../../../../../../../tmp/evil.wav\"],"
+                     " \"evilaway\": {\"_base\": \"https://../\", \"c4\": \"etc/away.wav\"}}");
   else if (g_str_has_suffix (path, "/strudel.json") && g_str_has_prefix (path, "/host.test/"))
     {
       g_autofree char *folder = g_strndup (path + strlen ("/host.test/"),
@@ -120,6 +144,18 @@ server_cb (SoupServer        *soup_server,
     text = make_deep ();
   else if (g_str_equal (path, "/host.test/huge.json"))
     text = make_huge ();
+  else if (g_str_equal (path, "/host.test/page.json"))
+    text = g_strdup ("<!DOCTYPE html><html><body>Moved</body></html>");
+  else if (g_str_has_prefix (path, "/host.test/drop."))
+    {
+      drop_connection (msg, NULL);
+      return;
+    }
+  else if (g_str_has_prefix (path, "/host.test/cut."))
+    {
+      drop_connection (msg, "RIFF");
+      return;
+    }
 
   if (text != NULL)
     {
@@ -426,6 +462,58 @@ test_refused_maps (void)
   stop_music ();
 }
 
+/* What a host can do wrong: a map that is HTML, a connection dropped
+ * before the map or halfway through a file, file names that climb out of
+ * the map's folder or its host. Each is a clear Console line; the music
+ * plays on, the code stays in the editor as written, and nothing is kept
+ * but inside the cache. */
+static void
+test_bad_hosts (void)
+{
+  SjWindow *window = sj_test_current_window ();
+  SjRepl *repl = _sj_window_get_repl (window);
+  g_autofree char *after = NULL;
+  Progress progress = { repl, 0, 0 };
+
+  /* A dropped connection is retried: quickly here. */
+  _sj_sound_cache_set_retry_delay (sj_application_get_sound_cache (sj_test_app), 10, 2);
+  evaluate ("note(\"c3\").s(\"triangle\").gain(0)");
+
+  evaluate_fails ("samples('https://host.test/page.json')\nnote(\"c3\").s(\"sine\").gain(0)",
+                  "The sample map https://host.test/page.json could not be loaded: it is not valid JSON: "
+                  "<data>:1:1: Parse error: unexpected character `<', expected value");
+  evaluate_fails ("samples('https://host.test/drop.json')\nnote(\"c3\").s(\"sine\").gain(0)",
+                  "The sample map https://host.test/drop.json could not be loaded: ");
+  g_assert_false (cached ("host.test/page.json"));
+  g_assert_false (cached ("host.test/drop.json"));
+  /* The musician's code stays as written, to be fixed. */
+  after = sj_test_fetch_code (repl);
+  g_assert_cmpstr (after, ==, "samples('https://host.test/drop.json')\nnote(\"c3\").s(\"sine\").gain(0)");
+
+  /* The inline form's file cut short: one line, the rest plays. */
+  evaluate ("samples({cutwav: ['cut.wav']}, 'https://host.test/')\n"
+            "samples('https://host.test/evil/strudel.json')\n"
+            "s(\"cutwav evilup evilaway\").gain(0)");
+  sj_test_spin_until (console_has, (gpointer)"https://host.test/cut.wav could not be downloaded: "
+                                             "the server sent less than it announced", "the cut file's line");
+  sj_test_spin_until (console_has, (gpointer)"load sound \"evilup:0:0\"... done!", "evilup to be loaded");
+  progress.cycle = sj_repl_get_state (repl)->cycle + 2;
+  sj_test_spin_until (sj_test_progressed, &progress, "the music to go on");
+  sj_test_spin_until (console_has, (gpointer)"evilaway:0 could not be downloaded: "
+                                             "https://../etc/away.wav is not an http or https address of a file",
+                      "the line of the file outside the host");
+  g_assert_cmpuint (console_count ("https://host.test/cut.wav could not be downloaded"), ==, 1);
+  g_assert_false (cached ("host.test/cut.wav"));
+  g_assert_true (cached ("host.test/tmp/evil.wav"));
+  g_assert_cmpuint (requests_for ("/host.test/tmp/evil.wav"), ==, 1);
+  g_assert_cmpuint (requests_for ("/etc/away.wav"), ==, 0);
+  g_assert_cmpuint (requests_for ("/../etc/away.wav"), ==, 0);
+
+  assert_nothing_left_our_scheme ();
+  _sj_sound_cache_set_retry_delay (sj_application_get_sound_cache (sj_test_app), 1000, 3);
+  stop_music ();
+}
+
 /* Downloads off: a map that is not cached is one clear line, and an agent
  * change that needs it is SOUND_UNAVAILABLE; the cached map plays. */
 static void
@@ -525,6 +613,7 @@ main (int   argc,
   g_test_add_func ("/remote-sounds/github-map-plays", test_github_map_plays);
   g_test_add_func ("/remote-sounds/url-and-inline-maps-play", test_url_and_inline_maps_play);
   g_test_add_func ("/remote-sounds/refused-maps", test_refused_maps);
+  g_test_add_func ("/remote-sounds/bad-hosts", test_bad_hosts);
   g_test_add_func ("/remote-sounds/offline", test_offline);
   g_test_add_func ("/remote-sounds/restart-plays-from-the-cache", test_restart_plays_from_the_cache);
 

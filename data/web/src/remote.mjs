@@ -81,8 +81,19 @@ export function getBaseURL(url) {
   }
 }
 
+// A host the C side keeps a folder for (is_host_name() in
+// sj-remote-samples-address.c). "https://../x.wav" parses with the host
+// "..", which on our scheme would be a dot segment of our own path: such
+// an address is not sent at all.
+const isHostName = (host) => /^[A-Za-z0-9_:[\]-][A-Za-z0-9._:[\]-]*$/.test(host);
+
+// What a file that cannot be addressed becomes: a request the C side
+// refuses, so that superdough fails on it as on any file it cannot load.
+export const UNADDRESSABLE = `${REMOTE_URL}file/unaddressable`;
+
 // An http(s) address on our scheme; anything else as it is (superdough
-// fails on it as it would). A file's "#" is part of its name (superdough's
+// fails on it as it would), or null for an http(s) address whose host is
+// no host name. A file's "#" is part of its name (superdough's
 // loadBuffer() escapes it too).
 export function remoteUrl(url, kind = 'file') {
   if (!isWebUrl(url)) {
@@ -94,6 +105,9 @@ export function remoteUrl(url, kind = 'file') {
   } catch {
     return url;
   }
+  if (!isHostName(parsed.host)) {
+    return null;
+  }
   return `${REMOTE_URL}${kind}/${parsed.protocol.slice(0, -1)}/${parsed.host}${parsed.pathname}${parsed.search}`;
 }
 
@@ -101,8 +115,10 @@ export function remoteUrl(url, kind = 'file') {
 // the entries after it), each file made an absolute address on our scheme.
 // The map's own _base is left out, as for the sound library: superdough
 // would register it as a sound named "_base". Values superdough refuses
-// stay as they are, so that it refuses them with its own words.
-export function rewriteMap(sampleMap, baseUrl) {
+// stay as they are, so that it refuses them with its own words. A file
+// that cannot be addressed is said to @warn (the Console), as the C side
+// says a file it cannot have.
+export function rewriteMap(sampleMap, baseUrl, warn = () => {}) {
   let base = baseUrl;
   const rewritten = {};
   for (const [key, entry] of Object.entries(sampleMap)) {
@@ -115,7 +131,18 @@ export function rewriteMap(sampleMap, baseUrl) {
       continue;
     }
     base = resolveBase(value._base || base);
-    const full = (file) => remoteUrl(base + file);
+    // Named as the C side names a sound's files: <name>:<index>, counted
+    // over all its notes.
+    let index = 0;
+    const full = (file) => {
+      const address = remoteUrl(base + file);
+      const label = `${key}:${index++}`;
+      if (address !== null) {
+        return address;
+      }
+      warn(`${label} could not be downloaded: ${base + file} is not an http or https address of a file`);
+      return UNADDRESSABLE;
+    };
     if (Array.isArray(value)) {
       rewritten[key] = value.map(full);
     } else {
@@ -132,7 +159,11 @@ export function rewriteMap(sampleMap, baseUrl) {
 // The C side answers a map it cannot give with one sentence for the
 // console (503 when it is not downloaded and the app is offline).
 async function fetchMap(url) {
-  const response = await fetch(remoteUrl(url, 'map'));
+  const address = remoteUrl(url, 'map');
+  if (address === null) {
+    throw new Error(`The sample map ${url} could not be loaded: it is not an http or https address of a file`);
+  }
+  const response = await fetch(address);
   if (!response.ok) {
     throw new Error((await response.text()) || `The sample map ${url} could not be loaded: ${response.status}`);
   }
@@ -144,7 +175,7 @@ async function fetchMap(url) {
 // fails it as superdough's fails (the transpiler awaits a bare samples(),
 // so the evaluation fails and the music plays on unchanged), with the C
 // side's sentence.
-export function remoteSamples(samples) {
+export function remoteSamples(samples, warn = () => {}) {
   const wrapped = async (sampleMap, baseUrl, options = {}) => {
     if (typeof sampleMap === 'string') {
       const url = resolveMapUrl(sampleMap);
@@ -158,7 +189,7 @@ export function remoteSamples(samples) {
       return samples(sampleMap, baseUrl, options);
     }
     const base = baseUrl === undefined ? sampleMap._base || '' : baseUrl;
-    return samples(rewriteMap(sampleMap, base), '', options);
+    return samples(rewriteMap(sampleMap, base, warn), '', options);
   };
   return wrapped;
 }
