@@ -781,6 +781,9 @@ test_dropped_connection (Fixture       *fixture,
       g_assert_true (g_str_has_prefix (error->message, sentence));
     }
   g_assert_cmpuint (fixture->failures->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (fixture->failures, 0), ==,
+                   "https://host.test/drop.wav could not be downloaded: the server closed the connection without answering");
+  g_assert_cmpuint (server_count (&fixture->server, "/host.test/drop.wav"), ==, 2);
   g_assert_true (g_str_has_prefix (g_ptr_array_index (fixture->failures, 1),
                                    "https://host.test/cut.wav could not be downloaded: the server sent less than it announced"));
   g_assert_cmpuint (count_files (fixture->dir), ==, 0);

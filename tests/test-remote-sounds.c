@@ -484,7 +484,8 @@ test_bad_hosts (void)
                   "The sample map https://host.test/page.json could not be loaded: it is not valid JSON: "
                   "<data>:1:1: Parse error: unexpected character `<', expected value");
   evaluate_fails ("samples('https://host.test/drop.json')\nnote(\"c3\").s(\"sine\").gain(0)",
-                  "The sample map https://host.test/drop.json could not be loaded: ");
+                  "The sample map https://host.test/drop.json could not be loaded: "
+                  "the server closed the connection without answering");
   g_assert_false (cached ("host.test/page.json"));
   g_assert_false (cached ("host.test/drop.json"));
   /* The musician's code stays as written, to be fixed. */

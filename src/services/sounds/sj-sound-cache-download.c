@@ -391,7 +391,14 @@ sent_cb (GObject      *object,
 
   if ((self->body = soup_session_send_finish (SOUP_SESSION (object), result, &error)) == NULL)
     {
-      fail_attempt (self, error);
+      /* Closed before the headers were whole: nothing was announced, and
+       * the next connection may fare better. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+        retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
+                                                    _("the server closed the connection without answering")),
+                         TRUE);
+      else
+        fail_attempt (self, error);
       return;
     }
 
