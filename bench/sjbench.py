@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: AGPL-3.0-or-later
-"""Shared machinery of the Strudel Jam benchmarks (bench/startup, bench/audio).
+"""Shared machinery of the Strudel Jam benchmarks (bench/startup, bench/audio,
+bench/sounds).
 
 A private Xvfb, D-Bus session bus and PulseAudio null sink; process-tree
 bookkeeping (spawn, stop, descendants, PSS, CPU ticks); the loopback HTTP
@@ -312,12 +313,56 @@ def sink_inputs(env):
     return len([line for line in r.stdout.splitlines() if line.strip()])
 
 
-class BenchServer:
-    """Serves the bundle for Chromium, plus the hook's command channel."""
+KIT_SOUNDS_PREFIX = "/__sounds/"
+KIT_VOICES = ("bd", "sd", "hh", "oh", "cp", "rim", "lt", "mt", "ht", "cr", "rd", "cb", "sh")
 
-    def __init__(self, root, hook):
+
+def kit_sounds_route(build):
+    """A route for BenchServer that stands in for the sample hosts: any
+    /__sounds/<pack>/<path> is answered with the built-in kit's WAV of the
+    drum the path names (the first kit voice among its words, else bd),
+    from <build>/src/services/sounds/kit. Both sides of a benchmark play the
+    demo's drums from the same files over loopback: ours through
+    STRUDEL_JAM_SOUNDS_URL=<server>/__sounds, Chromium with
+    ?sounds=<server>/__sounds/ (kit_sounds_query())."""
+    kit = Path(build) / "src" / "services" / "sounds" / "kit"
+    cache = {}
+
+    def answer(handler, path):
+        words = re.split(r"[^a-z]+", path[len(KIT_SOUNDS_PREFIX):].lower())
+        voice = next((w for w in words if w in KIT_VOICES), "bd")
+        if voice not in cache:
+            try:
+                cache[voice] = (kit / f"{voice}-0.wav").read_bytes()
+            except OSError:
+                handler.send_body(b"no such kit voice (build the app first)", "text/plain", 404)
+                return
+        handler.send_body(cache[voice], "audio/wav")
+
+    return {KIT_SOUNDS_PREFIX: answer}
+
+
+def kit_sounds_env(port):
+    """Our app's environment for kit_sounds_route()."""
+    return {"STRUDEL_JAM_SOUNDS_URL": f"http://127.0.0.1:{port}{KIT_SOUNDS_PREFIX.rstrip('/')}"}
+
+
+def kit_sounds_query(port):
+    """Chromium's URL query for kit_sounds_route() (read by app.mjs only
+    outside Strudel Jam)."""
+    import urllib.parse
+    return "&sounds=" + urllib.parse.quote(f"http://127.0.0.1:{port}{KIT_SOUNDS_PREFIX}", safe="")
+
+
+class BenchServer:
+    """Serves the bundle for Chromium, plus the hook's command channel.
+    routes maps a path prefix to a function (handler, path) that answers a
+    GET under it (bench/sounds serves its sample files that way)."""
+
+    def __init__(self, root, hook, routes=None):
         self.root = Path(root)
         self.hook = Path(hook).read_bytes()
+        self.routes = dict(routes or {})
         self.lock = threading.Condition()
         self.run = None
         self.ready = None  # (monotonic, payload)
@@ -359,6 +404,10 @@ class BenchServer:
 
             def do_GET(self):
                 path = urllib.parse.urlsplit(self.path).path
+                for prefix, route in server.routes.items():
+                    if path.startswith(prefix):
+                        route(self, path)
+                        return
                 if path in ("/", "/index.html"):
                     html = (server.root / "index.html").read_text()
                     tag = '<script src="app.js"></script>'

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 //
-// Loaded by bench/startup and bench/audio into the Strudel Jam page when Chromium opens it
+// Loaded by bench/startup, bench/audio and bench/sounds into the Strudel Jam page when Chromium opens it
 // from the benchmark's loopback server (the server adds one <script> tag in
 // front of app.js; nothing else in the bundle changes). It is the browser
 // counterpart of what the C host does:
 //  - reports the exact moment window.sjBridge.ready becomes true (the same
 //    moment the app's page posts "ready" and the window's play action gets
 //    enabled), by trapping the assignment instead of polling;
-//  - then takes commands (evaluate code, get state) from the server through
-//    a long-poll, so no DevTools connection is attached to the browser.
+//  - then takes commands (evaluate code, get state; for bench/sounds, any
+//    script, as bench/page-host runs them in Strudel Jam) from the server
+//    through a long-poll, so no DevTools connection is attached to the browser.
 // It only runs in the benchmark; the app never loads it.
 (() => {
   'use strict';
@@ -38,6 +39,7 @@
     };
   }
   const base = '/__bench/';
+  const AsyncFunction = (async () => {}).constructor;
   let bridge;
   let reported = false;
 
@@ -106,6 +108,10 @@
         return window.sjBridge.getState();
       case 'stop':
         return window.sjBridge.stop();
+      case 'js':
+        // The body of an async function, as WebKit's
+        // call_async_javascript_function runs it.
+        return await new AsyncFunction(cmd.body)();
       default:
         throw new Error(`unknown op ${cmd.op}`);
     }

@@ -168,7 +168,20 @@ show_panel_change_state (GSimpleAction *action,
   g_assert (SJ_IS_WINDOW (self));
 
   g_simple_action_set_state (action, value);
-  gtk_widget_set_visible (self->panel, visible);
+
+  /* Hiding the panel that has the keyboard gives it to the editor; GTK
+   * would leave it on the divider, where no key does anything. */
+  if (!visible && gtk_widget_get_visible (self->panel))
+    {
+      GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+      gtk_widget_set_visible (self->panel, FALSE);
+      if (focus != NULL && gtk_widget_is_ancestor (focus, self->panel))
+        gtk_widget_grab_focus (sj_repl_get_widget (self->repl));
+    }
+  else
+    gtk_widget_set_visible (self->panel, visible);
+
   g_settings_set_boolean (self->settings, "panel-visible", visible);
 }
 
@@ -200,11 +213,27 @@ show_panel_page_action (GSimpleAction *action,
   focus_panel_page (self);
 }
 
+/* The Sounds page's Packs view ("Show Packs" in the downloads indicator). */
+static void
+show_sound_packs_action (GSimpleAction *action,
+                         GVariant      *param,
+                         gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-panel", g_variant_new_boolean (TRUE));
+  adw_view_stack_set_visible_child_name (self->panel_stack, "sounds");
+  sj_sounds_page_show_packs (self->sounds_page);
+}
+
 static const GActionEntry panel_entries[] = {
   { "show-panel", NULL, NULL, "true", show_panel_change_state },
   { "show-console", show_console_action },
   { "show-reference", show_panel_page_action },
   { "show-sounds", show_panel_page_action },
+  { "show-sound-packs", show_sound_packs_action },
 };
 
 void

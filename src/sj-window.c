@@ -134,32 +134,14 @@ sound_load_failed_cb (SjWindow     *self,
   sj_console_page_append (self->console_page, entry);
 }
 
-/* One line per file of a sample map the code loads that cannot be had. */
-static void
-remote_load_failed_cb (SjWindow        *self,
-                       const char      *url,
-                       const GError    *error,
-                       const char      *message,
-                       SjRemoteSamples *remote)
-{
-  g_autoptr(SjLogEntry) entry = NULL;
-  gboolean offline = g_error_matches (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_OFFLINE);
-
-  g_assert (SJ_IS_WINDOW (self));
-
-  entry = sj_log_entry_new (offline ? SJ_LOG_LEVEL_WARNING : SJ_LOG_LEVEL_ERROR, message);
-  sj_console_page_append (self->console_page, entry);
-}
-
-/* The page's sounds come from the application's cache, which the window
- * only knows once it belongs to the application. */
+/* The page's sounds come from the application's cache and the user's
+ * folders, which the window only knows once it belongs to the app. */
 static void
 application_changed_cb (SjWindow   *self,
                         GParamSpec *pspec,
                         gpointer    user_data)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  SjRemoteSamples *remote;
   SjSoundCache *cache;
 
   g_assert (SJ_IS_WINDOW (self));
@@ -168,12 +150,16 @@ application_changed_cb (SjWindow   *self,
     return;
 
   cache = sj_application_get_sound_cache (SJ_APPLICATION (app));
-  remote = sj_application_get_remote_samples (SJ_APPLICATION (app));
   sj_repl_set_sound_cache (self->repl, cache);
-  sj_repl_set_remote_samples (self->repl, remote);
   g_signal_connect_object (cache, "load-failed", G_CALLBACK (sound_load_failed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (remote, "load-failed", G_CALLBACK (remote_load_failed_cb), self, G_CONNECT_SWAPPED);
+  /* Packs downloaded for offline: the Sounds page's Packs view, and the
+   * header bar's indicator while one downloads. */
+  sj_sounds_page_set_downloads (self->sounds_page, sj_application_get_sound_downloads (SJ_APPLICATION (app)));
+  sj_downloads_indicator_set_downloads (self->downloads_indicator,
+                                        sj_application_get_sound_downloads (SJ_APPLICATION (app)));
   self->sound_cache_connected = TRUE;
+  _sj_window_samples_connect (self, sj_application_get_user_samples (SJ_APPLICATION (app)));
+  _sj_window_remote_connect (self, sj_application_get_remote_samples (SJ_APPLICATION (app)));
 }
 
 static void
@@ -457,6 +443,7 @@ sj_window_dispose (GObject *object)
   _sj_window_open_dispose (self);
   _sj_window_agent_dispose (self);
   _sj_window_changes_dispose (self);
+  _sj_window_samples_dispose (self);
   g_clear_object (&self->repl);
   g_clear_object (&self->code_store);
   g_clear_object (&self->settings);
@@ -476,6 +463,7 @@ sj_window_class_init (SjWindowClass *klass)
   window_class->close_request = sj_window_close_request;
 
   g_type_ensure (SJ_TYPE_CONSOLE_PAGE);
+  g_type_ensure (SJ_TYPE_DOWNLOADS_INDICATOR);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SjWindow, play_button);
@@ -492,6 +480,7 @@ sj_window_class_init (SjWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjWindow, console_page);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, reference_page);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, sounds_page);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, downloads_indicator);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, chat_panel);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, tool_logs_page);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, sessions_bin);
@@ -558,6 +547,12 @@ sj_window_init (SjWindow *self)
   restore_window_state (self);
   update_transport (self);
   load_code (self);
+
+  /* The keyboard starts in the editor, where the music is: Ctrl+Enter plays
+   * it, typing changes it (the page puts its editor's cursor in place as
+   * soon as it has the focus). Left to itself, GTK would start on the first
+   * button of the header bar that takes the focus. */
+  gtk_window_set_focus (GTK_WINDOW (self), sj_repl_get_widget (self->repl));
 }
 
 SjWindow *

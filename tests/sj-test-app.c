@@ -51,14 +51,6 @@ result_arrived (gpointer data)
   return *(GAsyncResult **)data != NULL;
 }
 
-void
-sj_test_store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
-
 GAsyncResult *
 sj_test_wait_result (GAsyncResult **slot)
 {
@@ -87,6 +79,53 @@ sj_test_open_window (void)
   sj_test_spin_until (sj_test_repl_is_ready, NULL, "the Strudel page to become ready");
 
   return sj_test_current_window ();
+}
+
+/* The window the test types into: the current one, or a new one whose real
+ * key presses @keys takes (its waits fail after @timeout_s). */
+SjWindow *
+sj_test_open_key_window (SjTestKeyWindow *keys,
+                         guint            timeout_s)
+{
+  SjWindow *window = sj_test_current_window ();
+
+  if (window == NULL)
+    {
+      window = sj_test_open_window ();
+      sj_test_key_window_attach (keys, GTK_WINDOW (window), timeout_s);
+    }
+
+  return window;
+}
+
+/* Whether @data, an SjWindow, has an agent that can work: its setup read
+ * and no problem with it.  For sj_test_spin_until(). */
+gboolean
+sj_test_agent_is_ready (gpointer data)
+{
+  SjWindow *window = data;
+
+  return window->agent_config != NULL && sj_agent_config_is_ready (window->agent_config) &&
+         sj_agent_config_get_problem (window->agent_config) == NULL;
+}
+
+/* Connected to SjRepl::swap-changed, keeps the swap's last state in @event. */
+void
+sj_test_swap_changed_cb (SjRepl          *repl,
+                         const char      *state,
+                         double           cycle,
+                         SjTestSwapEvent *event)
+{
+  g_free (event->state);
+  event->state = g_strdup (state);
+  event->cycle = cycle;
+}
+
+/* Whether @data, an SjTestSwapEvent, says the swap landed. */
+gboolean
+sj_test_swap_applied (gpointer data)
+{
+  return g_strcmp0 (((SjTestSwapEvent *) data)->state, "applied") == 0;
 }
 
 static gboolean

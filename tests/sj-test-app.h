@@ -9,6 +9,7 @@
 #include "sj-repl.h"
 #include "sj-window.h"
 #include "sj-test-files.h"
+#include "sj-test-widgets.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,14 @@ typedef struct
   gint64  triggered;
 } Progress;
 
+/* The last state of a quantized swap the page reported (SjRepl::swap-changed),
+ * as sj_test_swap_changed_cb() keeps it. */
+typedef struct
+{
+  char   *state;
+  double  cycle;
+} SjTestSwapEvent;
+
 /* Whether @widget is the one looked for. */
 typedef gboolean (*SjTestWidgetMatch) (GtkWidget *widget,
                                        gpointer   data);
@@ -35,13 +44,18 @@ void          sj_test_app_stop        (void);
 void          sj_test_spin_until      (gboolean     (*done) (gpointer),
                                        gpointer       data,
                                        const char    *what);
-void          sj_test_store_result_cb (GObject       *object,
-                                       GAsyncResult  *result,
-                                       gpointer       user_data);
 GAsyncResult *sj_test_wait_result     (GAsyncResult **slot);
 SjWindow     *sj_test_current_window  (void);
 gboolean      sj_test_repl_is_ready   (gpointer       data);
+gboolean      sj_test_agent_is_ready  (gpointer       data);
+void          sj_test_swap_changed_cb (SjRepl          *repl,
+                                       const char      *state,
+                                       double           cycle,
+                                       SjTestSwapEvent *event);
+gboolean      sj_test_swap_applied    (gpointer       data);
 SjWindow     *sj_test_open_window     (void);
+SjWindow     *sj_test_open_key_window (SjTestKeyWindow *keys,
+                                       guint          timeout_s);
 void          sj_test_close_window    (SjWindow      *window);
 JsonObject   *sj_test_evaluate        (SjRepl        *repl,
                                        const char    *code);

@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * File helpers for tests, GLib only, so that the service tests can use them
- * without linking any widget code.
+ * Helpers for tests, GLib only, so that the service tests can use them
+ * without linking any widget code: removing a tree of files, and keeping
+ * the result of an asynchronous call for the test to wait on.
  */
 
 #include "config.h"
@@ -36,3 +37,12 @@ sj_test_remove_tree (const char *path)
   g_rmdir (path);
 }
 
+/* A GAsyncReadyCallback that keeps @result in the GAsyncResult * slot
+ * @user_data points to, for the test to spin until it is set. */
+void
+sj_test_store_result_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  *(GAsyncResult **)user_data = g_object_ref (result);
+}

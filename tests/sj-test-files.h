@@ -5,10 +5,13 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
-void sj_test_remove_tree (const char *path);
+void sj_test_remove_tree     (const char   *path);
+void sj_test_store_result_cb (GObject      *object,
+                              GAsyncResult *result,
+                              gpointer      user_data);
 
 G_END_DECLS

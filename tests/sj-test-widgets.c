@@ -4,7 +4,8 @@
  *
  * What the widget tests under Xvfb share: waiting on the main loop for a
  * condition (never sleeping), finding a widget, rendering one the way GTK
- * draws it on screen, and a window that takes real key presses.
+ * draws it on screen and keeping it as a PNG, and a window that takes real
+ * key presses.
  */
 
 #include "config.h"
@@ -118,6 +119,76 @@ sj_test_render_widget (GtkWidget *widget)
 
   return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* Writes @texture to @name in SJ_TEST_OUTPUT_DIR, or in the temporary
+ * directory when that is not set, for a look at what the test saw.
+ *
+ * Returns: (transfer full): the file's path */
+char *
+sj_test_save_png (GdkTexture *texture,
+                  const char *name)
+{
+  const char *dir = g_getenv ("SJ_TEST_OUTPUT_DIR");
+  char *path = g_build_filename (dir != NULL ? dir : g_get_tmp_dir (), name, NULL);
+
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  return path;
+}
+
+/* Returns: how many colours @texture has (a blank or unstyled rendering
+ *   has few), with its mean luma, 0 to 255, in @luma */
+guint
+sj_test_count_colours (GdkTexture *texture,
+                       double     *luma)
+{
+  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
+  g_autofree guchar *pixels = NULL;
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  gsize stride = (gsize)width * 4;
+  gsize n_pixels = (gsize)width * height;
+  double sum = 0;
+
+  pixels = g_malloc (stride * height);
+  gdk_texture_download (texture, pixels, stride);
+  for (gsize i = 0; i < n_pixels; i++)
+    {
+      const guchar *p = pixels + i * 4;
+
+      g_hash_table_add (colours, GUINT_TO_POINTER ((p[0] << 16) | (p[1] << 8) | p[2]));
+      sum += (p[0] * 3 + p[1] * 6 + p[2]) / 10.0;
+    }
+  *luma = sum / n_pixels;
+
+  return g_hash_table_size (colours);
+}
+
+static gboolean
+count_down_frame_cb (GtkWidget     *widget,
+                     GdkFrameClock *clock,
+                     gpointer       data)
+{
+  --*(int *) data;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+no_frames_left (gpointer data)
+{
+  return *(int *) data <= 0;
+}
+
+/* Waits until @widget has been drawn @n more times. */
+void
+sj_test_wait_widget_frames (GtkWidget *widget,
+                            int        n,
+                            guint      timeout_s)
+{
+  guint tick = gtk_widget_add_tick_callback (widget, count_down_frame_cb, &n, NULL);
+
+  sj_test_widgets_spin_until (no_frames_left, &n, timeout_s, "frames to be drawn");
+  gtk_widget_remove_tick_callback (widget, tick);
 }
 
 void

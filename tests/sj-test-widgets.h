@@ -20,6 +20,13 @@ GtkWidget  *sj_test_find_by_type       (GtkWidget    *root,
 GPtrArray  *sj_test_find_all_by_type   (GtkWidget    *root,
                                         GType         type);
 GdkTexture *sj_test_render_widget      (GtkWidget    *widget);
+char       *sj_test_save_png           (GdkTexture   *texture,
+                                        const char   *name);
+guint       sj_test_count_colours      (GdkTexture   *texture,
+                                        double       *luma);
+void        sj_test_wait_widget_frames (GtkWidget    *widget,
+                                        int           n,
+                                        guint         timeout_s);
 
 /* A window that takes real key presses from xdotool under Xvfb, and counts
  * the frames it draws. */

@@ -21,31 +21,6 @@
 
 static const char base_code[] = "$: note(\"c3*4\").s(\"sine\").gain(.2)\n";
 
-typedef struct
-{
-  char   *state;
-  double  cycle;
-} SwapEvent;
-
-static void
-swap_changed_cb (SjRepl     *repl,
-                 const char *state,
-                 double      cycle,
-                 SwapEvent  *event)
-{
-  g_free (event->state);
-  event->state = g_strdup (state);
-  event->cycle = cycle;
-}
-
-static gboolean
-swap_applied (gpointer data)
-{
-  SwapEvent *event = data;
-
-  return g_strcmp0 (event->state, "applied") == 0;
-}
-
 static SjChangeResult *
 apply (SjChangeApplier *applier,
        const char      *input)
@@ -113,12 +88,12 @@ test_apply_pipeline (void)
   g_autoptr(JsonObject) evaluated = NULL;
   g_autofree char *code = NULL;
   g_autofree char *stale_hash = g_strnfill (64, 'a');
-  SwapEvent event = { 0 };
+  SjTestSwapEvent event = { 0 };
   Progress progress = { repl, 1, 0 };
   GAsyncResult *slot = NULL;
   double apply_at;
 
-  g_signal_connect (repl, "swap-changed", G_CALLBACK (swap_changed_cb), &event);
+  g_signal_connect (repl, "swap-changed", G_CALLBACK (sj_test_swap_changed_cb), &event);
 
   evaluated = sj_test_evaluate (repl, base_code);
   sj_test_spin_until (sj_test_progressed, &progress, "the base pattern to play");
@@ -190,7 +165,7 @@ test_apply_pipeline (void)
 
     g_assert_cmpstr (good->new_hash, ==, hash);
   }
-  sj_test_spin_until (swap_applied, &event, "the change to land");
+  sj_test_spin_until (sj_test_swap_applied, &event, "the change to land");
   g_assert_cmpfloat (event.cycle, ==, apply_at);
 
   /* Undo: the same path back to the code before. */
@@ -199,12 +174,12 @@ test_apply_pipeline (void)
   undo = sj_change_applier_undo_finish (applier, sj_test_wait_result (&slot), NULL);
   g_clear_object (&slot);
   g_assert_cmpint (undo->status, ==, SJ_CHANGE_STATUS_SCHEDULED);
-  sj_test_spin_until (swap_applied, &event, "the undo to land");
+  sj_test_spin_until (sj_test_swap_applied, &event, "the undo to land");
   g_clear_pointer (&code, g_free);
   code = sj_test_fetch_code (repl);
   g_assert_cmpstr (code, ==, base_code);
 
-  g_signal_handlers_disconnect_by_func (repl, swap_changed_cb, &event);
+  g_signal_handlers_disconnect_by_func (repl, sj_test_swap_changed_cb, &event);
   g_free (event.state);
   sj_test_close_window (window);
 }

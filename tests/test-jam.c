@@ -27,38 +27,6 @@
 
 static const char base_code[] = "$: note(\"c3*4\").s(\"sine\").gain(.2)\n";
 
-typedef struct
-{
-  char   *state;
-  double  cycle;
-} SwapEvent;
-
-static void
-swap_changed_cb (SjRepl     *repl,
-                 const char *state,
-                 double      cycle,
-                 SwapEvent  *event)
-{
-  g_free (event->state);
-  event->state = g_strdup (state);
-  event->cycle = cycle;
-}
-
-static gboolean
-swap_applied (gpointer data)
-{
-  return g_strcmp0 (((SwapEvent *) data)->state, "applied") == 0;
-}
-
-static gboolean
-agent_ready (gpointer data)
-{
-  SjWindow *window = data;
-
-  return window->agent_config != NULL && sj_agent_config_is_ready (window->agent_config) &&
-         sj_agent_config_get_problem (window->agent_config) == NULL;
-}
-
 static gboolean
 agent_idle (gpointer data)
 {
@@ -73,21 +41,6 @@ marked_applied (gpointer data)
   SjChatMessage *message = data;
 
   return sj_chat_message_get_swap (message) == SJ_CHAT_SWAP_APPLIED;
-}
-
-static gboolean
-frames_passed (gpointer data)
-{
-  return --*(int *) data <= 0;
-}
-
-static gboolean
-count_frame_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       data)
-{
-  --*(int *) data;
-  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
@@ -107,20 +60,12 @@ save_screenshot (SjWindow *window)
 {
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = NULL;
-  int frames = 10;
-  guint tick;
 
   adw_view_stack_set_visible_child_name (window->panel_stack, "chat");
-  tick = gtk_widget_add_tick_callback (GTK_WIDGET (window), count_frame_cb, &frames, NULL);
-  sj_test_spin_until (frames_passed, &(int){ 0 }, "a frame");
-  while (frames > 0)
-    g_main_context_iteration (NULL, TRUE);
-  gtk_widget_remove_tick_callback (GTK_WIDGET (window), tick);
+  sj_test_wait_widget_frames (GTK_WIDGET (window), 10, SJ_TEST_WAIT_TIMEOUT_S);
 
   texture = sj_test_render_widget (GTK_WIDGET (window));
-  path = g_build_filename (g_getenv ("SJ_TEST_OUTPUT_DIR") ? g_getenv ("SJ_TEST_OUTPUT_DIR") : g_get_tmp_dir (),
-                           "strudel-jam-chat.png", NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  path = sj_test_save_png (texture, "strudel-jam-chat.png");
   g_test_message ("Screenshot written to %s", path);
 }
 
@@ -137,7 +82,7 @@ test_jam (void)
   SjWindow *window;
   SjRepl *repl;
   GListModel *messages;
-  SwapEvent event = { 0 };
+  SjTestSwapEvent event = { 0 };
   Progress progress = { NULL, 1, 0 };
   gint64 session;
 
@@ -150,9 +95,9 @@ test_jam (void)
   repl = _sj_window_get_repl (window);
   progress.repl = repl;
   g_assert_nonnull (sj_window_get_agent (window));
-  sj_test_spin_until (agent_ready, window, "the agent to be set up");
+  sj_test_spin_until (sj_test_agent_is_ready, window, "the agent to be set up");
 
-  g_signal_connect (repl, "swap-changed", G_CALLBACK (swap_changed_cb), &event);
+  g_signal_connect (repl, "swap-changed", G_CALLBACK (sj_test_swap_changed_cb), &event);
   evaluated = sj_test_evaluate (repl, base_code);
   sj_test_spin_until (sj_test_progressed, &progress, "the base pattern to play");
 
@@ -168,7 +113,7 @@ test_jam (void)
   /* The change went through the real page. */
   code = sj_test_fetch_code (repl);
   g_assert_nonnull (strstr (code, "e3*8"));
-  sj_test_spin_until (swap_applied, &event, "the change to land");
+  sj_test_spin_until (sj_test_swap_applied, &event, "the change to land");
 
   /* The chat: the musician's message and the answer, marked when it landed. */
   messages = _sj_chat_panel_get_messages (window->chat_panel);
@@ -213,12 +158,12 @@ test_jam (void)
   /* Apply on a code block: the same safe path, dry-run then the boundary. */
   g_clear_pointer (&event.state, g_free);
   g_signal_emit_by_name (window->chat_panel, "apply-code", "$: note(\"g3*4\").s(\"sine\").gain(.2)\n");
-  sj_test_spin_until (swap_applied, &event, "the code block to land");
+  sj_test_spin_until (sj_test_swap_applied, &event, "the code block to land");
   g_clear_pointer (&code, g_free);
   code = sj_test_fetch_code (repl);
   g_assert_cmpstr (code, ==, "$: note(\"g3*4\").s(\"sine\").gain(.2)\n");
 
-  g_signal_handlers_disconnect_by_func (repl, swap_changed_cb, &event);
+  g_signal_handlers_disconnect_by_func (repl, sj_test_swap_changed_cb, &event);
   g_free (event.state);
   sj_test_close_window (window);
 }

@@ -19,6 +19,7 @@
 #include "sj-llm-client-private.h"
 #include "sj-local-servers-private.h"
 #include "sj-model-catalog.h"
+#include "sj-test-files.h"
 
 #define GOOD_KEY "sk-or-v1-good-key-for-the-catalog-test"
 #define OPENROUTER_MODELS \
@@ -150,16 +151,6 @@ silent_socket (guint16 *port)
   return socket;
 }
 
-static void
-got_result_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
 static GAsyncResult *
 wait_result (GAsyncResult **result)
 {
@@ -178,7 +169,7 @@ fetch (const char  *provider,
   g_autoptr(GAsyncResult) result = NULL;
 
   sj_model_catalog_fetch_async (provider, base_url, key, SJ_MODEL_FETCH_DEFAULT, timeout_s, NULL,
-                                got_result_cb, &result);
+                                sj_test_store_result_cb, &result);
   return sj_model_catalog_fetch_finish (wait_result (&result), error);
 }
 
@@ -318,7 +309,7 @@ detect (GCancellable  *cancellable,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  sj_local_servers_detect_async (cancellable, got_result_cb, &result);
+  sj_local_servers_detect_async (cancellable, sj_test_store_result_cb, &result);
   return sj_local_servers_detect_finish (wait_result (&result), error);
 }
 

@@ -34,6 +34,7 @@
 #include "sj-settings-page.h"
 #include "sj-test-files.h"
 #include "sj-test-model-server.h"
+#include "sj-test-settings.h"
 #include "sj-test-target.h"
 #include "sj-test-widgets.h"
 
@@ -80,22 +81,6 @@ wait_timed_out_cb (gpointer user_data)
 {
   g_error ("Waited %d s in vain for: %s", WAIT_LIMIT_SECONDS, (const char *)user_data);
   return G_SOURCE_REMOVE;
-}
-
-/* A port that was free a moment ago: nothing listens there. */
-static guint16
-closed_port (void)
-{
-  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-
-  g_assert_true (g_socket_bind (socket, any, FALSE, NULL));
-  bound = g_socket_get_local_address (socket, NULL);
-  g_socket_close (socket, NULL);
-
-  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
 }
 
 static gboolean
@@ -258,41 +243,6 @@ entry_text (Fixture    *fixture,
   return gtk_editable_get_text (GTK_EDITABLE (CHILD (fixture->onboarding, name)));
 }
 
-static gboolean
-string_is (GSettings  *settings,
-           const char *key,
-           const char *value)
-{
-  g_autofree char *current = g_settings_get_string (settings, key);
-
-  return g_strcmp0 (current, value) == 0;
-}
-
-static void
-got_result_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-static char *
-lookup_key (const char *provider,
-            const char *base_url)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  char *key;
-
-  sj_secrets_lookup_api_key_async (provider, base_url, NULL, got_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  key = sj_secrets_lookup_api_key_finish (result, &error);
-  g_assert_no_error (error);
-  return key;
-}
-
 /* Types @text where the keyboard is, as the musician would. */
 static void
 type_text (Fixture    *fixture,
@@ -340,12 +290,10 @@ screenshot (Fixture    *fixture,
 {
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = NULL;
-  const char *dir = g_getenv ("SJ_TEST_OUTPUT_DIR");
 
   sj_test_key_window_wait_frames (&fixture->keys, 3);
   texture = sj_test_render_widget (GTK_WIDGET (fixture->keys.window));
-  path = g_build_filename (dir != NULL ? dir : g_get_tmp_dir (), name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  path = sj_test_save_png (texture, name);
 }
 
 /* The states -------------------------------------------------------------- */
@@ -369,7 +317,7 @@ static void
 test_no_key (Fixture       *fixture,
              gconstpointer  data)
 {
-  guint16 ports[] = { closed_port () };
+  guint16 ports[] = { sj_test_closed_port () };
   g_autofree char *stored = NULL;
 
   if (!have_keyring ("running"))
@@ -404,7 +352,7 @@ test_no_key (Fixture       *fixture,
   WAIT_UNTIL (step_is (fixture, "model"));
   g_assert_true (g_strcmp0 (sj_test_model_server_get_checked_key (fixture->openrouter), api_key) == 0);
   g_assert_cmpuint (sj_test_model_server_get_n_model_lists (fixture->openrouter), ==, 1);
-  stored = lookup_key ("openrouter", sj_test_model_server_get_url (fixture->openrouter));
+  stored = sj_test_settings_lookup_key ("openrouter", sj_test_model_server_get_url (fixture->openrouter), WAIT_LIMIT_SECONDS);
   /* Not g_assert_cmpstr: a failure would print the key. */
   g_assert_true (g_strcmp0 (stored, api_key) == 0);
   g_assert_cmpstr (entry_text (fixture, "key_row"), ==, "");
@@ -421,8 +369,8 @@ test_no_key (Fixture       *fixture,
   /* Enter: the setting written, the composer ready with the keyboard. */
   PRESS (fixture, "Return");
   WAIT_UNTIL (composer_ready (fixture));
-  g_assert_true (string_is (fixture->settings, "provider", "openrouter"));
-  g_assert_true (string_is (fixture->settings, "model", "google/gemini-2.5-flash"));
+  g_assert_true (sj_test_settings_string_is (fixture->settings, "provider", "openrouter"));
+  g_assert_true (sj_test_settings_string_is (fixture->settings, "model", "google/gemini-2.5-flash"));
   g_assert_null (sj_agent_config_get_problem (fixture->config));
 
   assert_model_answers (fixture, fixture->openrouter, "google/gemini-2.5-flash");
@@ -432,7 +380,7 @@ test_no_key (Fixture       *fixture,
     g_autoptr(GAsyncResult) result = NULL;
 
     sj_secrets_clear_api_key_async ("openrouter", sj_test_model_server_get_url (fixture->openrouter), NULL,
-                                    got_result_cb, &result);
+                                    sj_test_store_result_cb, &result);
     WAIT_UNTIL (onboarding_shown (fixture));
     g_assert_cmpstr (title (fixture), ==, "Connect a Model");
     WAIT_UNTIL (result != NULL);
@@ -444,7 +392,7 @@ static void
 test_refused_key (Fixture       *fixture,
                   gconstpointer  data)
 {
-  guint16 ports[] = { closed_port () };
+  guint16 ports[] = { sj_test_closed_port () };
   g_autofree char *stored = NULL;
 
   if (!have_keyring ("running"))
@@ -463,7 +411,7 @@ test_refused_key (Fixture       *fixture,
   g_assert_cmpuint (sj_test_model_server_get_n_model_lists (fixture->openrouter), ==, 0);
   g_assert_true (step_is (fixture, "connect"));
   g_assert_true (onboarding_shown (fixture));
-  stored = lookup_key ("openrouter", sj_test_model_server_get_url (fixture->openrouter));
+  stored = sj_test_settings_lookup_key ("openrouter", sj_test_model_server_get_url (fixture->openrouter), WAIT_LIMIT_SECONDS);
   g_assert_null (stored);
 
   /* The key stays for mending; mending it clears the error. */
@@ -479,7 +427,7 @@ static void
 test_local_detected (Fixture       *fixture,
                      gconstpointer  data)
 {
-  guint16 ports[] = { closed_port (), sj_test_model_server_get_port (fixture->local) };
+  guint16 ports[] = { sj_test_closed_port (), sj_test_model_server_get_port (fixture->local) };
   const char *local_url = sj_test_model_server_get_url (fixture->local);
   GtkWindow *settings_window;
   GtkWidget *settings_page;
@@ -506,9 +454,9 @@ test_local_detected (Fixture       *fixture,
 
   PRESS (fixture, "Return");
   WAIT_UNTIL (composer_ready (fixture));
-  g_assert_true (string_is (fixture->settings, "provider", "custom"));
-  g_assert_true (string_is (fixture->settings, "base-url", local_url));
-  g_assert_true (string_is (fixture->settings, "model", "qwen3:8b"));
+  g_assert_true (sj_test_settings_string_is (fixture->settings, "provider", "custom"));
+  g_assert_true (sj_test_settings_string_is (fixture->settings, "base-url", local_url));
+  g_assert_true (sj_test_settings_string_is (fixture->settings, "model", "qwen3:8b"));
 
   assert_model_answers (fixture, fixture->local, "qwen3:8b");
 
@@ -528,8 +476,8 @@ static void
 test_nothing_answering (Fixture       *fixture,
                         gconstpointer  data)
 {
-  guint16 ports[] = { closed_port (), closed_port () };
-  g_autofree char *typed = g_strdup_printf ("http://127.0.0.1:%u/v1", closed_port ());
+  guint16 ports[] = { sj_test_closed_port (), sj_test_closed_port () };
+  g_autofree char *typed = g_strdup_printf ("http://127.0.0.1:%u/v1", sj_test_closed_port ());
 
   if (!have_keyring ("running"))
     return;
@@ -564,8 +512,8 @@ static void
 test_unreachable (Fixture       *fixture,
                   gconstpointer  data)
 {
-  guint16 ports[] = { closed_port () };
-  guint16 port = closed_port ();
+  guint16 ports[] = { sj_test_closed_port () };
+  guint16 port = sj_test_closed_port ();
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/v1", port);
   g_autoptr(SoupServer) server = NULL;
   g_autoptr(GError) error = NULL;
@@ -601,7 +549,7 @@ static void
 test_no_model (Fixture       *fixture,
                gconstpointer  data)
 {
-  guint16 ports[] = { closed_port () };
+  guint16 ports[] = { sj_test_closed_port () };
   g_autoptr(GAsyncResult) result = NULL;
 
   if (!have_keyring ("running"))
@@ -609,7 +557,7 @@ test_no_model (Fixture       *fixture,
 
   _sj_local_servers_set_ports (ports, G_N_ELEMENTS (ports));
   sj_secrets_store_api_key_async ("openrouter", sj_test_model_server_get_url (fixture->openrouter), api_key, NULL,
-                                  got_result_cb, &result);
+                                  sj_test_store_result_cb, &result);
   WAIT_UNTIL (result != NULL);
   g_assert_true (sj_secrets_store_api_key_finish (result, NULL));
   open_panel (fixture);
@@ -656,7 +604,7 @@ test_no_keyring (Fixture       *fixture,
   WAIT_UNTIL (step_is (fixture, "model"));
   PRESS (fixture, "Return");
   WAIT_UNTIL (composer_ready (fixture));
-  g_assert_true (string_is (fixture->settings, "provider", "custom"));
+  g_assert_true (sj_test_settings_string_is (fixture->settings, "provider", "custom"));
 
   assert_model_answers (fixture, fixture->local, "qwen3:8b");
 }

@@ -61,20 +61,6 @@ launch (const char * const *paths)
   g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
 }
 
-static SjWindow *
-open_window (void)
-{
-  SjWindow *window = sj_test_current_window ();
-
-  if (window == NULL)
-    {
-      window = sj_test_open_window ();
-      sj_test_key_window_attach (&keys, GTK_WINDOW (window), WAIT_TIMEOUT_S);
-    }
-
-  return window;
-}
-
 static gboolean
 editor_has (gpointer data)
 {
@@ -161,7 +147,7 @@ file_has (gpointer data)
 static void
 test_second_launch (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
   SjRepl *repl = _sj_window_get_repl (window);
   const char *code = "setcpm(30)\n$: note(\"c3 g3\").s(\"square\").gain(.2)\n";
   g_autofree char *path = write_file ("pattern.strudel.js", code, -1);
@@ -191,7 +177,7 @@ test_second_launch (void)
 static void
 test_asks_before_replacing (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
   SjRepl *repl = _sj_window_get_repl (window);
   const char *mine = "// my jam, saved nowhere else\n$: s(\"bd*2\")\n";
   const char *theirs = "// from a file\n$: note(\"e3 b3\").s(\"sawtooth\")\n";
@@ -220,11 +206,7 @@ test_asks_before_replacing (void)
   sj_test_key_window_wait_frames (&dialog_keys, 20);
   {
     g_autoptr(GdkTexture) texture = sj_test_render_widget (GTK_WIDGET (dialog));
-    g_autofree char *shot = g_build_filename (g_getenv ("SJ_TEST_OUTPUT_DIR") ? g_getenv ("SJ_TEST_OUTPUT_DIR")
-                                                                              : g_get_tmp_dir (),
-                                              "open-replace-dialog.png", NULL);
-
-    g_assert_true (gdk_texture_save_to_png (texture, shot));
+    g_autofree char *shot = sj_test_save_png (texture, "open-replace-dialog.png");
   }
   /* The dialog goes with the key: no barrier key after it. */
   sj_test_run_xdotool ((const char *[]) { "key", "Escape", NULL });
@@ -266,7 +248,7 @@ console_has (gpointer data)
 static void
 test_bad_files (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
   SjRepl *repl = _sj_window_get_repl (window);
   const char *mine = "// mine\n$: s(\"hh*4\")\n";
   g_autofree char *huge_text = g_strnfill (2 * 1024 * 1024, '/');
@@ -308,7 +290,7 @@ test_bad_files (void)
 static void
 test_opens_a_window (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
   const char *code = "// opened with the app\n$: note(\"a3\").s(\"triangle\")\n";
   g_autofree char *path = write_file ("start.strudel.js", code, -1);
 

@@ -38,20 +38,6 @@ static const struct {
   { "agent-settings", "Settings", "ctrl+comma" },
 };
 
-static SjWindow *
-open_window (void)
-{
-  SjWindow *window = sj_test_current_window ();
-
-  if (window == NULL)
-    {
-      window = sj_test_open_window ();
-      sj_test_key_window_attach (&keys, GTK_WINDOW (window), WAIT_TIMEOUT_S);
-    }
-
-  return window;
-}
-
 static int
 panel_minimum_width (SjWindow *window)
 {
@@ -129,33 +115,16 @@ screenshot (SjWindow   *window,
             const char *name)
 {
   g_autoptr(GdkTexture) texture = sj_test_render_widget (window->panel);
-  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
-  g_autofree guchar *pixels = NULL;
   g_autofree char *path = NULL;
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  gsize stride = (gsize)width * 4;
-  gsize n_pixels = (gsize)width * height;
-  double luma = 0;
+  guint colours;
+  double luma;
 
-  path = g_build_filename (g_getenv ("SJ_TEST_OUTPUT_DIR") ? g_getenv ("SJ_TEST_OUTPUT_DIR") : g_get_tmp_dir (),
-                           name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-
-  pixels = g_malloc (stride * height);
-  gdk_texture_download (texture, pixels, stride);
-  for (gsize i = 0; i < n_pixels; i++)
-    {
-      const guchar *p = pixels + i * 4;
-
-      g_hash_table_add (colours, GUINT_TO_POINTER ((p[0] << 16) | (p[1] << 8) | p[2]));
-      luma += (p[0] * 3 + p[1] * 6 + p[2]) / 10.0;
-    }
-  luma /= n_pixels;
-
-  g_test_message ("%s: %d×%d, %u colours, mean luma %.0f", path, width, height, g_hash_table_size (colours), luma);
+  path = sj_test_save_png (texture, name);
+  colours = sj_test_count_colours (texture, &luma);
+  g_test_message ("%s: %d×%d, %u colours, mean luma %.0f", path, gdk_texture_get_width (texture),
+                  gdk_texture_get_height (texture), colours, luma);
   /* Not blank: the switcher's icons and text make many colours. */
-  g_assert_cmpuint (g_hash_table_size (colours), >, 30);
+  g_assert_cmpuint (colours, >, 30);
 
   return luma;
 }
@@ -170,7 +139,7 @@ style_is_dark (gpointer data)
 static void
 test_fits (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
   AdwStyleManager *style = adw_style_manager_get_default ();
   GtkWidget *switcher = GTK_WIDGET (window->panel_switcher);
   int minimum = panel_minimum_width (window);
@@ -226,7 +195,7 @@ test_fits (void)
 static void
 test_shortcuts (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
   GVariant *visible;
 
   /* From the code editor… */
@@ -293,7 +262,7 @@ find_button (SjWindow   *window,
 static void
 test_switcher (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
   const char *groups[] = { "Chat", "Library", "History", "Settings" };
   g_autofree char *tooltip = NULL;
 

@@ -297,15 +297,6 @@ crash_mid_answer (SjTestModelServer *server,
 
 /* The restart ------------------------------------------------------------- */
 
-static gboolean
-agent_ready (gpointer data)
-{
-  SjWindow *window = data;
-
-  return window->agent_config != NULL && sj_agent_config_is_ready (window->agent_config) &&
-         sj_agent_config_get_problem (window->agent_config) == NULL;
-}
-
 typedef struct
 {
   SjWindow      *window;
@@ -373,38 +364,17 @@ regenerated (gpointer data)
   return sj_chat_message_get_status (last) == SJ_HISTORY_MESSAGE_COMPLETE;
 }
 
-static gboolean
-count_frame_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       data)
-{
-  --*(int *) data;
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-frames_drawn (gpointer data)
-{
-  return *(int *) data <= 0;
-}
-
 /* The window as the musician finds it after the crash, for the docs. */
 static void
 save_screenshot (SjWindow *window)
 {
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = NULL;
-  int frames = 5;
-  guint tick;
 
-  tick = gtk_widget_add_tick_callback (GTK_WIDGET (window), count_frame_cb, &frames, NULL);
-  sj_test_spin_until (frames_drawn, &frames, "the window to be drawn");
-  gtk_widget_remove_tick_callback (GTK_WIDGET (window), tick);
+  sj_test_wait_widget_frames (GTK_WIDGET (window), 5, SJ_TEST_WAIT_TIMEOUT_S);
 
   texture = sj_test_render_widget (GTK_WIDGET (window));
-  path = g_build_filename (g_getenv ("SJ_TEST_OUTPUT_DIR") ? g_getenv ("SJ_TEST_OUTPUT_DIR") : g_get_tmp_dir (),
-                           "strudel-jam-interrupted.png", NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  path = sj_test_save_png (texture, "strudel-jam-interrupted.png");
   g_test_message ("Screenshot written to %s", path);
 }
 
@@ -439,7 +409,7 @@ test_kill_9_mid_answer (void)
   sj_test_app_start ();
   window = sj_test_open_window ();
   g_assert_nonnull (sj_window_get_agent (window));
-  sj_test_spin_until (agent_ready, window, "the agent to be set up");
+  sj_test_spin_until (sj_test_agent_is_ready, window, "the agent to be set up");
 
   /* The last session, its message and the half answer, interrupted. */
   g_assert_cmpint (sj_agent_get_session_id (window->agent), ==, stored.session);

@@ -25,6 +25,8 @@
 #include "sj-resources.h"
 #include "sj-secrets.h"
 #include "sj-settings-page.h"
+#include "sj-test-files.h"
+#include "sj-test-settings.h"
 
 #define SCHEMA_ID "io.github.strudeljam.StrudelJam"
 #define MODELS_BODY "{\"object\":\"list\",\"data\":[{\"id\":\"m1\"},{\"id\":\"m2\"},{\"id\":\"other/m3\"}]}"
@@ -99,25 +101,6 @@ start_provider (void)
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
 }
 
-/* A loopback URL nothing listens on: a port that was free a moment ago. */
-static char *
-unreachable_url (void)
-{
-  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  guint16 port;
-
-  g_assert_nonnull (socket);
-  g_assert_true (g_socket_bind (socket, any, FALSE, NULL));
-  bound = g_socket_get_local_address (socket, NULL);
-  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-  g_socket_close (socket, NULL);
-
-  return g_strdup_printf ("http://127.0.0.1:%u/v1", port);
-}
-
 static GSettings *
 new_settings (void)
 {
@@ -156,16 +139,6 @@ subtitle_is (gpointer    row,
   return g_strcmp0 (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), text) == 0;
 }
 
-static gboolean
-string_is (GSettings  *settings,
-           const char *key,
-           const char *value)
-{
-  g_autofree char *current = g_settings_get_string (settings, key);
-
-  return g_strcmp0 (current, value) == 0;
-}
-
 static guint
 count_rows (GtkListBox *list)
 {
@@ -174,31 +147,6 @@ count_rows (GtkListBox *list)
   while (gtk_list_box_get_row_at_index (list, n) != NULL)
     n++;
   return n;
-}
-
-static void
-got_result_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-static char *
-lookup_key (const char *provider_name,
-            const char *base_url)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  char *key;
-
-  sj_secrets_lookup_api_key_async (provider_name, base_url, NULL, got_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  key = sj_secrets_lookup_api_key_finish (result, &error);
-  g_assert_no_error (error);
-  return key;
 }
 
 /* Bindings ---------------------------------------------------------------- */
@@ -241,26 +189,26 @@ test_bindings (void)
   WAIT_UNTIL (adw_combo_row_get_selected (provider_row) == 1);
   WAIT_UNTIL (gtk_widget_get_sensitive (base_url_row) && gtk_widget_get_visible (base_url_row));
   adw_combo_row_set_selected (provider_row, 0);
-  WAIT_UNTIL (string_is (settings, "provider", "openrouter"));
+  WAIT_UNTIL (sj_test_settings_string_is (settings, "provider", "openrouter"));
   WAIT_UNTIL (!gtk_widget_get_sensitive (base_url_row) && !gtk_widget_get_visible (base_url_row));
   adw_combo_row_set_selected (provider_row, 1);
-  WAIT_UNTIL (string_is (settings, "provider", "custom"));
+  WAIT_UNTIL (sj_test_settings_string_is (settings, "provider", "custom"));
   WAIT_UNTIL (gtk_widget_get_sensitive (base_url_row));
 
   /* The base URL and the model, typed or set elsewhere. */
   gtk_editable_set_text (GTK_EDITABLE (base_url_row), "http://127.0.0.1:8080/v1");
-  WAIT_UNTIL (string_is (settings, "base-url", "http://127.0.0.1:8080/v1"));
+  WAIT_UNTIL (sj_test_settings_string_is (settings, "base-url", "http://127.0.0.1:8080/v1"));
   g_settings_set_string (settings, "base-url", "http://localhost:1234/v1");
   WAIT_UNTIL (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (base_url_row)), "http://localhost:1234/v1") == 0);
   gtk_editable_set_text (GTK_EDITABLE (model_row), "qwen3:8b");
-  WAIT_UNTIL (string_is (settings, "model", "qwen3:8b"));
+  WAIT_UNTIL (sj_test_settings_string_is (settings, "model", "qwen3:8b"));
   g_settings_set_string (settings, "model", "openai/gpt-4o");
   WAIT_UNTIL (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (model_row)), "openai/gpt-4o") == 0);
 
   /* Reasoning and temperature. */
   g_assert_cmpuint (adw_combo_row_get_selected (reasoning_row), ==, 1);
   adw_combo_row_set_selected (reasoning_row, 2);
-  WAIT_UNTIL (string_is (settings, "reasoning-mode", "deep"));
+  WAIT_UNTIL (sj_test_settings_string_is (settings, "reasoning-mode", "deep"));
   g_settings_set_string (settings, "reasoning-mode", "fast");
   WAIT_UNTIL (adw_combo_row_get_selected (reasoning_row) == 0);
   g_assert_cmpfloat_with_epsilon (gtk_spin_button_get_value (temperature_spin), 0.7, 1e-9);
@@ -273,7 +221,7 @@ test_bindings (void)
   g_assert_cmpuint (adw_combo_row_get_selected (quantize_row), ==, 0);
   g_assert_false (gtk_widget_is_sensitive (bars_spin));
   adw_combo_row_set_selected (quantize_row, 2);
-  WAIT_UNTIL (string_is (settings, "quantize", "bars"));
+  WAIT_UNTIL (sj_test_settings_string_is (settings, "quantize", "bars"));
   WAIT_UNTIL (gtk_widget_is_sensitive (bars_spin));
   g_settings_set_string (settings, "quantize", "next_bar");
   WAIT_UNTIL (adw_combo_row_get_selected (quantize_row) == 1);
@@ -354,7 +302,7 @@ test_api_key (void)
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry_row)), ==, "");
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (set_button)), ==, "Replace");
   g_assert_true (gtk_widget_get_sensitive (clear_button));
-  stored = lookup_key ("custom", provider.base_url);
+  stored = sj_test_settings_lookup_key ("custom", provider.base_url, WAIT_LIMIT_SECONDS);
   /* Not g_assert_cmpstr: a failure would print the key. */
   g_assert_true (g_strcmp0 (stored, api_key) == 0);
 
@@ -375,7 +323,7 @@ test_api_key (void)
   g_signal_emit_by_name (clear_button, "clicked");
   WAIT_UNTIL (subtitle_is (status_row, "No key stored"));
   g_clear_pointer (&stored, g_free);
-  stored = lookup_key ("custom", provider.base_url);
+  stored = sj_test_settings_lookup_key ("custom", provider.base_url, WAIT_LIMIT_SECONDS);
   g_assert_null (stored);
   g_assert_false (gtk_widget_get_sensitive (clear_button));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (set_button)), ==, "Set");
@@ -385,12 +333,12 @@ test_api_key (void)
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    sj_secrets_store_api_key_async ("custom", provider.base_url, api_key, NULL, got_result_cb, &result);
+    sj_secrets_store_api_key_async ("custom", provider.base_url, api_key, NULL, sj_test_store_result_cb, &result);
     WAIT_UNTIL (subtitle_is (status_row, "Stored in the keyring"));
     WAIT_UNTIL (result != NULL);
     g_assert_true (sj_secrets_store_api_key_finish (result, NULL));
     g_clear_object (&result);
-    sj_secrets_clear_api_key_async ("custom", provider.base_url, NULL, got_result_cb, &result);
+    sj_secrets_clear_api_key_async ("custom", provider.base_url, NULL, sj_test_store_result_cb, &result);
     WAIT_UNTIL (subtitle_is (status_row, "No key stored"));
     WAIT_UNTIL (result != NULL);
   }
@@ -404,7 +352,7 @@ static void
 test_models (void)
 {
   g_autoptr(GSettings) settings = new_settings ();
-  g_autofree char *unreachable = unreachable_url ();
+  g_autofree char *unreachable = g_strdup_printf ("http://127.0.0.1:%u/v1", sj_test_closed_port ());
   g_autofree char *other_url = g_strconcat (provider.base_url, "/other", NULL);
   GtkWindow *window;
   SjSettingsPage *page;
@@ -440,7 +388,7 @@ test_models (void)
   gtk_editable_set_text (GTK_EDITABLE (CHILD (page, "models_search")), "M3");
   WAIT_UNTIL (count_rows (list) == 1);
   g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 0));
-  WAIT_UNTIL (string_is (settings, "model", "other/m3"));
+  WAIT_UNTIL (sj_test_settings_string_is (settings, "model", "other/m3"));
   WAIT_UNTIL (!gtk_widget_get_visible (popover));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (CHILD (page, "model_row"))), ==, "other/m3");
 

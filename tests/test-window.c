@@ -921,9 +921,7 @@ test_screenshot_not_blank (void)
   g_assert_cmpint (width, >, 400);
   g_assert_cmpint (height, >, 300);
 
-  path = g_build_filename (g_getenv ("SJ_TEST_OUTPUT_DIR") ? g_getenv ("SJ_TEST_OUTPUT_DIR") : g_get_tmp_dir (),
-                           "strudel-jam-window.png", NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  path = sj_test_save_png (texture, "strudel-jam-window.png");
   g_test_message ("Screenshot written to %s", path);
 
   /* Not blank: many colours, and both the dark editor and the light panel

@@ -2,8 +2,10 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * What the tests and the chat benchmark reach that the window does not: a
- * panel of their own, and the parts they look at and drive.
+ * What the files of the Chat page share (sj-chat-panel.c, the page and
+ * its actions; sj-chat-panel-messages.c, the conversation), and what the
+ * tests and the chat benchmark reach that the window does not: a panel of
+ * their own, and the parts they look at and drive.
  */
 
 #pragma once
@@ -16,6 +18,39 @@
 
 G_BEGIN_DECLS
 
+struct _SjChatPanel
+{
+  GtkWidget          parent_instance;
+
+  SjAgent           *agent;
+  SjAgentConfig     *config;
+  GSignalGroup      *agent_signals;
+  GBindingGroup     *agent_bindings;
+  GSignalGroup      *config_signals;
+  GListStore        *messages;
+  GtkSliceListModel *slice;
+  SjAutoscroll      *autoscroll;
+  gboolean           editing;
+
+  /* Template widgets */
+  GtkStack          *main_stack;
+  SjOnboarding      *onboarding;
+  SjProblemBanner   *banner;
+  GtkStack          *stack;
+  GtkScrolledWindow *scroller;
+  GtkListView       *list_view;
+  GtkWidget         *jump_button;
+  GtkLabel          *status_label;
+  SjComposer        *composer;
+};
+
+/* sj-chat-panel-messages.c */
+void               _sj_chat_panel_init_messages      (SjChatPanel *self);
+void               _sj_chat_panel_update_last_flags  (SjChatPanel *self);
+void               _sj_chat_panel_drop_last_turn     (SjChatPanel *self,
+                                                      gboolean     from_user);
+
+/* For the tests and the benchmark. */
 GtkWidget         *_sj_chat_panel_new            (void);
 GListModel        *_sj_chat_panel_get_messages   (SjChatPanel *self);
 SjComposer        *_sj_chat_panel_get_composer   (SjChatPanel *self);

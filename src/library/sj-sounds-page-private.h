@@ -3,15 +3,18 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The Sounds page's insides, shared by sj-sounds-page.c (the search, the
- * list) and sj-sounds-page-previews.c (the rows' states and the previews),
- * and what the tests look at: the knowledge it searches and its results.
+ * list), sj-sounds-page-previews.c (the rows' states and the previews) and
+ * sj-sounds-page-packs.c (the Packs view), and what the tests look at: the
+ * knowledge it searches and its results.
  */
 
 #pragma once
 
 #include "sj-chip-bar.h"
+#include "sj-sound-packs-view.h"
 #include "sj-sound-row.h"
 #include "sj-sounds-page.h"
+#include "sj-user-samples-view.h"
 
 G_BEGIN_DECLS
 
@@ -43,9 +46,13 @@ struct _SjSoundsPage
   GtkStack                 *stack;
   GtkSearchEntry           *search_entry;
   SjChipBar                *chip_bar;
+  SjUserSamplesView        *user_samples_view;
   GtkStack                 *results_stack;
   GtkListView              *list_view;
   GtkSignalListItemFactory *factory;
+  GtkToggleButton          *sounds_toggle;
+  GtkToggleButton          *packs_toggle;
+  SjSoundPacksView         *packs_view;
 };
 
 /* sj-sounds-page.c */
@@ -60,6 +67,11 @@ void         _sj_sounds_page_update_row             (SjSoundsPage *self,
                                                      SjSoundRow   *row);
 void         _sj_sounds_page_start_preview          (SjSoundsPage *self,
                                                      const char   *name);
+
+/* sj-sounds-page-packs.c */
+void         _sj_sounds_page_packs_class_init       (GtkWidgetClass *widget_class);
+void         _sj_sounds_page_packs_init             (SjSoundsPage *self);
+gboolean     _sj_sounds_page_focus_packs            (SjSoundsPage *self);
 
 /* For tests. */
 SjKnowledge *_sj_sounds_page_get_knowledge          (SjSoundsPage *self);

@@ -161,6 +161,9 @@ handle_message (SjRepl        *self,
       json_builder_add_string_value (builder, self->initial_code ? self->initial_code : "");
       json_builder_set_member_name (builder, "drawFps");
       json_builder_add_int_value (builder, self->draw_fps);
+      /* The user's folders of samples (sj-repl-user-samples.c). */
+      json_builder_set_member_name (builder, "userSamples");
+      json_builder_add_value (builder, _sj_repl_user_samples_for_hello (self));
       json_builder_end_object (builder);
       root = json_builder_get_root (builder);
       return json_to_string (root, FALSE);
@@ -511,9 +514,58 @@ create_bridge_script (void)
                                            BRIDGE_WORLD, NULL, NULL);
 }
 
+/* WebKitGTK translates key presses into editing commands by forwarding them
+ * to a GtkTextView of its own (its KeyBindingTranslator), which it makes a
+ * child of the web view: 0 × 0, never drawn, but focusable. Moving on from
+ * the view, GTK's focus chain goes into that hidden child, where every
+ * further Tab stays (it is an editable text view): the keyboard is
+ * trapped. Forwarded key events reach a widget that cannot take the focus
+ * just the same, so the child is made unfocusable: Tab goes on from the
+ * editor to the side panel, Shift+Tab back to the header bar. */
+static void
+keep_focus_out_of_internals (WebKitWebView *view)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TEXT_VIEW (child))
+      gtk_widget_set_focusable (child, FALSE);
+}
+
+/* Tab and Shift+Tab leave the editor in one step, to the side panel and to
+ * the header bar (the editor indents by itself, and with Tab it would be
+ * a trap: the Strudel website's editor does not indent with Tab either).
+ * Left to WebKit, the page moves the keyboard out of the view and then
+ * hands the same key back to GTK, which moves it once more: the Chat's
+ * button would be skipped. Taken here, before WebKit sees it, the key is
+ * GTK's alone. */
+static gboolean
+view_key_pressed_cb (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     SjRepl                *self)
+{
+  GdkModifierType modifiers = state & gtk_accelerator_get_default_mod_mask ();
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self->view));
+
+  g_assert (SJ_IS_REPL (self));
+
+  if (keyval != GDK_KEY_Tab && keyval != GDK_KEY_ISO_Left_Tab && keyval != GDK_KEY_KP_Tab)
+    return FALSE;
+  /* Only the page's own: a dialog the page shows (a child of the view)
+   * keeps its Tab. */
+  if ((modifiers & ~GDK_SHIFT_MASK) != 0 || root == NULL || gtk_root_get_focus (root) != GTK_WIDGET (self->view))
+    return FALSE;
+
+  return gtk_widget_child_focus (GTK_WIDGET (root),
+                                 modifiers & GDK_SHIFT_MASK ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD);
+}
+
 static void
 sj_repl_init (SjRepl *self)
 {
+  GtkEventController *keys;
   g_autoptr(WebKitWebContext) context = NULL;
   g_autoptr(WebKitNetworkSession) session = NULL;
   g_autoptr(WebKitWebsitePolicies) policies = NULL;
@@ -582,6 +634,12 @@ sj_repl_init (SjRepl *self)
                                                 "hexpand", TRUE,
                                                 "vexpand", TRUE,
                                                 NULL));
+
+  keep_focus_out_of_internals (self->view);
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (view_key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->view), keys);
 
   g_signal_connect (self->view, "decide-policy", G_CALLBACK (decide_policy_cb), self);
   g_signal_connect (self->view, "resource-load-started", G_CALLBACK (resource_load_started_cb), self);
@@ -724,6 +782,15 @@ sj_repl_set_remote_samples (SjRepl          *self,
   g_assert (SJ_IS_REPL (self));
 
   sj_web_assets_set_remote_samples (self->assets, remote_samples);
+}
+
+/* Returns: (transfer none): what serves the page's files */
+SjWebAssets *
+_sj_repl_get_assets (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return self->assets;
 }
 
 /* Returns: the URIs outside our scheme that the page requested so far. */

@@ -11,6 +11,7 @@
 #include "sj-page-message.h"
 #include "sj-remote-samples.h"
 #include "sj-sound-cache.h"
+#include "sj-user-samples.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +34,8 @@ void               sj_repl_set_sound_cache         (SjRepl               *self,
                                                     SjSoundCache         *sound_cache);
 void               sj_repl_set_remote_samples      (SjRepl               *self,
                                                     SjRemoteSamples      *remote_samples);
+void               sj_repl_set_user_samples        (SjRepl               *self,
+                                                    SjUserSamples        *user_samples);
 
 void               sj_repl_fetch_code_async        (SjRepl               *self,
                                                     GCancellable         *cancellable,

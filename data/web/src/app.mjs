@@ -17,7 +17,7 @@ import * as soundfonts from '@strudel/soundfonts';
 import { transpiler } from '@strudel/transpiler';
 
 import { installWorkletMap } from './worklets.mjs';
-import { registerLibrary, soundfontUrl } from './library.mjs';
+import { registerLibrary, registerUserSamples, soundfontUrl, SOUNDS_URL } from './library.mjs';
 import * as workerTimers from './worker-timers.mjs';
 import { capFrameRate } from './frame-rate.mjs';
 import { post, request } from './post.mjs';
@@ -65,12 +65,47 @@ async function settle(label, promise) {
   }
 }
 
+// Outside Strudel Jam, in a plain browser (no host world has set
+// data-sj-host), bench/sounds opens this very bundle in Chromium to compare
+// it with the Strudel website: ?sounds=<http(s) base URL> takes the
+// library's files from <base URL><pack>/ instead of our scheme, which a
+// browser does not have, and ?preload=0 turns preloading off, so that a
+// sample loads when its first note plays, as on the website. In the app
+// both are ignored.
+const pageOptions = (() => {
+  const options = { soundsBase: SOUNDS_URL, preload: true };
+  if (document.documentElement.dataset.sjHost === '1') {
+    return options;
+  }
+  const params = new URLSearchParams(location.search);
+  const base = params.get('sounds');
+  if (base && /^https?:\/\//.test(base)) {
+    options.soundsBase = base.endsWith('/') ? base : `${base}/`;
+  }
+  options.preload = params.get('preload') !== '0';
+  return options;
+})();
+
+// Registers the sound library and leaves a User Timing measure for
+// bench/sounds, 'sj:register-library': from its start to its end (the rest
+// of the prebake runs in between), with detail.busyMs, the time spent
+// registering (library.mjs).
+async function registerLibraryTimed() {
+  const start = performance.now();
+  const busyMs = await registerLibrary(webaudio, pageOptions.soundsBase);
+  try {
+    performance.measure('sj:register-library', { start, end: performance.now(), detail: { busyMs } });
+  } catch {
+    // An engine without User Timing level 3: nothing to measure with.
+  }
+}
+
 // The website's prebake: synths, ZZFX, the General MIDI soundfonts and the
 // sound library's packs, then the bank aliases (library.mjs). Samples and
 // soundfonts are fetched from strudel-jam://sounds/ when first played, and
 // the C side answers from its cache (or downloads them once).
 async function prebake() {
-  soundfonts.setSoundfontUrl(soundfontUrl());
+  soundfonts.setSoundfontUrl(soundfontUrl(pageOptions.soundsBase));
   // The code's own samples() goes through the app (remote-scope.mjs): last
   // in the scope, so that it is the `samples` the code sees.
   await Promise.all([
@@ -78,7 +113,7 @@ async function prebake() {
     settle('synth sounds', registerSynthSounds()),
     settle('zzfx sounds', registerZZFXSounds()),
     settle('soundfonts', soundfonts.registerSoundfonts()),
-    settle('sound library', registerLibrary(webaudio)),
+    settle('sound library', registerLibraryTimed()),
   ]);
 }
 
@@ -254,6 +289,11 @@ const bridge = {
   getSounds() {
     return soundSnapshot(soundMap.get());
   },
+  // The user's folders of samples ([{id, map}], SjUserSamples), replacing
+  // the ones registered before (library.mjs).
+  async setUserSamples(packs) {
+    return { ok: true, sounds: await registerUserSamples(webaudio, packs) };
+  },
   // Inserts text at the cursor (replacing the selection) as one edit, without
   // evaluating. 'input.paste' is not a user event CodeMirror's history joins
   // with its neighbours, so a single undo takes the whole insertion back.
@@ -333,6 +373,23 @@ document.addEventListener(logger.key, (event) => {
   post({ type: 'log', level, message: String(message) });
 });
 
+// The editor is the page's only control, so whenever the window gives the page
+// the keyboard (at start, Ctrl+E, Tab or F6 from the side panel) the editor
+// takes it: typing edits and Ctrl+Enter plays at once. WebKit focuses the
+// document, not a control in it, when the view itself gets the focus, and
+// keys typed then would go nowhere.
+function focusEditorWithPage(view) {
+  const focusEditor = () => {
+    if (!document.activeElement || document.activeElement === document.body) {
+      view.focus();
+    }
+  };
+  window.addEventListener('focus', focusEditor);
+  if (document.hasFocus()) {
+    focusEditor();
+  }
+}
+
 // Links in the editor or in logs must open in the user's browser; the C side
 // refuses the navigation and hands http(s) URIs to the desktop.
 async function main() {
@@ -369,10 +426,15 @@ async function main() {
     mirror,
     post,
     getTime: getAudioContextCurrentTime,
-    preload: (pattern, from) => preloadPattern(pattern, from, { _cps: scheduler().cps }),
+    preload: pageOptions.preload
+      ? (pattern, from) => preloadPattern(pattern, from, { _cps: scheduler().cps })
+      : undefined,
   });
   swapper.install();
+  focusEditorWithPage(mirror.editor);
   await prebaked;
+  // The user's own samples, after the library (the hello's userSamples).
+  await settle('your samples', registerUserSamples(webaudio, hello?.userSamples ?? []));
   bridge.ready = true;
   post({ type: 'ready', version: PROTOCOL_VERSION, strudel: __STRUDEL_VERSIONS__ });
   watchSounds(soundMap, (sounds) => post({ type: 'sounds', sounds }));

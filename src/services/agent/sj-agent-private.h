@@ -80,17 +80,24 @@ struct _SjAgent
 
 /* sj-agent.c: the signals and properties are its own; the other parts
  * of the agent emit and notify them through these. */
-void _sj_agent_emit_tool_finished (SjAgent    *self,
-                                   gint64      message_id,
-                                   gint64      tool_call_id);
-void _sj_agent_emit_retrying      (SjAgent    *self,
-                                   guint       attempt,
-                                   guint       delay_ms,
-                                   const char *reason);
-void _sj_agent_emit_request_sent  (SjAgent    *self,
-                                   guint       round,
-                                   gint64      overhead_us);
-void _sj_agent_notify_session_id  (SjAgent    *self);
+void _sj_agent_emit_message_added    (SjAgent                *self,
+                                      gint64                  message_id,
+                                      SjHistoryRole           role);
+void _sj_agent_emit_message_finished (SjAgent                *self,
+                                      gint64                  message_id,
+                                      SjHistoryMessageStatus  status);
+void _sj_agent_emit_tool_finished    (SjAgent                *self,
+                                      gint64                  message_id,
+                                      gint64                  tool_call_id);
+void _sj_agent_emit_retrying         (SjAgent                *self,
+                                      guint                   attempt,
+                                      guint                   delay_ms,
+                                      const char             *reason);
+void _sj_agent_emit_request_sent     (SjAgent                *self,
+                                      guint                   round,
+                                      gint64                  overhead_us);
+void _sj_agent_notify_busy           (SjAgent                *self);
+void _sj_agent_notify_session_id     (SjAgent                *self);
 
 
 /* sj-agent-session.c */
@@ -103,7 +110,7 @@ gint64   _sj_agent_rewind             (SjAgent    *self,
                                        char      **out_text,
                                        GError    **error);
 
-/* sj-agent.c and sj-agent-turn.c: a turn */
+/* sj-agent-send.c and sj-agent-turn.c: a turn */
 void _sj_agent_turn_begin         (SjAgent               *self,
                                    SjAgentTurn           *turn);
 void _sj_agent_turn_end           (SjAgent               *self,

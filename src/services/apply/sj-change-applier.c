@@ -11,30 +11,19 @@
  * and then swaps it in exactly on the next boundary.  Any failure stops the pipeline with a
  * structured rejection, and the music keeps playing what it played.
  *
- * Undo goes back through the timeline along the same path, and read_code
- * gives the model the text and the hash to write its change against.
+ * Undo goes back through the timeline along the same path, and a
+ * replacement puts whole code in place the same way (both are in
+ * sj-change-applier-replace.c); read_code gives the model the text and the
+ * hash to write its change against.
  */
 
 #include "config.h"
 
 #include <string.h>
 
-#include "sj-change-applier.h"
+#include "sj-change-applier-private.h"
 #include "sj-change-report.h"
 #include "sj-change-sounds.h"
-
-struct _SjChangeApplier
-{
-  GObject       parent_instance;
-
-  SjLiveTarget *target;
-  SjDryRun     *dry_run;
-  SjKnowledge  *knowledge;
-  SjTimeline   *timeline;
-  SjSoundCache *sound_cache;
-  SjSwapPolicy  defaults;
-  gint64        last_dry_run_us;
-};
 
 G_DEFINE_FINAL_TYPE (SjChangeApplier, sj_change_applier, G_TYPE_OBJECT)
 
@@ -162,9 +151,10 @@ sj_change_applier_get_timeline (SjChangeApplier *self)
   return self->timeline;
 }
 
-static void
-reject (GTask          *task,
-        SjChangeResult *rejection)
+/* Finishes @task with @rejection, and takes both. */
+void
+_sj_change_applier_reject (GTask          *task,
+                           SjChangeResult *rejection)
 {
   g_task_return_pointer (task, rejection, (GDestroyNotify) sj_change_result_unref);
   g_object_unref (task);
@@ -172,11 +162,11 @@ reject (GTask          *task,
 
 /* A failure of the page itself (gone, restarting, timed out) is a
  * rejection too: the caller learns that nothing was applied. */
-static gboolean
-propagate_or_reject (GTask             *task,
-                     GError            *error,
-                     SjChangePhase      phase,
-                     SjChangeRejection  rejection)
+gboolean
+_sj_change_applier_propagate_or_reject (GTask             *task,
+                                        GError            *error,
+                                        SjChangePhase      phase,
+                                        SjChangeRejection  rejection)
 {
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -185,7 +175,7 @@ propagate_or_reject (GTask             *task,
       return TRUE;
     }
 
-  reject (task, sj_change_result_new_rejected (phase, rejection, error->message, NULL));
+  _sj_change_applier_reject (task, sj_change_result_new_rejected (phase, rejection, error->message, NULL));
   g_error_free (error);
   return TRUE;
 }
@@ -225,18 +215,21 @@ swap_cb (GObject      *object,
   swap = sj_live_target_schedule_swap_finish (SJ_LIVE_TARGET (object), result, &error);
   if (swap == NULL)
     {
-      propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE, SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
+      _sj_change_applier_propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE,
+                                              SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
       return;
     }
 
   status = json_object_get_string_member_with_default (swap, "status", "error");
   if (!g_str_equal (status, "scheduled") && !g_str_equal (status, "applied"))
     {
-      reject (g_steal_pointer (&task),
-              sj_change_result_new_rejected (SJ_CHANGE_PHASE_RUNTIME, SJ_CHANGE_REJECTION_LIVE_EVALUATION_FAILED,
-                                             json_object_get_string_member_with_default (swap, "message",
-                                                                                         "The page could not evaluate the code."),
-                                             NULL));
+      const char *message = json_object_get_string_member_with_default (swap, "message",
+                                                                        "The page could not evaluate the code.");
+
+      _sj_change_applier_reject (g_steal_pointer (&task),
+                                 sj_change_result_new_rejected (SJ_CHANGE_PHASE_RUNTIME,
+                                                                SJ_CHANGE_REJECTION_LIVE_EVALUATION_FAILED,
+                                                                message, NULL));
       return;
     }
 
@@ -264,7 +257,8 @@ dry_run_cb (GObject      *object,
   self->last_dry_run_us = g_get_monotonic_time () - apply->dry_run_started;
   if (raw == NULL)
     {
-      propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_RUNTIME, SJ_CHANGE_REJECTION_DRY_RUN_UNAVAILABLE);
+      _sj_change_applier_propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_RUNTIME,
+                                              SJ_CHANGE_REJECTION_DRY_RUN_UNAVAILABLE);
       return;
     }
 
@@ -272,7 +266,7 @@ dry_run_cb (GObject      *object,
 
   if (!sj_change_report_lets_through (apply->report))
     {
-      reject (g_steal_pointer (&task), sj_change_report_rejection (apply->report));
+      _sj_change_applier_reject (g_steal_pointer (&task), sj_change_report_rejection (apply->report));
       return;
     }
 
@@ -294,7 +288,7 @@ dry_run_cb (GObject      *object,
             NULL);
 
           g_ptr_array_extend_and_steal (rejection->unavailable_sounds, g_steal_pointer (&unavailable));
-          reject (g_steal_pointer (&task), rejection);
+          _sj_change_applier_reject (g_steal_pointer (&task), rejection);
           return;
         }
     }
@@ -324,7 +318,8 @@ fetch_code_cb (GObject      *object,
   apply->current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
   if (apply->current == NULL)
     {
-      propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE, SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
+      _sj_change_applier_propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE,
+                                              SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
       return;
     }
 
@@ -339,7 +334,7 @@ fetch_code_cb (GObject      *object,
                                                  "baseHash");
       rejection->latest_code = g_strdup (apply->current);
       rejection->latest_hash = g_strdup (current_hash);
-      reject (g_steal_pointer (&task), rejection);
+      _sj_change_applier_reject (g_steal_pointer (&task), rejection);
       return;
     }
 
@@ -352,16 +347,16 @@ fetch_code_cb (GObject      *object,
   apply->code = sj_change_request_build (apply->request, apply->current, &rejection);
   if (apply->code == NULL)
     {
-      reject (g_steal_pointer (&task), rejection);
+      _sj_change_applier_reject (g_steal_pointer (&task), rejection);
       return;
     }
 
   apply->hash = sj_code_hash (apply->code);
   if (g_str_equal (apply->hash, current_hash))
     {
-      reject (g_steal_pointer (&task),
-              sj_change_result_new_rejected (SJ_CHANGE_PHASE_INPUT, SJ_CHANGE_REJECTION_NO_CHANGE,
-                                             "The change leaves the code exactly as it is.", "change"));
+      rejection = sj_change_result_new_rejected (SJ_CHANGE_PHASE_INPUT, SJ_CHANGE_REJECTION_NO_CHANGE,
+                                                 "The change leaves the code exactly as it is.", "change");
+      _sj_change_applier_reject (g_steal_pointer (&task), rejection);
       return;
     }
 
@@ -374,12 +369,14 @@ fetch_code_cb (GObject      *object,
                         cancellable, dry_run_cb, g_steal_pointer (&task));
 }
 
-static void
-start (SjChangeApplier *self,
-       GTask           *task,
-       SjChangeRequest *request,
-       const char      *source,
-       gboolean         undo)
+/* Runs the pipeline for @request, from reading the code that plays now;
+ * takes @task and @request. */
+void
+_sj_change_applier_start (SjChangeApplier *self,
+                          GTask           *task,
+                          SjChangeRequest *request,
+                          const char      *source,
+                          gboolean         undo)
 {
   ApplyData *apply = g_new0 (ApplyData, 1);
 
@@ -419,11 +416,11 @@ sj_change_applier_apply_async (SjChangeApplier     *self,
   request = sj_change_request_parse (input, &self->defaults, &rejection);
   if (request == NULL)
     {
-      reject (g_steal_pointer (&task), rejection);
+      _sj_change_applier_reject (g_steal_pointer (&task), rejection);
       return;
     }
 
-  start (self, g_steal_pointer (&task), request, source, FALSE);
+  _sj_change_applier_start (self, g_steal_pointer (&task), request, source, FALSE);
 }
 
 /**
@@ -444,153 +441,6 @@ sj_change_applier_apply_finish (SjChangeApplier  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-undo_fetch_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  SjChangeApplier *self = g_task_get_source_object (task);
-  const SjSnapshot *target = sj_timeline_get_undo_target (self->timeline);
-  g_autofree char *current = NULL;
-  SjChangeRequest *request;
-  GError *error = NULL;
-
-  current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
-  if (current == NULL)
-    {
-      propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE, SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
-      return;
-    }
-
-  if (target == NULL)
-    {
-      reject (g_steal_pointer (&task),
-              sj_change_result_new_rejected (SJ_CHANGE_PHASE_INPUT, SJ_CHANGE_REJECTION_NOTHING_TO_UNDO,
-                                             "There is no earlier code in the timeline.", NULL));
-      return;
-    }
-
-  /* The undo is an ordinary full-code change against what plays now. */
-  request = g_new0 (SjChangeRequest, 1);
-  request->base_hash = sj_code_hash (current);
-  request->code = g_strdup (target->code);
-  request->policy = self->defaults;
-
-  start (self, g_steal_pointer (&task), request, target->source, TRUE);
-}
-
-/**
- * sj_change_applier_undo_async:
- *
- * Brings back the code before the current one in the timeline, through
- * the same dry-run and quantized swap as any change.
- */
-void
-sj_change_applier_undo_async (SjChangeApplier     *self,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
-{
-  GTask *task;
-
-  g_assert (SJ_IS_CHANGE_APPLIER (self));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sj_change_applier_undo_async);
-  sj_live_target_fetch_code_async (self->target, cancellable, undo_fetch_cb, task);
-}
-
-/* Returns: (transfer full): as sj_change_applier_apply_finish() */
-SjChangeResult *
-sj_change_applier_undo_finish (SjChangeApplier  *self,
-                               GAsyncResult     *result,
-                               GError          **error)
-{
-  g_assert (SJ_IS_CHANGE_APPLIER (self));
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-typedef struct
-{
-  char *code;
-  char *source;
-} Replacement;
-
-static void
-replacement_free (gpointer data)
-{
-  Replacement *replacement = data;
-
-  g_free (replacement->code);
-  g_free (replacement->source);
-  g_free (replacement);
-}
-
-static void
-replace_fetch_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  SjChangeApplier *self = g_task_get_source_object (task);
-  Replacement *replacement = g_task_get_task_data (task);
-  g_autofree char *current = NULL;
-  g_autofree char *source = NULL;
-  SjChangeRequest *request;
-  GError *error = NULL;
-
-  current = sj_live_target_fetch_code_finish (SJ_LIVE_TARGET (object), result, &error);
-  if (current == NULL)
-    {
-      propagate_or_reject (g_steal_pointer (&task), error, SJ_CHANGE_PHASE_SCHEDULE, SJ_CHANGE_REJECTION_PAGE_UNAVAILABLE);
-      return;
-    }
-
-  /* A full-code change against what plays now, like an undo. */
-  request = g_new0 (SjChangeRequest, 1);
-  request->base_hash = sj_code_hash (current);
-  request->code = g_steal_pointer (&replacement->code);
-  request->policy = self->defaults;
-  source = g_steal_pointer (&replacement->source);
-
-  start (self, g_steal_pointer (&task), request, source, FALSE);
-}
-
-/**
- * sj_change_applier_replace_async:
- * @code: the whole new code
- * @source: who asks, "user" or "agent"
- *
- * Puts @code in place of whatever plays now, through the same dry-run and
- * quantized swap as any change: an Apply on a code block, a Revert from
- * the timeline. Finish with sj_change_applier_apply_finish().
- */
-void
-sj_change_applier_replace_async (SjChangeApplier     *self,
-                                 const char          *code,
-                                 const char          *source,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
-{
-  Replacement *replacement;
-  GTask *task;
-
-  g_assert (SJ_IS_CHANGE_APPLIER (self));
-  g_assert (code != NULL);
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sj_change_applier_apply_async);
-  replacement = g_new0 (Replacement, 1);
-  replacement->code = g_strdup (code);
-  replacement->source = g_strdup (source ? source : "user");
-  g_task_set_task_data (task, replacement, replacement_free);
-  sj_live_target_fetch_code_async (self->target, cancellable, replace_fetch_cb, task);
 }
 
 static void

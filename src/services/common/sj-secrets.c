@@ -143,16 +143,22 @@ sj_secrets_wipe_free (gpointer data)
     }
 }
 
-/* A store or clear keeps where it was for in its task, so that its
+/* The task of a store or a clear.  It keeps where it was for, so that its
  * success can be announced to the rest of the app. */
-static void
-remember_endpoint (GTask      *task,
-                   const char *provider,
-                   const char *base_url)
+static GTask *
+change_task_new (const char          *provider,
+                 const char          *base_url,
+                 gpointer             source_tag,
+                 GCancellable        *cancellable,
+                 GAsyncReadyCallback  callback,
+                 gpointer             user_data)
 {
   const char * const endpoint[] = { provider, base_url, NULL };
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
 
+  g_task_set_source_tag (task, source_tag);
   g_task_set_task_data (task, g_strdupv ((char **)endpoint), (GDestroyNotify) g_strfreev);
+  return task;
 }
 
 static void
@@ -163,6 +169,22 @@ announce_change (GTask *task)
   sj_secrets_monitor_key_changed (sj_secrets_monitor_get_default (), endpoint[0], endpoint[1]);
 }
 
+/* How a store or a clear ends: a keyring error for the caller, or the
+ * change announced to the rest of the app. */
+static void
+return_change (GTask  *task,
+               GError *error)
+{
+  if (error != NULL)
+    {
+      g_task_return_error (task, sj_secrets_map_error (error));
+      return;
+    }
+
+  announce_change (task);
+  g_task_return_boolean (task, TRUE);
+}
+
 static void
 store_cb (GObject      *object,
           GAsyncResult *result,
@@ -171,14 +193,8 @@ store_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   GError *error = NULL;
 
-  if (!secret_password_store_finish (result, &error))
-    {
-      g_task_return_error (task, sj_secrets_map_error (error));
-      return;
-    }
-
-  announce_change (task);
-  g_task_return_boolean (task, TRUE);
+  secret_password_store_finish (result, &error);
+  return_change (task, error);
 }
 
 /* Stores @key for @provider at @base_url, replacing any key stored there
@@ -200,9 +216,7 @@ sj_secrets_store_api_key_async (const char          *provider,
   g_return_if_fail (key != NULL && *key != '\0');
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sj_secrets_store_api_key_async);
-  remember_endpoint (task, provider, base_url);
+  task = change_task_new (provider, base_url, sj_secrets_store_api_key_async, cancellable, callback, user_data);
 
   /* Translators: the name of the keyring item, as shown in Passwords and
    * Keys; %s is the LLM provider, e.g. "OpenRouter". */
@@ -347,15 +361,7 @@ clear_cb (GObject      *object,
   /* FALSE without an error only means there was nothing to clear, which
    * is what the caller wanted anyway. */
   secret_password_clear_finish (result, &error);
-
-  if (error != NULL)
-    {
-      g_task_return_error (task, sj_secrets_map_error (error));
-      return;
-    }
-
-  announce_change (task);
-  g_task_return_boolean (task, TRUE);
+  return_change (task, error);
 }
 
 void
@@ -371,9 +377,7 @@ sj_secrets_clear_api_key_async (const char          *provider,
   g_return_if_fail (base_url != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sj_secrets_clear_api_key_async);
-  remember_endpoint (task, provider, base_url);
+  task = change_task_new (provider, base_url, sj_secrets_clear_api_key_async, cancellable, callback, user_data);
 
   secret_password_clear (sj_secrets_get_schema (), cancellable,
                          clear_cb, g_steal_pointer (&task),

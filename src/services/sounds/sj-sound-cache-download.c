@@ -345,6 +345,9 @@ part_created_cb (GObject      *object,
 
   if ((out = g_file_create_finish (G_FILE (object), result, &error)) == NULL)
     {
+      /* Cancelled while it was being opened, it may have been created all
+       * the same: nothing half-written stays behind. */
+      g_file_delete (self->part, NULL, NULL);
       fail_io (self, error);
       return;
     }

@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The sound cache's insides, shared by sj-sound-cache.c (the API, the
- * disk), sj-sound-cache-download.c (downloads) and sj-sound-cache-failures.c
- * (what is said when a sound cannot be had), and the setters the tests use.
+ * disk), sj-sound-cache-download.c (downloads), sj-sound-cache-failures.c
+ * (what is said when a sound cannot be had) and sj-sound-cache-offline.c
+ * (downloads asked for, for offline use), and the setters the tests use.
  */
 
 #pragma once
@@ -78,6 +79,12 @@ void     _sj_sound_cache_file_cached     (SjSoundCache        *self,
                                           const SjLibraryFile *file,
                                           const char          *key,
                                           gsize                size);
+
+/* sj-sound-cache-offline.c */
+void     _sj_sound_cache_answer_download (SjSoundCache        *self,
+                                          GTask               *task,
+                                          GBytes              *bytes,
+                                          const GError        *error);
 
 /* sj-sound-cache-availability.c */
 void     _sj_sound_cache_set_unreachable (SjSoundCache        *self,

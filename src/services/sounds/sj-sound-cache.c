@@ -511,7 +511,9 @@ _sj_sound_cache_answer (SjSoundCache *self,
                         GBytes       *bytes,
                         const GError *error)
 {
-  if (bytes != NULL)
+  if (g_task_get_source_tag (task) == sj_sound_cache_download_async)
+    _sj_sound_cache_answer_download (self, task, bytes, error);
+  else if (bytes != NULL)
     return_bytes (task, bytes, SJ_SOUND_SOURCE_DOWNLOAD);
   else
     fail (self, task, error);

@@ -141,5 +141,15 @@ void          sj_sound_cache_clean_parts_async    (SjSoundCache         *self,
 gint          sj_sound_cache_clean_parts_finish   (SjSoundCache         *self,
                                                    GAsyncResult         *result,
                                                    GError              **error);
+void          sj_sound_cache_download_async       (SjSoundCache         *self,
+                                                   const char           *pack,
+                                                   const char           *path,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+gint64        sj_sound_cache_download_finish      (SjSoundCache         *self,
+                                                   GAsyncResult         *result,
+                                                   gboolean             *downloaded,
+                                                   GError              **error);
 
 G_END_DECLS
