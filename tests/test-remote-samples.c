@@ -747,6 +747,32 @@ test_missing_file (Fixture       *fixture,
   g_assert_false (exists (fixture, "raw.githubusercontent.com/user/repo/main/bd/two.wav.part"));
 }
 
+/* A map's file deleted while the app runs (to have it anew): the next
+ * load fetches it again and puts it back in place, nothing left aside. */
+static void
+test_map_deleted (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *unchecked = NULL;
+
+  assert_loads (fixture, SJ_REMOTE_KIND_MAP, MAP_URL, "application/json");
+  file = sj_remote_samples_get_file (fixture->remote, MAP_URL, NULL);
+  unchecked = g_strconcat (g_file_peek_path (file), ".unchecked", NULL);
+  g_assert_true (g_file_delete (file, NULL, NULL));
+
+  assert_loads (fixture, SJ_REMOTE_KIND_MAP, MAP_URL, "application/json");
+  g_assert_cmpuint (server_count (&fixture->server, MAP_PATH), ==, 2);
+  g_assert_cmpuint (fixture->maps_cached, ==, 2);
+  g_assert_true (g_file_query_exists (file, NULL));
+  g_assert_false (g_file_test (unchecked, G_FILE_TEST_EXISTS));
+  g_assert_nonnull (sj_remote_samples_lookup_sound (fixture->remote, "rbd", NULL));
+
+  /* And from the disk, the next time. */
+  assert_loads (fixture, SJ_REMOTE_KIND_MAP, MAP_URL, "application/json");
+  g_assert_cmpuint (server_count (&fixture->server, MAP_PATH), ==, 2);
+}
+
 /* A host that drops the connection, before answering or halfway through:
  * a clear sentence, nothing kept (no map, no .part, no .unchecked), and the
  * next try asks the host again. */
@@ -883,6 +909,7 @@ main (int   argc,
   ADD ("offline", test_offline);
   ADD ("missing-file", test_missing_file);
   ADD ("default-directory", test_default_directory);
+  ADD ("map-deleted", test_map_deleted);
   ADD ("dropped-connection", test_dropped_connection);
   ADD ("path-traversal", test_path_traversal);
   ADD ("inline-map-files", test_inline_map_files);

@@ -257,8 +257,10 @@ answer_map (GTask   *task,
   LoadData *load = g_task_get_task_data (task);
   g_autoptr(SjRemoteMap) map = NULL;
 
-  /* Another load of the same map got here first. */
-  if (sj_remote_samples_lookup_map (self, load->location.url) != NULL)
+  /* Another load of the same download got here first and put the map in
+   * place. (One fetched anew, its file deleted meanwhile, replaces it.) */
+  if (sj_remote_samples_lookup_map (self, load->location.url) != NULL &&
+      (load->unchecked == NULL || !g_file_query_exists (load->unchecked, NULL)))
     return TRUE;
 
   if ((map = sj_remote_map_parse (bytes, load->location.url, error)) == NULL)
