@@ -15,32 +15,27 @@
 
 export const REMOTE_URL = 'strudel-jam://remote/';
 
-// superdough's resolveSpecialPaths().
+// bubo:<name> is one of Bubobubobubobubo's dough-<name> repositories.
 function resolveSpecialPaths(base) {
-  if (base.startsWith('bubo:')) {
-    const [, repo] = base.split(':');
-    base = `github:Bubobubobubobubo/dough-${repo}`;
-  }
-  return base;
+  return base.startsWith('bubo:') ? `github:Bubobubobubobubo/dough-${base.split(':')[1]}` : base;
 }
 
-// superdough's githubPath().
-function githubPath(base, subpath = '') {
-  let path = base.slice('github:'.length);
-  path = path.endsWith('/') ? path.slice(0, -1) : path;
-  const components = path.split('/');
-  const user = components[0];
-  const repo = components.length >= 2 ? components[1] : 'samples';
-  const branch = components.length >= 3 ? components[2] : 'main';
-  const other = components.slice(3);
-  other.push(subpath ? subpath : '');
-  return `https://raw.githubusercontent.com/${user}/${repo}/${branch}/${other.join('/')}`;
+// github:user[/repo[/branch[/folder…]]] names a file of a GitHub repository
+// as raw.githubusercontent.com serves it: the repository is "samples" and
+// the branch "main" unless given (superdough's rule), and one trailing "/"
+// is ignored. Without @file, the folder itself, ending in "/".
+function githubPath(base, file = '') {
+  const [user, repo = 'samples', branch = 'main', ...folders] = base
+    .slice('github:'.length)
+    .replace(/\/$/, '')
+    .split('/');
+  return `https://raw.githubusercontent.com/${[user, repo, branch, ...folders, file].join('/')}`;
 }
 
 // A base as processSampleMap() resolves it.
 function resolveBase(base) {
   base = resolveSpecialPaths(base);
-  return base.startsWith('github:') ? githubPath(base, '') : base;
+  return base.startsWith('github:') ? githubPath(base) : base;
 }
 
 // The address fetchSampleMap() fetches a map named by a string from.
