@@ -410,6 +410,13 @@ test_pinning (Fixture       *fixture,
   used = answer_skills (fixture, &answer);
   g_assert_cmpstr (used, ==, "dub:pinned jazz:auto");
   session = sj_agent_get_session_id (fixture->agent);
+  {
+    /* The export says which skills the answer had. */
+    g_autofree char *markdown = sj_history_store_export_markdown (fixture->store, session, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (markdown, "*Skills: Dub, Jazz*\n\n"));
+  }
 
   /* In the SQLite file: another connection, then another agent, read it. */
   g_clear_object (&fixture->agent);
