@@ -4,10 +4,11 @@
  *
  * The matching behind strudel_knowledge and the Reference and Sounds
  * pages: query terms against the reference's names and synonyms, the
- * sounds and their banks, and the descriptions; ranked exact name, exact
- * synonym, prefix, spelling mistake, part of a name, description word.
- * Suggestions for unknown names come from here too, and only ever name
- * what the indexes hold.
+ * sounds and their banks, the phrases of the concept vocabulary and the
+ * descriptions; ranked exact name, exact synonym, concept, prefix,
+ * spelling mistake, part of a name, description (BM25).  A phrase of the
+ * vocabulary hides the names of its own words: "low pass filter" is lpf,
+ * not filter.  Every name ranked comes from the indexes.
  */
 
 #include "config.h"
@@ -61,8 +62,14 @@ compare_hits (gconstpointer a,
 
   if (ha->match != hb->match)
     return (int)ha->match - (int)hb->match;
+  /* Descriptions rank by relevance; names by their typos, then by how
+   * much of the whole query their documentation is about. */
+  if (ha->match == SJ_MATCH_TEXT && ha->score != hb->score)
+    return ha->score > hb->score ? -1 : 1;
   if (ha->distance != hb->distance)
     return ha->distance < hb->distance ? -1 : 1;
+  if (ha->score != hb->score)
+    return ha->score > hb->score ? -1 : 1;
   /* A bank groups its sounds: it comes before them on a tie. */
   if ((ha->kind == SJ_KNOWLEDGE_HIT_BANK) != (hb->kind == SJ_KNOWLEDGE_HIT_BANK))
     return ha->kind == SJ_KNOWLEDGE_HIT_BANK ? -1 : 1;
@@ -97,6 +104,80 @@ better (const SjKnowledgeHit *a,
   return a->distance < b->distance;
 }
 
+void
+_sj_knowledge_match_dispose (SjKnowledge *self)
+{
+  g_clear_pointer (&self->bm25, sj_reference_bm25_free);
+  g_clear_pointer (&self->entry_positions, g_hash_table_unref);
+  g_clear_object (&self->concepts);
+}
+
+static SjKnowledgeConcepts *
+get_concepts (SjKnowledge *self)
+{
+  if (self->concepts == NULL)
+    self->concepts = g_object_ref (sj_knowledge_concepts_get_bundled ());
+  return self->concepts;
+}
+
+static SjReferenceBm25 *
+get_bm25 (SjKnowledge *self)
+{
+  if (self->bm25 == NULL)
+    self->bm25 = sj_reference_bm25_new (self->reference);
+  return self->bm25;
+}
+
+/* The position of the entry named exactly @name, or -1. */
+static int
+entry_position (SjKnowledge *self,
+                const char  *name)
+{
+  if (self->entry_positions == NULL)
+    {
+      self->entry_positions = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < sj_reference_index_get_n_entries (self->reference); i++)
+        g_hash_table_insert (self->entry_positions,
+                             sj_reference_index_get_entry (self->reference, i)->name,
+                             GUINT_TO_POINTER (i + 1));
+    }
+
+  return (int)GPOINTER_TO_UINT (g_hash_table_lookup (self->entry_positions, name)) - 1;
+}
+
+/**
+ * _sj_knowledge_find_concepts:
+ *
+ * Returns: (transfer full): the #SjKnowledgeConceptMatch of the query's
+ *   words
+ */
+GArray *
+_sj_knowledge_find_concepts (SjKnowledge      *self,
+                             SjKnowledgeQuery *query)
+{
+  return sj_knowledge_concepts_find (get_concepts (self), query->words);
+}
+
+/* Whether @term is one of the words of a phrase of two words or more that
+ * the vocabulary knows: its own name matches then say nothing. */
+static gboolean
+covered (SjKnowledgeQuery *query,
+         GArray           *concepts,
+         const char       *term)
+{
+  for (guint c = 0; c < concepts->len; c++)
+    {
+      const SjKnowledgeConceptMatch *match = &g_array_index (concepts, SjKnowledgeConceptMatch, c);
+
+      if (match->n_words < 2)
+        continue;
+      for (guint w = match->first; w < match->first + match->n_words && w < query->words->len; w++)
+        if (g_ascii_strcasecmp (g_ptr_array_index (query->words, w), term) == 0)
+          return TRUE;
+    }
+  return FALSE;
+}
+
 /* Keeps the best hit per item: @slots maps an item to its position in
  * @hits plus one. */
 static void
@@ -115,18 +196,6 @@ offer (GArray               *hits,
     g_array_index (hits, SjKnowledgeHit, slot - 1) = *hit;
 }
 
-/* Finds @term_lower as the start of a word of @text; returns its offset
- * or -1. */
-static gssize
-find_word (const char *text,
-           const char *term_lower)
-{
-  for (const char *p = strstr (text, term_lower); p != NULL; p = strstr (p + 1, term_lower))
-    if (p == text || !g_ascii_isalnum (p[-1]))
-      return p - text;
-  return -1;
-}
-
 static void
 match_reference_term (SjKnowledge *self,
                       const char  *term,
@@ -139,14 +208,13 @@ match_reference_term (SjKnowledge *self,
   guint64 mask = sj_fuzzy_mask (lower, len);
   const SjReferenceKey *keys;
   guint n_keys;
-  guint n_entries = sj_reference_index_get_n_entries (sj_knowledge_get_reference (self));
 
   keys = sj_reference_index_get_keys (sj_knowledge_get_reference (self), &n_keys);
 
   for (guint i = 0; i < n_keys; i++)
     {
       const SjReferenceEntry *entry = sj_reference_index_get_entry (sj_knowledge_get_reference (self), keys[i].entry);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, keys[i].entry, SJ_MATCH_NONE, 0, 0, term, NULL };
+      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, keys[i].entry, SJ_MATCH_NONE, 0, 0, term, NULL, 0 };
 
       if (!include_uncallable && !keys[i].callable)
         continue;
@@ -183,26 +251,6 @@ match_reference_term (SjKnowledge *self,
       offer (hits, slots, &hit);
     }
 
-  if (len < 3)
-    return;
-
-  for (guint i = 0; i < n_entries; i++)
-    {
-      const SjReferenceEntry *entry = sj_reference_index_get_entry (sj_knowledge_get_reference (self), i);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, i, SJ_MATCH_TEXT, 0, 0, term, NULL };
-      gssize offset;
-
-      if (slots[i] != 0 || (!include_uncallable && !entry->callable))
-        continue;
-
-      offset = find_word (sj_reference_index_get_text (sj_knowledge_get_reference (self), i), lower);
-      if (offset < 0)
-        continue;
-
-      hit.distance = offset;
-      hit.matched = entry->name;
-      offer (hits, slots, &hit);
-    }
 }
 
 /**
@@ -218,22 +266,19 @@ sj_knowledge_search_reference (SjKnowledge *self,
                                gboolean     include_uncallable)
 {
   g_autoptr(SjKnowledgeQuery) query = NULL;
-  g_autofree guint *slots = NULL;
-  GArray *hits = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
+  g_autoptr(GArray) concepts = NULL;
+  GArray *hits;
 
   g_assert (SJ_IS_KNOWLEDGE (self));
 
   query = sj_knowledge_query_parse (text, SJ_KNOWLEDGE_DOMAIN_REFERENCE, SJ_KNOWLEDGE_MODE_SEARCH);
-  slots = g_new0 (guint, sj_reference_index_get_n_entries (sj_knowledge_get_reference (self)) + 1);
-
-  for (guint i = 0; i < query->terms->len; i++)
-    match_reference_term (self, g_ptr_array_index (query->terms, i), include_uncallable, hits, slots);
+  concepts = _sj_knowledge_find_concepts (self, query);
+  hits = _sj_knowledge_match_reference (self, query, concepts, include_uncallable);
 
   /* The terms die with the query: the hits must not point at them. */
   for (guint i = 0; i < hits->len; i++)
     g_array_index (hits, SjKnowledgeHit, i).term = NULL;
 
-  _sj_knowledge_sort_hits (self, hits);
   return hits;
 }
 
@@ -255,7 +300,7 @@ match_sounds_term (SjKnowledge     *self,
   for (guint i = 0; i < n_sounds; i++)
     {
       const SjSound *sound = sj_sounds_index_get_sound (sj_knowledge_get_sounds (self), i);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_NONE, 0, 0, term, sound->name };
+      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_NONE, 0, 0, term, sound->name, 0 };
 
       if ((sound->categories & (1u << (any_category ? SJ_SOUND_CATEGORY_ALL : category))) == 0)
         continue;
@@ -275,7 +320,7 @@ match_sounds_term (SjKnowledge     *self,
   for (guint i = 0; i < n_banks; i++)
     {
       const SjSoundBank *bank = sj_sounds_index_get_bank (sj_knowledge_get_sounds (self), i);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_BANK, i, SJ_MATCH_NONE, 0, 0, term, bank->name };
+      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_BANK, i, SJ_MATCH_NONE, 0, 0, term, bank->name, 0 };
       gboolean member_in_category = any_category;
 
       for (guint s = 0; s < bank->sounds->len && !member_in_category; s++)
@@ -298,19 +343,76 @@ match_sounds_term (SjKnowledge     *self,
     }
 }
 
-GArray *
-_sj_knowledge_match_sounds (SjKnowledge     *self,
-                     GPtrArray       *terms,
+/* Offers sound @name (or the bank of that name) as the @rank-th meaning of
+ * a concept. */
+static void
+offer_concept_sound (SjKnowledge     *self,
+                     const char      *name,
+                     guint            rank,
                      gboolean         any_category,
-                     SjSoundCategory  category)
+                     SjSoundCategory  category,
+                     GArray          *hits,
+                     guint           *slots,
+                     guint           *bank_slots)
 {
-  g_autofree guint *slots = g_new0 (guint, sj_sounds_index_get_n_sounds (sj_knowledge_get_sounds (self)) + 1);
-  g_autofree guint *bank_slots = g_new0 (guint, sj_sounds_index_get_n_banks (sj_knowledge_get_sounds (self)) + 1);
+  const SjSound *sound = sj_sounds_index_lookup (self->sounds, name);
+  const SjSoundBank *bank = sound == NULL ? sj_sounds_index_lookup_bank (self->sounds, name) : NULL;
+
+  for (guint i = 0; sound != NULL && i < sj_sounds_index_get_n_sounds (self->sounds); i++)
+    if (sj_sounds_index_get_sound (self->sounds, i) == sound)
+      {
+        SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_CONCEPT, rank, 0, NULL, sound->name, 0 };
+
+        if (any_category || sj_sound_in_category (sound, category))
+          offer (hits, slots, &hit);
+        return;
+      }
+
+  for (guint i = 0; bank != NULL && i < sj_sounds_index_get_n_banks (self->sounds); i++)
+    if (sj_sounds_index_get_bank (self->sounds, i) == bank)
+      {
+        SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_BANK, i, SJ_MATCH_CONCEPT, rank, 0, NULL, bank->name, 0 };
+
+        if (bank_slots[i] == 0)
+          {
+            g_array_append_val (hits, hit);
+            bank_slots[i] = hits->len;
+          }
+        else if (better (&hit, &g_array_index (hits, SjKnowledgeHit, bank_slots[i] - 1)))
+          g_array_index (hits, SjKnowledgeHit, bank_slots[i] - 1) = hit;
+        return;
+      }
+}
+
+/**
+ * _sj_knowledge_match_sounds:
+ * @concepts: the query's #SjKnowledgeConceptMatch
+ *
+ * Returns: (transfer full): ranked #SjKnowledgeHit of sounds and banks
+ */
+GArray *
+_sj_knowledge_match_sounds (SjKnowledge      *self,
+                            SjKnowledgeQuery *query,
+                            GArray           *concepts,
+                            gboolean          any_category,
+                            SjSoundCategory   category)
+{
+  g_autofree guint *slots = g_new0 (guint, sj_sounds_index_get_n_sounds (self->sounds) + 1);
+  g_autofree guint *bank_slots = g_new0 (guint, sj_sounds_index_get_n_banks (self->sounds) + 1);
   GArray *hits = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
 
-  for (guint i = 0; i < terms->len; i++)
-    match_sounds_term (self, g_ptr_array_index (terms, i), any_category, category,
-                       hits, slots, bank_slots);
+  for (guint i = 0; i < query->terms->len; i++)
+    if (!covered (query, concepts, g_ptr_array_index (query->terms, i)))
+      match_sounds_term (self, g_ptr_array_index (query->terms, i), any_category, category,
+                         hits, slots, bank_slots);
+
+  for (guint c = 0; c < concepts->len; c++)
+    {
+      const SjKnowledgeConcept *concept = g_array_index (concepts, SjKnowledgeConceptMatch, c).concept;
+
+      for (guint n = 0; concept->names[n] != NULL; n++)
+        offer_concept_sound (self, concept->names[n], n, any_category, category, hits, slots, bank_slots);
+    }
 
   _sj_knowledge_sort_hits (self, hits);
   return hits;
@@ -338,7 +440,11 @@ sj_knowledge_search_sounds (SjKnowledge     *self,
    * keeps what does among their matches. */
   if (query->offline && query->terms->len == 0)
     return _sj_knowledge_list_offline (self, FALSE, category);
-  hits = _sj_knowledge_match_sounds (self, query->terms, FALSE, category);
+  {
+    g_autoptr(GArray) concepts = _sj_knowledge_find_concepts (self, query);
+
+    hits = _sj_knowledge_match_sounds (self, query, concepts, FALSE, category);
+  }
   if (query->offline)
     _sj_knowledge_keep_offline (self, hits);
   for (guint i = 0; i < hits->len; i++)
@@ -347,197 +453,120 @@ sj_knowledge_search_sounds (SjKnowledge     *self,
   return hits;
 }
 
-void
-_sj_knowledge_add_suggestion (GPtrArray  *suggestions,
-                const char *name,
-                guint       max)
-{
-  if (suggestions->len >= max)
-    return;
-  for (guint i = 0; i < suggestions->len; i++)
-    if (g_str_equal (g_ptr_array_index (suggestions, i), name))
-      return;
-  g_ptr_array_add (suggestions, g_strdup (name));
-}
-
-typedef struct
-{
-  const char *name;
-  guint       score;
-} Candidate;
-
-static int
-compare_candidates (gconstpointer a,
-                    gconstpointer b)
-{
-  const Candidate *ca = a;
-  const Candidate *cb = b;
-
-  if (ca->score != cb->score)
-    return ca->score < cb->score ? -1 : 1;
-  return strcmp (ca->name, cb->name);
-}
-
-static void
-consider (GArray     *candidates,
-          const char *term_lower,
-          gsize       term_len,
-          const char *name,
-          const char *name_lower,
-          gsize       name_len)
-{
-  guint limit = MAX (2, term_len / 3);
-  Candidate candidate = { name, G_MAXUINT };
-  guint distance = sj_fuzzy_distance (term_lower, term_len, name_lower, name_len, limit);
-
-  if (distance <= limit)
-    candidate.score = distance * 10;
-  else if (name_len >= 3 && term_len > name_len && strstr (term_lower, name_lower) != NULL)
-    /* A real name inside the term: "gate" in "trancegate". */
-    candidate.score = 15 + (term_len - name_len);
-  else if (term_len >= 3 && name_len > term_len && strncmp (name_lower, term_lower, term_len) == 0)
-    candidate.score = 12 + (name_len - term_len);
-
-  if (candidate.score != G_MAXUINT)
-    g_array_append_val (candidates, candidate);
-}
-
-/**
- * sj_knowledge_suggest:
- * @term: an unknown name
- *
- * Returns: (transfer full): up to @max real names close to @term: within
- *   a few typos, contained in it, or starting with it; callable names only
- *   for the reference.
- */
-char **
-sj_knowledge_suggest (SjKnowledge       *self,
-                      const char        *term,
-                      SjKnowledgeDomain  domain,
-                      guint              max)
-{
-  g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
-  g_autoptr(GPtrArray) suggestions = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *lower = g_ascii_strdown (term, MIN (strlen (term), SJ_FUZZY_MAX_TERM));
-  gsize len = strlen (lower);
-
-  g_assert (SJ_IS_KNOWLEDGE (self));
-
-  if (domain != SJ_KNOWLEDGE_DOMAIN_SOUNDS)
-    {
-      const SjReferenceKey *keys;
-      guint n_keys;
-
-      keys = sj_reference_index_get_keys (sj_knowledge_get_reference (self), &n_keys);
-      for (guint i = 0; i < n_keys; i++)
-        {
-          const SjReferenceEntry *entry = sj_reference_index_get_entry (sj_knowledge_get_reference (self), keys[i].entry);
-          const char *name = entry->name;
-
-          if (!keys[i].callable)
-            continue;
-          for (guint s = 0; keys[i].is_synonym && entry->synonyms[s] != NULL; s++)
-            if (g_ascii_strcasecmp (entry->synonyms[s], keys[i].lower) == 0)
-              name = entry->synonyms[s];
-          consider (candidates, lower, len, name, keys[i].lower, keys[i].len);
-        }
-    }
-
-  if (domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE)
-    {
-      for (guint i = 0; i < sj_sounds_index_get_n_sounds (sj_knowledge_get_sounds (self)); i++)
-        {
-          const SjSound *sound = sj_sounds_index_get_sound (sj_knowledge_get_sounds (self), i);
-
-          if (sound->name[0] != '_')
-            consider (candidates, lower, len, sound->name, sound->lower, sound->len);
-        }
-      for (guint i = 0; i < sj_sounds_index_get_n_banks (sj_knowledge_get_sounds (self)); i++)
-        {
-          const SjSoundBank *bank = sj_sounds_index_get_bank (sj_knowledge_get_sounds (self), i);
-
-          consider (candidates, lower, len, bank->name, bank->lower, bank->len);
-        }
-    }
-
-  g_array_sort (candidates, compare_candidates);
-  for (guint i = 0; i < candidates->len; i++)
-    {
-      const Candidate *candidate = &g_array_index (candidates, Candidate, i);
-
-      /* The term itself, spelled the same way, is no suggestion. */
-      if (strcmp (candidate->name, term) != 0)
-        _sj_knowledge_add_suggestion (suggestions, candidate->name, max);
-    }
-
-  /* Still short of ideas: the functions whose documentation uses a word
-   * hidden in the term, longest words first ("gate" in "trancegate"). */
-  for (gsize width = len; domain != SJ_KNOWLEDGE_DOMAIN_SOUNDS && width >= 4 &&
-                          suggestions->len < max; width--)
-    for (gsize start = 0; start + width <= len && suggestions->len < max; start++)
-      {
-        g_autofree char *word = g_strndup (lower + start, width);
-        GArray *entries = sj_reference_index_lookup_word (sj_knowledge_get_reference (self), word);
-
-        for (guint e = 0; entries != NULL && e < entries->len && e < 2; e++)
-          {
-            const SjReferenceEntry *entry =
-              sj_reference_index_get_entry (sj_knowledge_get_reference (self), g_array_index (entries, guint, e));
-
-            if (entry->callable)
-              _sj_knowledge_add_suggestion (suggestions, entry->name, max);
-          }
-      }
-
-  g_ptr_array_add (suggestions, NULL);
-  return (char **)g_ptr_array_free (g_steal_pointer (&suggestions), FALSE);
-}
-
 /* Among functions found only through their descriptions, the head of a
  * family comes before its members: "reverb" finds room, roomlp, roomdim
  * and roomfade, and room is the one to start with. */
 static void
 demote_family_members (SjKnowledge *self,
-                       GArray      *hits)
+                       GArray      *hits,
+                       guint       *slots)
 {
   for (guint i = 0; i < hits->len; i++)
     {
       SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i);
       const char *name;
+      gsize len;
 
       if (hit->match != SJ_MATCH_TEXT)
         continue;
-      name = sj_reference_index_get_entry (sj_knowledge_get_reference (self), hit->index)->name;
+      name = sj_reference_index_get_entry (self->reference, hit->index)->name;
+      len = strlen (name);
 
-      for (guint j = 0; j < hits->len; j++)
+      for (gsize head_len = 2; head_len < len && head_len <= 32; head_len++)
         {
-          const SjKnowledgeHit *other = &g_array_index (hits, SjKnowledgeHit, j);
-          const char *head;
+          char head[33];
+          int head_position;
 
-          if (j == i || other->match != SJ_MATCH_TEXT)
-            continue;
-          head = sj_reference_index_get_entry (sj_knowledge_get_reference (self), other->index)->name;
-          if (strlen (head) < strlen (name) && g_str_has_prefix (name, head))
+          memcpy (head, name, head_len);
+          head[head_len] = '\0';
+          head_position = entry_position (self, head);
+          if (head_position >= 0 && slots[head_position] != 0 &&
+              g_array_index (hits, SjKnowledgeHit, slots[head_position] - 1).match == SJ_MATCH_TEXT)
             {
-              hit->distance += 1000;
+              hit->score *= 0.8f;
               break;
             }
         }
     }
 }
 
-GArray *
-_sj_knowledge_match_reference (SjKnowledge *self,
-                        GPtrArray   *terms)
+/* Classes, pattern internals and names written like classes are real, but
+ * never what a phrase asks for: they go to the end unless named exactly. */
+static gboolean
+is_internal (SjKnowledge            *self,
+             const SjReferenceEntry *entry)
 {
-  g_autofree guint *slots = g_new0 (guint, sj_reference_index_get_n_entries (sj_knowledge_get_reference (self)) + 1);
+  return g_ascii_isupper (entry->name[0]) ||
+         sj_knowledge_concepts_is_internal (get_concepts (self), entry->name);
+}
+
+/**
+ * _sj_knowledge_match_reference:
+ * @concepts: the query's #SjKnowledgeConceptMatch
+ * @include_uncallable: also what the bundled runtime lacks (the Reference
+ *   page shows it, marked)
+ *
+ * Returns: (transfer full): ranked #SjKnowledgeHit of reference entries
+ */
+GArray *
+_sj_knowledge_match_reference (SjKnowledge      *self,
+                               SjKnowledgeQuery *query,
+                               GArray           *concepts,
+                               gboolean          include_uncallable)
+{
+  guint n_entries = sj_reference_index_get_n_entries (self->reference);
+  g_autofree guint *slots = g_new0 (guint, n_entries + 1);
+  g_autofree float *scores = g_new0 (float, n_entries + 1);
   GArray *hits = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
 
-  for (guint i = 0; i < terms->len; i++)
-    match_reference_term (self, g_ptr_array_index (terms, i), FALSE, hits, slots);
+  for (guint i = 0; i < query->terms->len; i++)
+    if (!covered (query, concepts, g_ptr_array_index (query->terms, i)))
+      match_reference_term (self, g_ptr_array_index (query->terms, i), include_uncallable, hits, slots);
 
-  demote_family_members (self, hits);
+  for (guint c = 0; c < concepts->len; c++)
+    {
+      const SjKnowledgeConcept *concept = g_array_index (concepts, SjKnowledgeConceptMatch, c).concept;
+
+      for (guint n = 0; concept->names[n] != NULL; n++)
+        {
+          int position = entry_position (self, concept->names[n]);
+          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, 0, SJ_MATCH_CONCEPT, n, 0, NULL, NULL, 0 };
+
+          if (position < 0)
+            continue;
+          hit.index = position;
+          hit.matched = sj_reference_index_get_entry (self->reference, position)->name;
+          if (include_uncallable || sj_reference_index_get_entry (self->reference, position)->callable)
+            offer (hits, slots, &hit);
+        }
+    }
+
+  /* The descriptions, by relevance to all the content words at once. */
+  if (sj_reference_bm25_score (get_bm25 (self), query->terms, scores))
+    for (guint i = 0; i < n_entries; i++)
+      {
+        const SjReferenceEntry *entry = sj_reference_index_get_entry (self->reference, i);
+        SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, i, SJ_MATCH_TEXT, 0, 0, NULL, entry->name, 0 };
+
+        if (scores[i] <= 0 || slots[i] != 0 || (!include_uncallable && !entry->callable))
+          continue;
+        offer (hits, slots, &hit);
+      }
+
+  for (guint i = 0; i < hits->len; i++)
+    {
+      SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i);
+
+      hit->score = scores[hit->index];
+      if (hit->match > SJ_MATCH_SYNONYM &&
+          is_internal (self, sj_reference_index_get_entry (self->reference, hit->index)))
+        {
+          hit->match = SJ_MATCH_TEXT;
+          hit->score = -1;
+        }
+    }
+
+  demote_family_members (self, hits, slots);
   _sj_knowledge_sort_hits (self, hits);
   return hits;
 }
-

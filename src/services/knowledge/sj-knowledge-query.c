@@ -151,6 +151,7 @@ sj_knowledge_query_free (SjKnowledgeQuery *query)
     return;
 
   g_clear_pointer (&query->terms, g_ptr_array_unref);
+  g_clear_pointer (&query->words, g_ptr_array_unref);
   g_free (query);
 }
 
@@ -239,6 +240,7 @@ sj_knowledge_query_parse (const char        *text,
   guint seen = 0;
 
   query->terms = g_ptr_array_new_with_free_func (g_free);
+  query->words = g_ptr_array_new_with_free_func (g_free);
   query->domain = domain;
   query->mode = mode;
 
@@ -296,6 +298,9 @@ sj_knowledge_query_parse (const char        *text,
       g_autofree char *word_lower = g_ascii_strdown (word, -1);
       SjSoundCategory category;
       guint classes = classify (word_lower);
+
+      if (query->words->len < SJ_KNOWLEDGE_MAX_WORDS && strlen (word_lower) <= 64)
+        g_ptr_array_add (query->words, g_strdup (word_lower));
 
       if (category_of (word_lower, &category))
         {

@@ -35,6 +35,7 @@ typedef struct
   guint               case_only : 1;  /* matched only when ignoring case */
   const char         *term;       /* the query term that matched (borrowed) */
   const char         *matched;    /* the name or synonym it matched (borrowed) */
+  float               score;      /* BM25 relevance of the whole query (reference) */
 } SjKnowledgeHit;
 
 #define SJ_TYPE_KNOWLEDGE (sj_knowledge_get_type ())
