@@ -88,6 +88,20 @@ sj_knowledge_concepts_stem (const char *word)
   return stem;
 }
 
+/* Glue that phrases are matched without: "reverse a pattern" is the
+ * phrase "reverse pattern", "fade in each note" the phrase "fade in each
+ * note". */
+static const char * const glue[] = { "a", "an", "the", "my", "it", "its", "this", "that", "of", "to", "on", "for", "with" };
+
+static gboolean
+is_glue (const char *word)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (glue); i++)
+    if (g_str_equal (word, glue[i]))
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 is_name_char (char c)
 {
@@ -131,8 +145,10 @@ parse_phrase (const char  *phrase,
 
       if (*words[i] == '\0')
         return fail (error, line, "words are separated by single spaces");
+      if (is_glue (words[i]) && words[1] != NULL)
+        continue;
       stem = sj_knowledge_concepts_stem (words[i]);
-      g_string_append_printf (key, "%s%s", i > 0 ? " " : "", stem);
+      g_string_append_printf (key, "%s%s", key->len > 0 ? " " : "", stem);
     }
 
   return TRUE;
@@ -373,7 +389,9 @@ sj_knowledge_concepts_lookup (SjKnowledgeConcepts *self,
     {
       g_autofree char *stem = sj_knowledge_concepts_stem (words[i]);
 
-      g_string_append_printf (key, "%s%s", i > 0 ? " " : "", stem);
+      if (is_glue (stem) && words[1] != NULL)
+        continue;
+      g_string_append_printf (key, "%s%s", key->len > 0 ? " " : "", stem);
     }
 
   position = GPOINTER_TO_UINT (g_hash_table_lookup (self->by_key, key->str));
@@ -395,11 +413,22 @@ sj_knowledge_concepts_find (SjKnowledgeConcepts *self,
 {
   GArray *matches = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeConceptMatch));
   g_autoptr(GPtrArray) stems = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) positions = g_array_new (FALSE, FALSE, sizeof (guint));
 
   g_assert (SJ_IS_KNOWLEDGE_CONCEPTS (self));
 
   for (guint i = 0; i < words->len; i++)
-    g_ptr_array_add (stems, sj_knowledge_concepts_stem (g_ptr_array_index (words, i)));
+    {
+      char *stem = sj_knowledge_concepts_stem (g_ptr_array_index (words, i));
+
+      if (is_glue (stem))
+        {
+          g_free (stem);
+          continue;
+        }
+      g_ptr_array_add (stems, stem);
+      g_array_append_val (positions, i);
+    }
 
   for (guint i = 0; i < stems->len;)
     {
@@ -416,8 +445,10 @@ sj_knowledge_concepts_find (SjKnowledgeConcepts *self,
           position = GPOINTER_TO_UINT (g_hash_table_lookup (self->by_key, key->str));
           if (position > 0)
             {
+              guint first = g_array_index (positions, guint, i);
+              guint last = g_array_index (positions, guint, i + n - 1);
               SjKnowledgeConceptMatch match = {
-                &g_array_index (self->concepts, SjKnowledgeConcept, position - 1), i, n,
+                &g_array_index (self->concepts, SjKnowledgeConcept, position - 1), first, last - first + 1,
               };
 
               g_array_append_val (matches, match);

@@ -158,6 +158,27 @@ _sj_knowledge_find_concepts (SjKnowledge      *self,
   return sj_knowledge_concepts_find (get_concepts (self), query->words);
 }
 
+/* The distance of the @n-th name of @concept: longer phrases say more
+ * ("pitch shift" before "sample"), then the vocabulary's order. */
+static guint
+concept_rank (const SjKnowledgeConcept *concept,
+              guint                     n)
+{
+  return n + 10 * (SJ_KNOWLEDGE_CONCEPTS_MAX_WORDS - MIN (concept->n_words, SJ_KNOWLEDGE_CONCEPTS_MAX_WORDS));
+}
+
+/* Below this IDF a word is used by more than about one entry in fifty. */
+#define COMMON_WORD_IDF 3.9
+
+/* In a phrase, a plain word that many descriptions use ("apply", "time",
+ * "sound") is English before it is a name. */
+static gboolean
+is_common_word (SjKnowledge *self,
+                const char  *term)
+{
+  return sj_reference_bm25_idf (get_bm25 (self), term) < COMMON_WORD_IDF;
+}
+
 /* Whether @term is one of the words of a phrase of two words or more that
  * the vocabulary knows: its own name matches then say nothing. */
 static gboolean
@@ -200,9 +221,12 @@ static void
 match_reference_term (SjKnowledge *self,
                       const char  *term,
                       gboolean     include_uncallable,
+                      gboolean     phrase,
                       GArray      *hits,
                       guint       *slots)
 {
+  gboolean common = phrase && is_common_word (self, term);
+
   g_autofree char *lower = g_ascii_strdown (term, -1);
   gsize len = strlen (lower);
   guint64 mask = sj_fuzzy_mask (lower, len);
@@ -247,6 +271,13 @@ match_reference_term (SjKnowledge *self,
       else if (keys[i].is_synonym && hit.match > SJ_MATCH_PREFIX)
         /* A fuzzy synonym ranks after a fuzzy name with the same typos. */
         hit.distance++;
+
+      /* Its name then ranks by relevance, with the descriptions. */
+      if (common)
+        {
+          hit.match = SJ_MATCH_TEXT;
+          hit.term = NULL;
+        }
 
       offer (hits, slots, &hit);
     }
@@ -406,12 +437,26 @@ _sj_knowledge_match_sounds (SjKnowledge      *self,
       match_sounds_term (self, g_ptr_array_index (query->terms, i), any_category, category,
                          hits, slots, bank_slots);
 
+  /* In a phrase, a sound merely spelled like a plain word ("percysyn" for
+   * "per", "pink" for "pick") is no answer before the phrase's meaning. */
+  for (guint i = 0; query->terms->len >= 2 && i < hits->len; i++)
+    {
+      SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i);
+
+      if (hit->match >= SJ_MATCH_PREFIX && hit->term != NULL && is_common_word (self, hit->term))
+        {
+          hit->match = SJ_MATCH_TEXT;
+          hit->term = NULL;
+        }
+    }
+
   for (guint c = 0; c < concepts->len; c++)
     {
       const SjKnowledgeConcept *concept = g_array_index (concepts, SjKnowledgeConceptMatch, c).concept;
 
       for (guint n = 0; concept->names[n] != NULL; n++)
-        offer_concept_sound (self, concept->names[n], n, any_category, category, hits, slots, bank_slots);
+        offer_concept_sound (self, concept->names[n], concept_rank (concept, n), any_category, category,
+                             hits, slots, bank_slots);
     }
 
   _sj_knowledge_sort_hits (self, hits);
@@ -521,7 +566,8 @@ _sj_knowledge_match_reference (SjKnowledge      *self,
 
   for (guint i = 0; i < query->terms->len; i++)
     if (!covered (query, concepts, g_ptr_array_index (query->terms, i)))
-      match_reference_term (self, g_ptr_array_index (query->terms, i), include_uncallable, hits, slots);
+      match_reference_term (self, g_ptr_array_index (query->terms, i), include_uncallable,
+                            query->terms->len >= 2, hits, slots);
 
   for (guint c = 0; c < concepts->len; c++)
     {
@@ -530,7 +576,7 @@ _sj_knowledge_match_reference (SjKnowledge      *self,
       for (guint n = 0; concept->names[n] != NULL; n++)
         {
           int position = entry_position (self, concept->names[n]);
-          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, 0, SJ_MATCH_CONCEPT, n, 0, NULL, NULL, 0 };
+          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, 0, SJ_MATCH_CONCEPT, concept_rank (concept, n), 0, NULL, NULL, 0 };
 
           if (position < 0)
             continue;
@@ -558,6 +604,7 @@ _sj_knowledge_match_reference (SjKnowledge      *self,
       SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i);
 
       hit->score = scores[hit->index];
+
       if (hit->match > SJ_MATCH_SYNONYM &&
           is_internal (self, sj_reference_index_get_entry (self->reference, hit->index)))
         {

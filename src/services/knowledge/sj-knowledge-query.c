@@ -339,7 +339,10 @@ sj_knowledge_query_parse (const char        *text,
   if (query->domain == SJ_KNOWLEDGE_DOMAIN_AUTO)
     {
       if ((seen & WORD_SOUNDS) && !(seen & WORD_REFERENCE))
-        query->domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
+        {
+          query->domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
+          query->domain_from_words = TRUE;
+        }
       else if ((seen & WORD_REFERENCE) && !(seen & WORD_SOUNDS))
         query->domain = SJ_KNOWLEDGE_DOMAIN_REFERENCE;
     }

@@ -35,6 +35,7 @@ typedef enum
 typedef struct
 {
   SjKnowledgeDomain  domain;       /* hinted by the words, or forced */
+  gboolean           domain_from_words; /* only hinted: a phrase may overrule it */
   SjKnowledgeMode    mode;
   gboolean           validity;     /* "is X valid", "symbol:X" */
   gboolean           has_category;

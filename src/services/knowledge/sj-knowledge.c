@@ -406,6 +406,11 @@ sj_knowledge_query_full (SjKnowledge       *self,
   g_clear_pointer (&sounds, g_array_unref);
 
   concepts = _sj_knowledge_find_concepts (self, parsed);
+
+  /* "lowpass the synth", "load samples": a word hinted at sounds, but the
+   * phrase means a function; both domains answer and the better wins. */
+  if (parsed->domain_from_words && concepts->len > 0 && !parsed->offline)
+    result.domain = SJ_KNOWLEDGE_DOMAIN_AUTO;
   reference = result.domain != SJ_KNOWLEDGE_DOMAIN_SOUNDS
     ? _sj_knowledge_match_reference (self, parsed, concepts, FALSE)
     : g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
