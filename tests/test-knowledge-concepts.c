@@ -252,13 +252,20 @@ test_phrases (void)
   for (guint i = 0; i < questions->len; i++)
     {
       const Question *question = g_ptr_array_index (questions, i);
-      g_autoptr(JsonNode) warm = sj_knowledge_query (knowledge, question->query);
       g_autoptr(JsonNode) node = NULL;
       g_autofree char *got = NULL;
-      gint64 start = g_get_monotonic_time ();
 
-      node = sj_knowledge_query (knowledge, question->query);
-      spans[i] = g_get_monotonic_time () - start;
+      /* The best of three runs: the query's own cost, not the time another
+       * process took the CPU away. */
+      spans[i] = G_MAXINT64;
+      for (guint run = 0; run < 3; run++)
+        {
+          gint64 start = g_get_monotonic_time ();
+
+          g_clear_pointer (&node, json_node_unref);
+          node = sj_knowledge_query (knowledge, question->query);
+          spans[i] = MIN (spans[i], g_get_monotonic_time () - start);
+        }
       g_hash_table_add (categories, question->category);
 
       if (judge (question, json_node_get_object (node), &got))

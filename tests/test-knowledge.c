@@ -156,7 +156,7 @@ test_ranking_reference (void)
   assert_first ("delayfeedback", "delayfeedback", "exact");
   assert_first ("delayfeedbakc", "delayfeedback", "fuzzy");
   assert_first ("is dfb valid", "delayfeedback", "synonym");
-  assert_first ("how do I add reverb", "room", "description");
+  assert_first ("how do I add reverb", "room", "concept");
 
   /* An exact name beats everything that merely starts with it. */
   {
