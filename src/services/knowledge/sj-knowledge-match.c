@@ -158,6 +158,21 @@ _sj_knowledge_find_concepts (SjKnowledge      *self,
   return sj_knowledge_concepts_find (get_concepts (self), query->words);
 }
 
+/* Finds @term_lower as the start of a word of @text; returns its offset
+ * or -1. */
+static gssize
+find_word (const char *text,
+           const char *term_lower)
+{
+  for (const char *p = strstr (text, term_lower); p != NULL; p = strstr (p + 1, term_lower))
+    if (p == text || !g_ascii_isalnum (p[-1]))
+      return p - text;
+  return -1;
+}
+
+/* The IDF of a word no entry uses: BM25 knows nothing of it. */
+#define MAX_IDF 6.0
+
 /* The distance of the @n-th name of @concept: longer phrases say more
  * ("pitch shift" before "sample"), then the vocabulary's order. */
 static guint
@@ -438,16 +453,13 @@ _sj_knowledge_match_sounds (SjKnowledge      *self,
                          hits, slots, bank_slots);
 
   /* In a phrase, a sound merely spelled like a plain word ("percysyn" for
-   * "per", "pink" for "pick") is no answer before the phrase's meaning. */
-  for (guint i = 0; query->terms->len >= 2 && i < hits->len; i++)
+   * "per", "pink" for "pick") is no answer. */
+  for (guint i = hits->len; query->terms->len >= 2 && i > 0; i--)
     {
-      SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i);
+      SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i - 1);
 
       if (hit->match >= SJ_MATCH_PREFIX && hit->term != NULL && is_common_word (self, hit->term))
-        {
-          hit->match = SJ_MATCH_TEXT;
-          hit->term = NULL;
-        }
+        g_array_remove_index (hits, i - 1);
     }
 
   for (guint c = 0; c < concepts->len; c++)
@@ -599,13 +611,41 @@ _sj_knowledge_match_reference (SjKnowledge      *self,
         offer (hits, slots, &hit);
       }
 
+  /* A word the descriptions only start ("gen" for "generates"): where it
+   * starts a word, the earlier the better, after every BM25 hit. */
+  for (guint t = 0; t < query->terms->len; t++)
+    {
+      const char *term = g_ptr_array_index (query->terms, t);
+      g_autofree char *lower = g_ascii_strdown (term, -1);
+
+      if (strlen (lower) < 3 || sj_reference_bm25_idf (get_bm25 (self), lower) < MAX_IDF)
+        continue;
+      for (guint i = 0; i < n_entries; i++)
+        {
+          const SjReferenceEntry *entry = sj_reference_index_get_entry (self->reference, i);
+          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, i, SJ_MATCH_TEXT, 0, 0, NULL, entry->name, 0 };
+          gssize offset;
+
+          if (slots[i] != 0 || (!include_uncallable && !entry->callable))
+            continue;
+          offset = find_word (sj_reference_index_get_text (self->reference, i), lower);
+          if (offset < 0)
+            continue;
+          scores[i] = 0.01f / (1.0f + offset);
+          offer (hits, slots, &hit);
+        }
+    }
+
   for (guint i = 0; i < hits->len; i++)
     {
       SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i);
 
       hit->score = scores[hit->index];
 
+      /* Alone, a prefix or a typo of an internal name is still that name
+       * ("Patte", "withHp"); in a phrase it never comes first. */
       if (hit->match > SJ_MATCH_SYNONYM &&
+          (query->terms->len >= 2 || hit->match == SJ_MATCH_CONCEPT || hit->match == SJ_MATCH_TEXT) &&
           is_internal (self, sj_reference_index_get_entry (self->reference, hit->index)))
         {
           hit->match = SJ_MATCH_TEXT;
