@@ -95,8 +95,8 @@ _sj_knowledge_sort_hits (SjKnowledge *self,
   g_array_sort_with_data (hits, compare_hits, self);
 }
 
-static gboolean
-better (const SjKnowledgeHit *a,
+gboolean
+_sj_knowledge_better (const SjKnowledgeHit *a,
         const SjKnowledgeHit *b)
 {
   if (a->match != b->match)
@@ -112,16 +112,16 @@ _sj_knowledge_match_dispose (SjKnowledge *self)
   g_clear_object (&self->concepts);
 }
 
-static SjKnowledgeConcepts *
-get_concepts (SjKnowledge *self)
+SjKnowledgeConcepts *
+_sj_knowledge_get_concepts (SjKnowledge *self)
 {
   if (self->concepts == NULL)
     self->concepts = g_object_ref (sj_knowledge_concepts_get_bundled ());
   return self->concepts;
 }
 
-static SjReferenceBm25 *
-get_bm25 (SjKnowledge *self)
+SjReferenceBm25 *
+_sj_knowledge_get_bm25 (SjKnowledge *self)
 {
   if (self->bm25 == NULL)
     self->bm25 = sj_reference_bm25_new (self->reference);
@@ -155,7 +155,7 @@ GArray *
 _sj_knowledge_find_concepts (SjKnowledge      *self,
                              SjKnowledgeQuery *query)
 {
-  return sj_knowledge_concepts_find (get_concepts (self), query->words);
+  return sj_knowledge_concepts_find (_sj_knowledge_get_concepts (self), query->words);
 }
 
 /* Finds @term_lower as the start of a word of @text; returns its offset
@@ -175,8 +175,8 @@ find_word (const char *text,
 
 /* The distance of the @n-th name of @concept: longer phrases say more
  * ("pitch shift" before "sample"), then the vocabulary's order. */
-static guint
-concept_rank (const SjKnowledgeConcept *concept,
+guint
+_sj_knowledge_concept_rank (const SjKnowledgeConcept *concept,
               guint                     n)
 {
   return n + 10 * (SJ_KNOWLEDGE_CONCEPTS_MAX_WORDS - MIN (concept->n_words, SJ_KNOWLEDGE_CONCEPTS_MAX_WORDS));
@@ -187,17 +187,17 @@ concept_rank (const SjKnowledgeConcept *concept,
 
 /* In a phrase, a plain word that many descriptions use ("apply", "time",
  * "sound") is English before it is a name. */
-static gboolean
-is_common_word (SjKnowledge *self,
+gboolean
+_sj_knowledge_is_common_word (SjKnowledge *self,
                 const char  *term)
 {
-  return sj_reference_bm25_idf (get_bm25 (self), term) < COMMON_WORD_IDF;
+  return sj_reference_bm25_idf (_sj_knowledge_get_bm25 (self), term) < COMMON_WORD_IDF;
 }
 
 /* Whether @term is one of the words of a phrase of two words or more that
  * the vocabulary knows: its own name matches then say nothing. */
-static gboolean
-covered (SjKnowledgeQuery *query,
+gboolean
+_sj_knowledge_covered (SjKnowledgeQuery *query,
          GArray           *concepts,
          const char       *term)
 {
@@ -216,8 +216,8 @@ covered (SjKnowledgeQuery *query,
 
 /* Keeps the best hit per item: @slots maps an item to its position in
  * @hits plus one. */
-static void
-offer (GArray               *hits,
+void
+_sj_knowledge_offer (GArray               *hits,
        guint                *slots,
        const SjKnowledgeHit *hit)
 {
@@ -228,7 +228,7 @@ offer (GArray               *hits,
       g_array_append_val (hits, *hit);
       slots[hit->index] = hits->len;
     }
-  else if (better (hit, &g_array_index (hits, SjKnowledgeHit, slot - 1)))
+  else if (_sj_knowledge_better (hit, &g_array_index (hits, SjKnowledgeHit, slot - 1)))
     g_array_index (hits, SjKnowledgeHit, slot - 1) = *hit;
 }
 
@@ -240,7 +240,7 @@ match_reference_term (SjKnowledge *self,
                       GArray      *hits,
                       guint       *slots)
 {
-  gboolean common = phrase && is_common_word (self, term);
+  gboolean common = phrase && _sj_knowledge_is_common_word (self, term);
 
   g_autofree char *lower = g_ascii_strdown (term, -1);
   gsize len = strlen (lower);
@@ -294,7 +294,7 @@ match_reference_term (SjKnowledge *self,
           hit.term = NULL;
         }
 
-      offer (hits, slots, &hit);
+      _sj_knowledge_offer (hits, slots, &hit);
     }
 
 }
@@ -322,188 +322,6 @@ sj_knowledge_search_reference (SjKnowledge *self,
   hits = _sj_knowledge_match_reference (self, query, concepts, include_uncallable);
 
   /* The terms die with the query: the hits must not point at them. */
-  for (guint i = 0; i < hits->len; i++)
-    g_array_index (hits, SjKnowledgeHit, i).term = NULL;
-
-  return hits;
-}
-
-static void
-match_sounds_term (SjKnowledge     *self,
-                   const char      *term,
-                   gboolean         any_category,
-                   SjSoundCategory  category,
-                   GArray          *hits,
-                   guint           *slots,
-                   guint           *bank_slots)
-{
-  g_autofree char *lower = g_ascii_strdown (term, -1);
-  gsize len = strlen (lower);
-  guint64 mask = sj_fuzzy_mask (lower, len);
-  guint n_sounds = sj_sounds_index_get_n_sounds (sj_knowledge_get_sounds (self));
-  guint n_banks = sj_sounds_index_get_n_banks (sj_knowledge_get_sounds (self));
-
-  for (guint i = 0; i < n_sounds; i++)
-    {
-      const SjSound *sound = sj_sounds_index_get_sound (sj_knowledge_get_sounds (self), i);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_NONE, 0, 0, term, sound->name, 0 };
-
-      if ((sound->categories & (1u << (any_category ? SJ_SOUND_CATEGORY_ALL : category))) == 0)
-        continue;
-
-      /* Sound names ignore case (superdough lower-cases them). */
-      hit.match = sj_fuzzy_match_name (lower, len, mask, sound->lower, sound->len, sound->mask, &hit.distance);
-
-      /* "bd" in a bank ("RolandTR808_bd") is what s("bd").bank(…) plays. */
-      if (hit.match > SJ_MATCH_SUBSTRING && sound->bank_sound != NULL &&
-          strcmp (sound->lower + sound->len - strlen (sound->bank_sound), lower) == 0)
-        hit.match = SJ_MATCH_SUBSTRING;
-
-      if (hit.match != SJ_MATCH_NONE)
-        offer (hits, slots, &hit);
-    }
-
-  for (guint i = 0; i < n_banks; i++)
-    {
-      const SjSoundBank *bank = sj_sounds_index_get_bank (sj_knowledge_get_sounds (self), i);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_BANK, i, SJ_MATCH_NONE, 0, 0, term, bank->name, 0 };
-      gboolean member_in_category = any_category;
-
-      for (guint s = 0; s < bank->sounds->len && !member_in_category; s++)
-        member_in_category = sj_sound_in_category (g_ptr_array_index (bank->sounds, s), category);
-      if (!member_in_category)
-        continue;
-
-      hit.match = sj_fuzzy_match_name (lower, len, mask, bank->lower, bank->len, bank->mask, &hit.distance);
-      if (hit.match == SJ_MATCH_NONE)
-        continue;
-
-      /* Banks and sounds share the result list; their slots are apart. */
-      if (bank_slots[i] == 0)
-        {
-          g_array_append_val (hits, hit);
-          bank_slots[i] = hits->len;
-        }
-      else if (better (&hit, &g_array_index (hits, SjKnowledgeHit, bank_slots[i] - 1)))
-        g_array_index (hits, SjKnowledgeHit, bank_slots[i] - 1) = hit;
-    }
-}
-
-/* Offers sound @name (or the bank of that name) as the @rank-th meaning of
- * a concept. */
-static void
-offer_concept_sound (SjKnowledge     *self,
-                     const char      *name,
-                     guint            rank,
-                     gboolean         any_category,
-                     SjSoundCategory  category,
-                     GArray          *hits,
-                     guint           *slots,
-                     guint           *bank_slots)
-{
-  const SjSound *sound = sj_sounds_index_lookup (self->sounds, name);
-  const SjSoundBank *bank = sound == NULL ? sj_sounds_index_lookup_bank (self->sounds, name) : NULL;
-
-  for (guint i = 0; sound != NULL && i < sj_sounds_index_get_n_sounds (self->sounds); i++)
-    if (sj_sounds_index_get_sound (self->sounds, i) == sound)
-      {
-        SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_CONCEPT, rank, 0, NULL, sound->name, 0 };
-
-        if (any_category || sj_sound_in_category (sound, category))
-          offer (hits, slots, &hit);
-        return;
-      }
-
-  for (guint i = 0; bank != NULL && i < sj_sounds_index_get_n_banks (self->sounds); i++)
-    if (sj_sounds_index_get_bank (self->sounds, i) == bank)
-      {
-        SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_BANK, i, SJ_MATCH_CONCEPT, rank, 0, NULL, bank->name, 0 };
-
-        if (bank_slots[i] == 0)
-          {
-            g_array_append_val (hits, hit);
-            bank_slots[i] = hits->len;
-          }
-        else if (better (&hit, &g_array_index (hits, SjKnowledgeHit, bank_slots[i] - 1)))
-          g_array_index (hits, SjKnowledgeHit, bank_slots[i] - 1) = hit;
-        return;
-      }
-}
-
-/**
- * _sj_knowledge_match_sounds:
- * @concepts: the query's #SjKnowledgeConceptMatch
- *
- * Returns: (transfer full): ranked #SjKnowledgeHit of sounds and banks
- */
-GArray *
-_sj_knowledge_match_sounds (SjKnowledge      *self,
-                            SjKnowledgeQuery *query,
-                            GArray           *concepts,
-                            gboolean          any_category,
-                            SjSoundCategory   category)
-{
-  g_autofree guint *slots = g_new0 (guint, sj_sounds_index_get_n_sounds (self->sounds) + 1);
-  g_autofree guint *bank_slots = g_new0 (guint, sj_sounds_index_get_n_banks (self->sounds) + 1);
-  GArray *hits = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
-
-  for (guint i = 0; i < query->terms->len; i++)
-    if (!covered (query, concepts, g_ptr_array_index (query->terms, i)))
-      match_sounds_term (self, g_ptr_array_index (query->terms, i), any_category, category,
-                         hits, slots, bank_slots);
-
-  /* In a phrase, a sound merely spelled like a plain word ("percysyn" for
-   * "per", "pink" for "pick") is no answer. */
-  for (guint i = hits->len; query->terms->len >= 2 && i > 0; i--)
-    {
-      SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i - 1);
-
-      if (hit->match >= SJ_MATCH_PREFIX && hit->term != NULL && is_common_word (self, hit->term))
-        g_array_remove_index (hits, i - 1);
-    }
-
-  for (guint c = 0; c < concepts->len; c++)
-    {
-      const SjKnowledgeConcept *concept = g_array_index (concepts, SjKnowledgeConceptMatch, c).concept;
-
-      for (guint n = 0; concept->names[n] != NULL; n++)
-        offer_concept_sound (self, concept->names[n], concept_rank (concept, n), any_category, category,
-                             hits, slots, bank_slots);
-    }
-
-  _sj_knowledge_sort_hits (self, hits);
-  return hits;
-}
-
-/**
- * sj_knowledge_search_sounds:
- * @text: words to look for; empty lists the whole category, "offline"
- *   what of it plays with no network
- *
- * Returns: (transfer full): ranked #SjKnowledgeHit of sounds and banks
- */
-GArray *
-sj_knowledge_search_sounds (SjKnowledge     *self,
-                            const char      *text,
-                            SjSoundCategory  category)
-{
-  g_autoptr(SjKnowledgeQuery) query = NULL;
-  GArray *hits;
-
-  g_assert (SJ_IS_KNOWLEDGE (self));
-
-  query = sj_knowledge_query_parse (text, SJ_KNOWLEDGE_DOMAIN_SOUNDS, SJ_KNOWLEDGE_MODE_SEARCH);
-  /* "offline" alone lists what plays with no network; with other words,
-   * keeps what does among their matches. */
-  if (query->offline && query->terms->len == 0)
-    return _sj_knowledge_list_offline (self, FALSE, category);
-  {
-    g_autoptr(GArray) concepts = _sj_knowledge_find_concepts (self, query);
-
-    hits = _sj_knowledge_match_sounds (self, query, concepts, FALSE, category);
-  }
-  if (query->offline)
-    _sj_knowledge_keep_offline (self, hits);
   for (guint i = 0; i < hits->len; i++)
     g_array_index (hits, SjKnowledgeHit, i).term = NULL;
 
@@ -554,7 +372,7 @@ is_internal (SjKnowledge            *self,
              const SjReferenceEntry *entry)
 {
   return g_ascii_isupper (entry->name[0]) ||
-         sj_knowledge_concepts_is_internal (get_concepts (self), entry->name);
+         sj_knowledge_concepts_is_internal (_sj_knowledge_get_concepts (self), entry->name);
 }
 
 /**
@@ -577,7 +395,7 @@ _sj_knowledge_match_reference (SjKnowledge      *self,
   GArray *hits = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
 
   for (guint i = 0; i < query->terms->len; i++)
-    if (!covered (query, concepts, g_ptr_array_index (query->terms, i)))
+    if (!_sj_knowledge_covered (query, concepts, g_ptr_array_index (query->terms, i)))
       match_reference_term (self, g_ptr_array_index (query->terms, i), include_uncallable,
                             query->terms->len >= 2, hits, slots);
 
@@ -588,19 +406,19 @@ _sj_knowledge_match_reference (SjKnowledge      *self,
       for (guint n = 0; concept->names[n] != NULL; n++)
         {
           int position = entry_position (self, concept->names[n]);
-          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, 0, SJ_MATCH_CONCEPT, concept_rank (concept, n), 0, NULL, NULL, 0 };
+          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, 0, SJ_MATCH_CONCEPT, _sj_knowledge_concept_rank (concept, n), 0, NULL, NULL, 0 };
 
           if (position < 0)
             continue;
           hit.index = position;
           hit.matched = sj_reference_index_get_entry (self->reference, position)->name;
           if (include_uncallable || sj_reference_index_get_entry (self->reference, position)->callable)
-            offer (hits, slots, &hit);
+            _sj_knowledge_offer (hits, slots, &hit);
         }
     }
 
   /* The descriptions, by relevance to all the content words at once. */
-  if (sj_reference_bm25_score (get_bm25 (self), query->terms, scores))
+  if (sj_reference_bm25_score (_sj_knowledge_get_bm25 (self), query->terms, scores))
     for (guint i = 0; i < n_entries; i++)
       {
         const SjReferenceEntry *entry = sj_reference_index_get_entry (self->reference, i);
@@ -608,7 +426,7 @@ _sj_knowledge_match_reference (SjKnowledge      *self,
 
         if (scores[i] <= 0 || slots[i] != 0 || (!include_uncallable && !entry->callable))
           continue;
-        offer (hits, slots, &hit);
+        _sj_knowledge_offer (hits, slots, &hit);
       }
 
   /* A word the descriptions only start ("gen" for "generates"): where it
@@ -618,7 +436,7 @@ _sj_knowledge_match_reference (SjKnowledge      *self,
       const char *term = g_ptr_array_index (query->terms, t);
       g_autofree char *lower = g_ascii_strdown (term, -1);
 
-      if (strlen (lower) < 3 || sj_reference_bm25_idf (get_bm25 (self), lower) < MAX_IDF)
+      if (strlen (lower) < 3 || sj_reference_bm25_idf (_sj_knowledge_get_bm25 (self), lower) < MAX_IDF)
         continue;
       for (guint i = 0; i < n_entries; i++)
         {
@@ -632,7 +450,7 @@ _sj_knowledge_match_reference (SjKnowledge      *self,
           if (offset < 0)
             continue;
           scores[i] = 0.01f / (1.0f + offset);
-          offer (hits, slots, &hit);
+          _sj_knowledge_offer (hits, slots, &hit);
         }
     }
 

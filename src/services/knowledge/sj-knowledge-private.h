@@ -76,6 +76,20 @@ GArray   *_sj_knowledge_match_sounds    (SjKnowledge             *self,
 GArray   *_sj_knowledge_find_concepts   (SjKnowledge             *self,
                                          SjKnowledgeQuery        *query);
 void      _sj_knowledge_match_dispose   (SjKnowledge             *self);
+SjKnowledgeConcepts *_sj_knowledge_get_concepts (SjKnowledge     *self);
+SjReferenceBm25     *_sj_knowledge_get_bm25     (SjKnowledge     *self);
+gboolean  _sj_knowledge_better          (const SjKnowledgeHit    *a,
+                                         const SjKnowledgeHit    *b);
+void      _sj_knowledge_offer           (GArray                  *hits,
+                                         guint                   *slots,
+                                         const SjKnowledgeHit    *hit);
+guint     _sj_knowledge_concept_rank    (const SjKnowledgeConcept *concept,
+                                         guint                    n);
+gboolean  _sj_knowledge_is_common_word  (SjKnowledge             *self,
+                                         const char              *term);
+gboolean  _sj_knowledge_covered         (SjKnowledgeQuery        *query,
+                                         GArray                  *concepts,
+                                         const char              *term);
 void      _sj_knowledge_add_suggestion  (GPtrArray               *suggestions,
                                          const char              *name,
                                          guint                    max);

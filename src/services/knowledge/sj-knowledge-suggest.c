@@ -82,11 +82,7 @@ suggest_described (SjKnowledge *self,
   g_autoptr(GPtrArray) words = g_ptr_array_new ();
   guint n_entries = sj_reference_index_get_n_entries (self->reference);
   g_autofree float *scores = g_new0 (float, n_entries + 1);
-  SjReferenceBm25 *bm25;
-
-  if (self->bm25 == NULL)
-    self->bm25 = sj_reference_bm25_new (self->reference);
-  bm25 = self->bm25;
+  SjReferenceBm25 *bm25 = _sj_knowledge_get_bm25 (self);
 
   g_ptr_array_add (words, (gpointer)word);
   if (!sj_reference_bm25_score (bm25, words, scores))
@@ -152,13 +148,9 @@ suggest_meanings (SjKnowledge       *self,
                   GPtrArray         *suggestions,
                   guint              max)
 {
-  SjKnowledgeConcepts *concepts;
+  SjKnowledgeConcepts *concepts = _sj_knowledge_get_concepts (self);
   const SjKnowledgeConcept *concept;
   gsize len = strlen (lower);
-
-  if (self->concepts == NULL)
-    self->concepts = g_object_ref (sj_knowledge_concepts_get_bundled ());
-  concepts = self->concepts;
 
   if ((concept = sj_knowledge_concepts_lookup (concepts, lower)) != NULL)
     {
