@@ -398,12 +398,22 @@ sj_knowledge_concepts_lookup (SjKnowledgeConcepts *self,
   return position > 0 ? &g_array_index (self->concepts, SjKnowledgeConcept, position - 1) : NULL;
 }
 
+static int
+compare_matches (gconstpointer a,
+                 gconstpointer b)
+{
+  const SjKnowledgeConceptMatch *ma = a;
+  const SjKnowledgeConceptMatch *mb = b;
+
+  return ma->first < mb->first ? -1 : ma->first > mb->first;
+}
+
 /**
  * sj_knowledge_concepts_find:
  * @words: (element-type utf8): the words of a query in order, any case
  *
- * Finds the concepts among @words, longest phrase first from left to
- * right: "low pass filter" is one concept, not "low pass" and "filter".
+ * Finds the concepts among @words, longest phrase first: "low pass
+ * filter" is one concept, not "low pass" and "filter".
  *
  * Returns: (transfer full): #SjKnowledgeConceptMatch in query order
  */
@@ -414,6 +424,7 @@ sj_knowledge_concepts_find (SjKnowledgeConcepts *self,
   GArray *matches = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeConceptMatch));
   g_autoptr(GPtrArray) stems = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GArray) positions = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree gboolean *taken = NULL;
 
   g_assert (SJ_IS_KNOWLEDGE_CONCEPTS (self));
 
@@ -430,34 +441,40 @@ sj_knowledge_concepts_find (SjKnowledgeConcepts *self,
       g_array_append_val (positions, i);
     }
 
-  for (guint i = 0; i < stems->len;)
-    {
-      guint found = 0;
+  /* Longest phrases first wherever they start, then left to right: in
+   * "pick random pattern each cycle", "random pattern each cycle" wins
+   * over "pick random". */
+  taken = g_new0 (gboolean, stems->len + 1);
+  for (guint n = MIN (SJ_KNOWLEDGE_CONCEPTS_MAX_WORDS, stems->len); n > 0; n--)
+    for (guint i = 0; i + n <= stems->len; i++)
+      {
+        g_autoptr(GString) key = g_string_new (NULL);
+        gboolean free_span = TRUE;
+        guint position;
 
-      for (guint n = MIN (SJ_KNOWLEDGE_CONCEPTS_MAX_WORDS, stems->len - i); n > 0 && found == 0; n--)
-        {
-          g_autoptr(GString) key = g_string_new (NULL);
-          guint position;
+        for (guint w = 0; w < n && free_span; w++)
+          free_span = !taken[i + w];
+        if (!free_span)
+          continue;
 
-          for (guint w = 0; w < n; w++)
-            g_string_append_printf (key, "%s%s", w > 0 ? " " : "", (char *)g_ptr_array_index (stems, i + w));
+        for (guint w = 0; w < n; w++)
+          g_string_append_printf (key, "%s%s", w > 0 ? " " : "", (char *)g_ptr_array_index (stems, i + w));
 
-          position = GPOINTER_TO_UINT (g_hash_table_lookup (self->by_key, key->str));
-          if (position > 0)
-            {
-              guint first = g_array_index (positions, guint, i);
-              guint last = g_array_index (positions, guint, i + n - 1);
-              SjKnowledgeConceptMatch match = {
-                &g_array_index (self->concepts, SjKnowledgeConcept, position - 1), first, last - first + 1,
-              };
+        position = GPOINTER_TO_UINT (g_hash_table_lookup (self->by_key, key->str));
+        if (position > 0)
+          {
+            guint first = g_array_index (positions, guint, i);
+            guint last = g_array_index (positions, guint, i + n - 1);
+            SjKnowledgeConceptMatch match = {
+              &g_array_index (self->concepts, SjKnowledgeConcept, position - 1), first, last - first + 1,
+            };
 
-              g_array_append_val (matches, match);
-              found = n;
-            }
-        }
+            g_array_append_val (matches, match);
+            for (guint w = 0; w < n; w++)
+              taken[i + w] = TRUE;
+          }
+      }
 
-      i += MAX (found, 1);
-    }
-
+  g_array_sort (matches, compare_matches);
   return matches;
 }

@@ -82,8 +82,6 @@ static void
 offer_concept_sound (SjKnowledge     *self,
                      const char      *name,
                      guint            rank,
-                     gboolean         any_category,
-                     SjSoundCategory  category,
                      GArray          *hits,
                      guint           *slots,
                      guint           *bank_slots)
@@ -96,8 +94,9 @@ offer_concept_sound (SjKnowledge     *self,
       {
         SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_CONCEPT, rank, 0, NULL, sound->name, 0 };
 
-        if (any_category || sj_sound_in_category (sound, category))
-          _sj_knowledge_offer (hits, slots, &hit);
+        /* The phrase knows what it means: "steel drums" is the steel drums
+         * even though "drums" asked for the drum machines. */
+        _sj_knowledge_offer (hits, slots, &hit);
         return;
       }
 
@@ -154,9 +153,12 @@ _sj_knowledge_match_sounds (SjKnowledge      *self,
       const SjKnowledgeConcept *concept = g_array_index (concepts, SjKnowledgeConceptMatch, c).concept;
 
       for (guint n = 0; concept->names[n] != NULL; n++)
-        offer_concept_sound (self, concept->names[n], _sj_knowledge_concept_rank (concept, n), any_category, category,
+        offer_concept_sound (self, concept->names[n], _sj_knowledge_concept_rank (concept, n),
                              hits, slots, bank_slots);
     }
+
+  if (query->terms->len >= 2 && _sj_knowledge_has_phrase (concepts))
+    _sj_knowledge_after_phrases (hits);
 
   _sj_knowledge_sort_hits (self, hits);
   return hits;

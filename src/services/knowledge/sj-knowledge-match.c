@@ -107,7 +107,7 @@ _sj_knowledge_better (const SjKnowledgeHit *a,
 void
 _sj_knowledge_match_dispose (SjKnowledge *self)
 {
-  g_clear_pointer (&self->bm25, sj_reference_bm25_free);
+  self->bm25 = NULL;  /* the reference's */
   g_clear_pointer (&self->entry_positions, g_hash_table_unref);
   g_clear_object (&self->concepts);
 }
@@ -120,11 +120,21 @@ _sj_knowledge_get_concepts (SjKnowledge *self)
   return self->concepts;
 }
 
+/* The index belongs with the reference it is built from (4 to 8 ms): every
+ * SjKnowledge over the same reference shares it. */
 SjReferenceBm25 *
 _sj_knowledge_get_bm25 (SjKnowledge *self)
 {
   if (self->bm25 == NULL)
-    self->bm25 = sj_reference_bm25_new (self->reference);
+    {
+      self->bm25 = g_object_get_data (G_OBJECT (self->reference), "sj-knowledge-bm25");
+      if (self->bm25 == NULL)
+        {
+          self->bm25 = sj_reference_bm25_new (self->reference);
+          g_object_set_data_full (G_OBJECT (self->reference), "sj-knowledge-bm25", self->bm25,
+                                  (GDestroyNotify)sj_reference_bm25_free);
+        }
+    }
   return self->bm25;
 }
 
@@ -180,6 +190,32 @@ _sj_knowledge_concept_rank (const SjKnowledgeConcept *concept,
               guint                     n)
 {
   return n + 10 * (SJ_KNOWLEDGE_CONCEPTS_MAX_WORDS - MIN (concept->n_words, SJ_KNOWLEDGE_CONCEPTS_MAX_WORDS));
+}
+
+gboolean
+_sj_knowledge_has_phrase (GArray *concepts)
+{
+  for (guint c = 0; c < concepts->len; c++)
+    if (g_array_index (concepts, SjKnowledgeConceptMatch, c).concept->n_words >= 2)
+      return TRUE;
+  return FALSE;
+}
+
+/* Exact names and synonyms rank as concepts, after every phrase's names
+ * (whose distances stay under 40). */
+void
+_sj_knowledge_after_phrases (GArray *hits)
+{
+  for (guint i = 0; i < hits->len; i++)
+    {
+      SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i);
+
+      if (hit->match <= SJ_MATCH_SYNONYM)
+        {
+          hit->distance = 50 + hit->distance + (hit->match == SJ_MATCH_SYNONYM);
+          hit->match = SJ_MATCH_CONCEPT;
+        }
+    }
 }
 
 /* Below this IDF a word is used by more than about one entry in fifty. */
@@ -428,6 +464,11 @@ _sj_knowledge_match_reference (SjKnowledge      *self,
           continue;
         _sj_knowledge_offer (hits, slots, &hit);
       }
+
+  /* A phrase of several words says more than a name among other words:
+   * in "register a sound alias", soundAlias before register. */
+  if (query->terms->len >= 2 && _sj_knowledge_has_phrase (concepts))
+    _sj_knowledge_after_phrases (hits);
 
   /* A word the descriptions only start ("gen" for "generates"): where it
    * starts a word, the earlier the better, after every BM25 hit. */
