@@ -110,8 +110,8 @@ offer_concept_sound (SjKnowledge     *self,
             g_array_append_val (hits, hit);
             bank_slots[i] = hits->len;
           }
-        else if (_sj_knowledge_better (&hit, &g_array_index (hits, SjKnowledgeHit, bank_slots[i] - 1)))
-          g_array_index (hits, SjKnowledgeHit, bank_slots[i] - 1) = hit;
+        else
+          _sj_knowledge_offer_again (&g_array_index (hits, SjKnowledgeHit, bank_slots[i] - 1), &hit);
         return;
       }
 }

@@ -201,8 +201,23 @@ _sj_knowledge_has_phrase (GArray *concepts)
   return FALSE;
 }
 
-/* Exact names and synonyms rank as concepts, after every phrase's names
- * (whose distances stay under 40). */
+/* Offers @hit for an item already found as @existing: the better stays,
+ * and a concept naming an exact name is remembered. */
+void
+_sj_knowledge_offer_again (SjKnowledgeHit       *existing,
+                           const SjKnowledgeHit *hit)
+{
+  gboolean in_phrase = existing->in_phrase || hit->in_phrase ||
+                       existing->match == SJ_MATCH_CONCEPT || hit->match == SJ_MATCH_CONCEPT;
+
+  if (_sj_knowledge_better (hit, existing))
+    *existing = *hit;
+  existing->in_phrase = in_phrase;
+}
+
+/* Exact names and synonyms rank as concepts: first when a phrase of the
+ * query names them too ("sometimes apply a function"), else after every
+ * phrase's names (whose distances stay under 40). */
 void
 _sj_knowledge_after_phrases (GArray *hits)
 {
@@ -212,7 +227,7 @@ _sj_knowledge_after_phrases (GArray *hits)
 
       if (hit->match <= SJ_MATCH_SYNONYM)
         {
-          hit->distance = 50 + hit->distance + (hit->match == SJ_MATCH_SYNONYM);
+          hit->distance = (hit->in_phrase ? 0 : 50) + hit->distance + (hit->match == SJ_MATCH_SYNONYM);
           hit->match = SJ_MATCH_CONCEPT;
         }
     }
@@ -254,8 +269,8 @@ _sj_knowledge_covered (SjKnowledgeQuery *query,
  * @hits plus one. */
 void
 _sj_knowledge_offer (GArray               *hits,
-       guint                *slots,
-       const SjKnowledgeHit *hit)
+                     guint                *slots,
+                     const SjKnowledgeHit *hit)
 {
   guint slot = slots[hit->index];
 
@@ -264,8 +279,8 @@ _sj_knowledge_offer (GArray               *hits,
       g_array_append_val (hits, *hit);
       slots[hit->index] = hits->len;
     }
-  else if (_sj_knowledge_better (hit, &g_array_index (hits, SjKnowledgeHit, slot - 1)))
-    g_array_index (hits, SjKnowledgeHit, slot - 1) = *hit;
+  else
+    _sj_knowledge_offer_again (&g_array_index (hits, SjKnowledgeHit, slot - 1), hit);
 }
 
 static void

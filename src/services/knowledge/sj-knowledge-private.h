@@ -89,6 +89,8 @@ gboolean  _sj_knowledge_is_common_word  (SjKnowledge             *self,
                                          const char              *term);
 gboolean  _sj_knowledge_has_phrase      (GArray                  *concepts);
 void      _sj_knowledge_after_phrases   (GArray                  *hits);
+void      _sj_knowledge_offer_again     (SjKnowledgeHit          *existing,
+                                         const SjKnowledgeHit    *hit);
 gboolean  _sj_knowledge_covered         (SjKnowledgeQuery        *query,
                                          GArray                  *concepts,
                                          const char              *term);

@@ -36,6 +36,7 @@ typedef struct
   const char         *term;       /* the query term that matched (borrowed) */
   const char         *matched;    /* the name or synonym it matched (borrowed) */
   float               score;      /* BM25 relevance of the whole query (reference) */
+  guint               in_phrase : 1;  /* a concept of the query names it too */
 } SjKnowledgeHit;
 
 #define SJ_TYPE_KNOWLEDGE (sj_knowledge_get_type ())
