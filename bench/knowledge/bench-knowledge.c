@@ -18,6 +18,7 @@
  * --repeat   calls per regular expression after one warm-up call (50)
  * --phrases  the phrase set (query, expected first answer): accuracy and
  *            latency of the questions musicians and models ask
+ * --held-out the same for questions never used to tune the vocabulary
  * --dump-knowledge  write the bundled notes as DIR/<category>.md, so that
  *            the Python side searches exactly the text compiled in here
  */
@@ -168,6 +169,7 @@ bench_queries (JsonBuilder *builder,
 static void
 bench_phrases (JsonBuilder *builder,
                SjKnowledge *knowledge,
+               const char  *member,
                const char  *path,
                guint        passes)
 {
@@ -230,7 +232,7 @@ bench_phrases (JsonBuilder *builder,
         }
     }
 
-  json_builder_set_member_name (builder, "phrases");
+  json_builder_set_member_name (builder, member);
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "n");
   json_builder_add_int_value (builder, n);
@@ -315,6 +317,7 @@ main (int   argc,
   g_autofree char *output_path = NULL;
   g_autofree char *dump_path = NULL;
   g_autofree char *phrases_path = NULL;
+  g_autofree char *held_out_path = NULL;
   int passes = 3;
   int repeat = 50;
   GOptionEntry entries[] = {
@@ -326,6 +329,7 @@ main (int   argc,
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path, "Write the JSON here (default: stdout)", "FILE" },
     { "dump-knowledge", 0, 0, G_OPTION_ARG_FILENAME, &dump_path, "Write the bundled notes into DIR", "DIR" },
     { "phrases", 0, 0, G_OPTION_ARG_FILENAME, &phrases_path, "The phrase set (tests/data/knowledge-queries.tsv)", "FILE" },
+    { "held-out", 0, 0, G_OPTION_ARG_FILENAME, &held_out_path, "Phrases never used to tune (bench/knowledge/held-out.tsv)", "FILE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("- time the knowledge services");
@@ -417,7 +421,9 @@ main (int   argc,
 
       bench_queries (builder, knowledge, queries, passes);
       if (phrases_path != NULL)
-        bench_phrases (builder, knowledge, phrases_path, passes);
+        bench_phrases (builder, knowledge, "phrases", phrases_path, passes);
+      if (held_out_path != NULL)
+        bench_phrases (builder, knowledge, "held_out", held_out_path, passes);
     }
 
   if (regexes_path != NULL)

@@ -26,7 +26,7 @@ const fuseVersion = JSON.parse(
   readFileSync(join(dirname(require.resolve('fuse.js')), '..', 'package.json'), 'utf8'),
 ).version;
 
-const [docPath, soundsPath, queriesPath, passesArg, phrasesPath] = process.argv.slice(2);
+const [docPath, soundsPath, queriesPath, passesArg, phrasesPath, heldOutPath] = process.argv.slice(2);
 if (!queriesPath) {
   console.error('usage: node fuse-bench.mjs DOC_JSON SOUNDS_JSON QUERIES_JSON [PASSES]');
   process.exit(2);
@@ -118,8 +118,8 @@ for (const [name, extra] of Object.entries(configs)) out.configs[name] = run(ext
 // The phrase set (category, query, expected): is Fuse's best result, over
 // both collections, one of the expected names?  "!names" expects nothing
 // found; Fuse has no suggestions, so it is right when it finds nothing.
-if (phrasesPath) {
-  const rows = readFileSync(phrasesPath, 'utf8').split('\n')
+function judgePhrases(path, member) {
+  const rows = readFileSync(path, 'utf8').split('\n')
     .filter((l) => l && !l.startsWith('#'))
     .map((l) => l.split('\t'))
     .filter((f) => f.length === 3);
@@ -144,8 +144,10 @@ if (phrasesPath) {
       if (expected.startsWith('!')) right += best === undefined ? 1 : 0;
       else if (best !== undefined && expected.split('|').includes(best[1])) right++;
     }
-    out.configs[name].phrases = { n: rows.length, right };
+    out.configs[name][member] = { n: rows.length, right };
   }
 }
+if (phrasesPath) judgePhrases(phrasesPath, 'phrases');
+if (heldOutPath) judgePhrases(heldOutPath, 'held_out');
 
 process.stdout.write(JSON.stringify(out) + '\n');

@@ -69,7 +69,8 @@ sj_knowledge_concepts_init (SjKnowledgeConcepts *self)
  * @word: one word, any case
  *
  * The crude stemming both the vocabulary and the queries go through, so
- * that plurals meet their singular ("filters", "melodies").  Words ending
+ * that plurals meet their singular ("filters", "melodies") and past
+ * participles their verb ("bitcrushed").  Words ending
  * in "ss" or "us" ("bass", "chorus") are left alone.
  *
  * Returns: (transfer full): the lower-cased stem
@@ -82,6 +83,8 @@ sj_knowledge_concepts_stem (const char *word)
 
   if (len > 4 && g_str_has_suffix (stem, "ies"))
     strcpy (stem + len - 3, "y");
+  else if (len > 6 && g_str_has_suffix (stem, "ed"))
+    stem[len - 2] = '\0';
   else if (len > 3 && stem[len - 1] == 's' && stem[len - 2] != 's' && stem[len - 2] != 'u')
     stem[len - 1] = '\0';
 

@@ -144,7 +144,9 @@ _sj_knowledge_match_sounds (SjKnowledge      *self,
     {
       SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i - 1);
 
-      if (hit->match >= SJ_MATCH_PREFIX && hit->term != NULL && _sj_knowledge_is_common_word (self, hit->term))
+      if (hit->term != NULL &&
+          ((hit->match >= SJ_MATCH_PREFIX && _sj_knowledge_is_common_word (self, hit->term)) ||
+           (hit->match == SJ_MATCH_FUZZY && _sj_knowledge_is_known_word (self, hit->term))))
         g_array_remove_index (hits, i - 1);
     }
 
@@ -157,8 +159,25 @@ _sj_knowledge_match_sounds (SjKnowledge      *self,
                              hits, slots, bank_slots);
     }
 
+  /* A sound named exactly ("bd sd hh") stays first; a word that is also a
+   * sound ("numbers") comes after the phrase's meaning. */
   if (query->terms->len >= 2 && _sj_knowledge_has_phrase (concepts))
-    _sj_knowledge_after_phrases (hits);
+    {
+      g_autoptr(GArray) words = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
+
+      for (guint i = hits->len; i > 0; i--)
+        {
+          const SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i - 1);
+
+          if (hit->match <= SJ_MATCH_SYNONYM && hit->term != NULL && _sj_knowledge_is_common_word (self, hit->term))
+            {
+              g_array_append_val (words, *hit);
+              g_array_remove_index (hits, i - 1);
+            }
+        }
+      _sj_knowledge_after_phrases (words);
+      g_array_append_vals (hits, words->data, words->len);
+    }
 
   _sj_knowledge_sort_hits (self, hits);
   return hits;

@@ -245,6 +245,14 @@ _sj_knowledge_is_common_word (SjKnowledge *self,
   return sj_reference_bm25_idf (_sj_knowledge_get_bm25 (self), term) < COMMON_WORD_IDF;
 }
 
+/* Whether the documentation uses @term as a word at all. */
+gboolean
+_sj_knowledge_is_known_word (SjKnowledge *self,
+                             const char  *term)
+{
+  return sj_reference_bm25_idf (_sj_knowledge_get_bm25 (self), term) < MAX_IDF;
+}
+
 /* Whether @term is one of the words of a phrase of two words or more that
  * the vocabulary knows: its own name matches then say nothing. */
 gboolean
@@ -292,6 +300,7 @@ match_reference_term (SjKnowledge *self,
                       guint       *slots)
 {
   gboolean common = phrase && _sj_knowledge_is_common_word (self, term);
+  gboolean word = phrase && _sj_knowledge_is_known_word (self, term);
 
   g_autofree char *lower = g_ascii_strdown (term, -1);
   gsize len = strlen (lower);
@@ -311,6 +320,10 @@ match_reference_term (SjKnowledge *self,
 
       hit.match = sj_fuzzy_match_name (lower, len, mask, keys[i].lower, keys[i].len, keys[i].mask, &hit.distance);
       if (hit.match == SJ_MATCH_NONE)
+        continue;
+      /* In a phrase, a word the documentation uses ("long") is that word,
+       * not a typo of a name ("log"). */
+      if (word && hit.match == SJ_MATCH_FUZZY && g_ascii_strcasecmp (keys[i].lower, lower) != 0)
         continue;
 
       if (keys[i].is_synonym)

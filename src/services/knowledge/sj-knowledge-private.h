@@ -87,6 +87,8 @@ guint     _sj_knowledge_concept_rank    (const SjKnowledgeConcept *concept,
                                          guint                    n);
 gboolean  _sj_knowledge_is_common_word  (SjKnowledge             *self,
                                          const char              *term);
+gboolean  _sj_knowledge_is_known_word   (SjKnowledge             *self,
+                                         const char              *term);
 gboolean  _sj_knowledge_has_phrase      (GArray                  *concepts);
 void      _sj_knowledge_after_phrases   (GArray                  *hits);
 void      _sj_knowledge_offer_again     (SjKnowledgeHit          *existing,

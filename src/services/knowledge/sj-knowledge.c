@@ -408,7 +408,8 @@ sj_knowledge_query_full (SjKnowledge       *self,
   concepts = _sj_knowledge_find_concepts (self, parsed);
 
   /* "lowpass the synth", "load samples": a word hinted at sounds, but the
-   * phrase means a function; both domains answer and the better wins. */
+   * phrase may mean a function; both domains answer, the better wins and
+   * a tie goes to the sounds. */
   if (parsed->domain_from_words && concepts->len > 0 && !parsed->offline)
     result.domain = SJ_KNOWLEDGE_DOMAIN_AUTO;
   reference = result.domain != SJ_KNOWLEDGE_DOMAIN_SOUNDS
@@ -455,6 +456,9 @@ sj_knowledge_query_full (SjKnowledge       *self,
           else if (sd < rd)
             r = SJ_MATCH_NONE;
         }
+
+      if (r == s && parsed->domain_from_words)
+        r = SJ_MATCH_NONE;
 
       if (r < s)
         g_array_set_size (sounds, 0);
