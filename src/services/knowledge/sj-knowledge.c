@@ -106,6 +106,11 @@ sj_knowledge_new (SjReferenceIndex *reference,
   self->sounds = g_object_ref (sounds);
   g_signal_connect_object (sounds, "changed", G_CALLBACK (sounds_changed_cb), self, G_CONNECT_SWAPPED);
 
+  /* The phrase indexes now (a few ms, once per reference), not in the
+   * first query, so that every query stays fast. */
+  _sj_knowledge_get_concepts (self);
+  _sj_knowledge_get_bm25 (self);
+
   return self;
 }
 
