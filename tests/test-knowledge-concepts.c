@@ -184,6 +184,62 @@ read_questions (void)
   return questions;
 }
 
+/* Classes, pattern internals and uncallable names are never first for a
+ * phrase. */
+static void
+assert_not_internal_first (const char *query,
+                           JsonObject *answer)
+{
+  const SjReferenceEntry *entry;
+  const char *first;
+
+  if (!json_object_get_boolean_member (answer, "ok") || strchr (query, ' ') == NULL ||
+      json_array_get_length (json_object_get_array_member (answer, "items")) == 0)
+    return;
+
+  first = json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (answer, "items"), 0),
+                                         "name");
+  entry = sj_reference_index_lookup (sj_knowledge_get_reference (knowledge), first, NULL);
+  if (entry != NULL &&
+      (!entry->callable || g_ascii_isupper (first[0]) ||
+       sj_knowledge_concepts_is_internal (sj_knowledge_concepts_get_bundled (), first)))
+    g_error ("“%s” answered the internal or uncallable “%s” first", query, first);
+}
+
+/* Invented names are not found, and what to use instead comes first. */
+static void
+test_instead (void)
+{
+  const struct { const char *query; const char *first; } cases[] = {
+    { "trancegate", "struct" }, { "sidechain", "duckorbit" }, { "granular", "chop" },
+    { "is granular valid", "chop" }, { "symbol:sidechain", "duckorbit" }, { "superreverb", "room" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) node = sj_knowledge_query (knowledge, cases[i].query);
+      JsonObject *answer = json_node_get_object (node);
+      JsonArray *suggestions = json_object_get_array_member (answer, "suggestions");
+
+      g_assert_false (json_object_get_boolean_member (answer, "ok"));
+      g_assert_cmpstr (json_object_get_string_member (answer, "reason"), ==, "not_found");
+      g_assert_cmpuint (json_array_get_length (suggestions), >=, 2);
+      g_assert_cmpstr (json_array_get_string_element (suggestions, 0), ==, cases[i].first);
+      for (guint s = 0; s < json_array_get_length (suggestions); s++)
+        g_assert_true (is_real (json_array_get_string_element (suggestions, s)));
+    }
+
+  /* Inside a longer question the same word ranks what to use. */
+  {
+    g_autoptr(JsonNode) node = sj_knowledge_query (knowledge, "how do I sidechain the pad to the kick");
+    JsonObject *answer = json_node_get_object (node);
+
+    g_assert_true (json_object_get_boolean_member (answer, "ok"));
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (answer, "items"), 0), "name"),
+                     ==, "duckorbit");
+  }
+}
+
 static int
 compare_spans (gconstpointer a,
                gconstpointer b)
@@ -268,6 +324,7 @@ test_phrases (void)
         }
       g_hash_table_add (categories, question->category);
 
+      assert_not_internal_first (question->query, json_node_get_object (node));
       if (judge (question, json_node_get_object (node), &got))
         right++;
       else
@@ -300,6 +357,7 @@ main (int   argc,
 
   g_test_add_func ("/knowledge/concepts/real", test_concepts_real);
   g_test_add_func ("/knowledge/concepts/limits", test_concepts_limits);
+  g_test_add_func ("/knowledge/concepts/instead", test_instead);
   g_test_add_func ("/knowledge/concepts/phrases", test_phrases);
 
   status = g_test_run ();
