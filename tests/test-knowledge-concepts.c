@@ -15,11 +15,10 @@
 #include "sj-knowledge-concepts.h"
 #include "sj-knowledge.h"
 
-#ifdef __SANITIZE_ADDRESS__
-# define P99_BUDGET (20 * G_TIME_SPAN_MILLISECOND)
-#else
-# define P99_BUDGET (1 * G_TIME_SPAN_MILLISECOND)
-#endif
+/* A guard against a runaway ranking, not the speed target: the p99
+ * figure (under 1 ms) is measured by bench/knowledge, beside Fuse.js,
+ * where a busy machine cannot fail the suite. */
+#define P99_BUDGET (50 * G_TIME_SPAN_MILLISECOND)
 
 static SjKnowledge *knowledge;
 static SjSoundsIndex *sounds;
