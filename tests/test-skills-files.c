@@ -18,6 +18,7 @@
 
 #include <glib/gstdio.h>
 
+#include "sj-json.h"
 #include "sj-skill-private.h"
 #include "sj-skill-registry-private.h"
 #include "sj-test-files.h"
@@ -212,9 +213,11 @@ test_depth (void)
   const char *deep = "{\"a\": [[[[{\"b\": 1}]]]]}";
   const char *in_string = "{\"a\": \"[[[[[[[[[[[[[[[[[[[[[[\\\"[[[[[[\"}";
 
-  g_assert_true (_sj_skill_check_depth (deep, strlen (deep), 6));
-  g_assert_false (_sj_skill_check_depth (deep, strlen (deep), 5));
-  g_assert_true (_sj_skill_check_depth (in_string, strlen (in_string), 1));
+  const SjJsonLimits six = { 6, 0 }, five = { 5, 0 }, one = { 1, 0 };
+
+  g_assert_true (sj_json_check (deep, strlen (deep), &six, NULL, NULL));
+  g_assert_false (sj_json_check (deep, strlen (deep), &five, NULL, NULL));
+  g_assert_true (sj_json_check (in_string, strlen (in_string), &one, NULL, NULL));
 }
 
 static void

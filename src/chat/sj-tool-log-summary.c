@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "sj-json.h"
 #include "sj-tool-log-summary.h"
 #include "sj-redact.h"
 
@@ -25,18 +26,12 @@
 static JsonObject *
 parse_object (const char *text)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
 
   if (text == NULL || *text == '\0')
     return NULL;
 
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, text, -1, NULL))
-    return NULL;
-
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if ((root = sj_json_parse (text, -1, NULL, NULL)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return NULL;
 
   return json_object_ref (json_node_get_object (root));
@@ -269,7 +264,7 @@ sj_tool_log_duration (gint64 duration_ms)
 char *
 sj_tool_log_pretty_json (const char *text)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonGenerator) generator = NULL;
   g_autofree char *redacted = NULL;
   g_autofree char *pretty = NULL;
@@ -280,14 +275,13 @@ sj_tool_log_pretty_json (const char *text)
   /* Redacted before parsing so no secret goes through the generator, and
    * after, since the masks match the indented text as well. */
   redacted = sj_redact (text);
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, redacted, -1, NULL) || json_parser_get_root (parser) == NULL)
+  if ((root = sj_json_parse (redacted, -1, NULL, NULL)) == NULL)
     return g_steal_pointer (&redacted);
 
   generator = json_generator_new ();
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, json_parser_get_root (parser));
+  json_generator_set_root (generator, root);
   pretty = json_generator_to_data (generator, NULL);
 
   return sj_redact (pretty);

@@ -42,6 +42,7 @@
 
 #include "sj-dry-run-engine.h"
 #include "sj-dryrun-resources.h"
+#include "sj-json.h"
 
 /* The app sends at most 1 MiB of code; escaped as JSON that is at most six
  * times as many bytes.  Longer lines are refused without being kept. */
@@ -169,7 +170,7 @@ handle_request (SjDryRunEngine *engine,
                 const char     *line,
                 gsize           length)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
   JsonObject *request;
   JsonNode *id;
@@ -178,20 +179,20 @@ handle_request (SjDryRunEngine *engine,
   JsonNode *haps;
   gint64 n_cycles = 4;
 
-  if (!json_parser_load_from_data (parser, line, length, &error))
+  if ((root = sj_json_parse (line, length, NULL, &error)) == NULL)
     {
       g_autofree char *message = g_strdup_printf ("The request is not JSON: %s", error->message);
 
       write_input_error (NULL, message);
       return NULL;
     }
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       write_input_error (NULL, "The request must be a JSON object.");
       return NULL;
     }
 
-  request = json_node_get_object (json_parser_get_root (parser));
+  request = json_node_get_object (root);
   id = json_object_get_member (request, "id");
   code = json_object_get_member (request, "code");
   cycles = json_object_get_member (request, "cycles");

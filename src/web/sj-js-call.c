@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "sj-js-call.h"
+#include "sj-json.h"
 
 /* A command in flight: completed exactly once, by the page's answer, by the
  * timeout, or by the caller's cancellable, whichever comes first. */
@@ -121,7 +122,7 @@ call_finished_cb (GObject      *object,
     {
       call_complete (call, json_node_new (JSON_NODE_NULL), NULL);
     }
-  else if ((node = json_from_string (json, &error)) == NULL)
+  else if ((node = sj_json_parse (json, -1, NULL, &error)) == NULL)
     {
       call_complete (call, NULL, g_steal_pointer (&error));
     }

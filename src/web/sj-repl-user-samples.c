@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include "sj-js-call.h"
+#include "sj-json.h"
 #include "sj-repl-private.h"
 #include "sj-web-assets.h"
 
@@ -44,7 +45,7 @@ _sj_repl_user_samples_for_hello (SjRepl *self)
   g_autofree char *json = dup_packs_json (self);
 
   g_object_set_data_full (G_OBJECT (self), SENT_KEY, g_strdup (json), g_free);
-  return json_from_string (json, NULL);
+  return sj_json_parse (json, -1, NULL, NULL);
 }
 
 static void

@@ -20,6 +20,7 @@
 
 #include "sj-agent-tools-private.h"
 #include "sj-bundled-data.h"
+#include "sj-json.h"
 
 #define TOOLS_RESOURCE "/io/github/strudeljam/StrudelJam/agent/tools.json"
 
@@ -282,18 +283,13 @@ sj_agent_tools_get_definitions (void)
   if (g_once_init_enter (&initialized))
     {
       g_autoptr(GBytes) bytes = NULL;
-      g_autoptr(JsonParser) parser = json_parser_new ();
-      gsize len;
-      const char *data;
 
       sj_bundled_data_register ();
       bytes = g_resources_lookup_data (TOOLS_RESOURCE, 0, NULL);
       g_assert (bytes != NULL);
-      data = g_bytes_get_data (bytes, &len);
-      if (!json_parser_load_from_data (parser, data, len, NULL))
+      if ((definitions = sj_json_parse_bytes (bytes, NULL, NULL)) == NULL)
         g_error ("The bundled tool definitions are not valid JSON");
 
-      definitions = json_node_copy (json_parser_get_root (parser));
       check_definitions (json_node_get_array (definitions));
       g_once_init_leave (&initialized, 1);
     }
@@ -499,7 +495,7 @@ static JsonNode *
 parse_arguments (const char  *arguments,
                  char       **out_message)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
   const char *text = arguments;
 
@@ -516,20 +512,25 @@ parse_arguments (const char  *arguments,
       return NULL;
     }
 
-  if (!json_parser_load_from_data (parser, text, -1, &error))
+  if ((root = sj_json_parse (text, -1, NULL, &error)) == NULL)
     {
-      *out_message = g_strdup_printf ("The arguments are not valid JSON (%s). Send one JSON object that matches the tool's parameters.",
-                                      error->message);
+      if (g_error_matches (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_DEEP))
+        *out_message = g_strdup_printf ("INPUT_TOO_DEEP: the arguments nest more than %d levels deep. "
+                                        "Send one flat JSON object that matches the tool's parameters.",
+                                        SJ_JSON_DEFAULT_MAX_DEPTH);
+      else
+        *out_message = g_strdup_printf ("The arguments are not valid JSON (%s). Send one JSON object that matches the tool's parameters.",
+                                        error->message);
       return NULL;
     }
 
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       *out_message = g_strdup ("The arguments must be one JSON object that matches the tool's parameters.");
       return NULL;
     }
 
-  return json_parser_steal_root (parser);
+  return g_steal_pointer (&root);
 }
 
 /**

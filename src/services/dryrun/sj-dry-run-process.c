@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 
 #include "sj-dry-run-process.h"
+#include "sj-json.h"
 
 struct _SjDryRunProcess
 {
@@ -111,16 +112,15 @@ handle_line (SjDryRunProcess *self,
              const char      *line,
              gsize            length)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = sj_json_parse (line, length, NULL, NULL);
   JsonObject *object;
 
-  if (!json_parser_load_from_data (parser, line, length, NULL) ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_warning ("strudel-jam-dryrun sent a line that is not a JSON object: %.80s", line);
       return;
     }
-  object = json_node_get_object (json_parser_get_root (parser));
+  object = json_node_get_object (root);
 
   if (!self->ready)
     {

@@ -18,6 +18,7 @@
 #include "sj-knowledge.h"
 #include "sj-knowledge-base.h"
 #include "sj-knowledge-cli.h"
+#include "sj-json.h"
 
 gboolean
 sj_knowledge_cli_wanted (const SjKnowledgeCliOptions *options)
@@ -130,15 +131,15 @@ sj_knowledge_cli_run (const SjKnowledgeCliOptions *options)
 
   if (options->knowledge_json != NULL)
     {
-      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(JsonNode) query = sj_json_parse (options->knowledge_json, -1, NULL, &error);
 
-      if (!json_parser_load_from_data (parser, options->knowledge_json, -1, &error))
+      if (query == NULL)
         {
           g_autofree char *message = g_strdup_printf (_("--knowledge-json is not JSON: %s"), error->message);
 
           return usage_error (message);
         }
-      answer = sj_knowledge_query_json (knowledge, json_parser_get_root (parser));
+      answer = sj_knowledge_query_json (knowledge, query);
     }
   else
     answer = sj_knowledge_query (knowledge, options->knowledge);

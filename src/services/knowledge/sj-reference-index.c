@@ -19,6 +19,7 @@
 
 #include "sj-bundled-data.h"
 #include "sj-fuzzy.h"
+#include "sj-json.h"
 #include "sj-html-text.h"
 #include "sj-reference-index.h"
 
@@ -368,39 +369,34 @@ sj_reference_index_new (GBytes  *doc_json,
                         GError **error)
 {
   g_autoptr(SjReferenceIndex) self = g_object_new (SJ_TYPE_REFERENCE_INDEX, NULL);
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(GHashTable) positions = g_hash_table_new (g_str_hash, g_str_equal);
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
   JsonArray *docs;
-  gsize size;
-  const char *data;
 
   g_return_val_if_fail (doc_json != NULL, NULL);
 
   if (runtime_scope != NULL)
     {
-      g_autoptr(JsonParser) scope_parser = json_parser_new_immutable ();
+      g_autoptr(JsonNode) scope = sj_json_parse_bytes (runtime_scope, NULL, error);
 
-      data = g_bytes_get_data (runtime_scope, &size);
-      if (!json_parser_load_from_data (scope_parser, data, size, error))
+      if (scope == NULL)
         return NULL;
-      root = json_parser_get_root (scope_parser);
-      if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+      json_node_seal (scope);
+      if (!JSON_NODE_HOLDS_OBJECT (scope))
         {
           g_set_error (error, SJ_REFERENCE_INDEX_ERROR, SJ_REFERENCE_INDEX_ERROR_INVALID,
                        "The runtime scope is not a JSON object");
           return NULL;
         }
-      load_scope (self->globals, json_node_get_object (root), "globals");
-      load_scope (self->methods, json_node_get_object (root), "methods");
+      load_scope (self->globals, json_node_get_object (scope), "globals");
+      load_scope (self->methods, json_node_get_object (scope), "methods");
     }
 
-  data = g_bytes_get_data (doc_json, &size);
-  if (!json_parser_load_from_data (parser, data, size, error))
+  if ((root = sj_json_parse_bytes (doc_json, NULL, error)) == NULL)
     return NULL;
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+  json_node_seal (root);
+  if (!JSON_NODE_HOLDS_OBJECT (root) ||
       (docs = array_member (json_node_get_object (root), "docs")) == NULL)
     {
       g_set_error (error, SJ_REFERENCE_INDEX_ERROR, SJ_REFERENCE_INDEX_ERROR_INVALID,

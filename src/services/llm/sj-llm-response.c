@@ -14,6 +14,7 @@
 
 #include <libsoup/soup.h>
 
+#include "sj-json.h"
 #include "sj-llm-client.h"
 #include "sj-llm-response.h"
 #include "sj-sse-parser.h"
@@ -254,8 +255,8 @@ on_event (const char *data,
           gpointer    user_data)
 {
   SjLlmResponse *self = user_data;
-  g_autoptr(JsonParser) parser = NULL;
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local = NULL;
   JsonObject *error;
 
   /* Nothing after [DONE] or a fatal error counts. */
@@ -268,10 +269,18 @@ on_event (const char *data,
       return;
     }
 
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, data, -1, NULL) ||
-      (root = json_parser_get_root (parser)) == NULL ||
-      !JSON_NODE_HOLDS_OBJECT (root))
+  root = sj_json_parse (data, -1, NULL, &local);
+  if (g_error_matches (local, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_DEEP) ||
+      g_error_matches (local, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_LARGE))
+    {
+      /* Said plainly: a hostile or broken server, not a bug of the app. */
+      fail (self, SJ_LLM_CLIENT_ERROR_PROTOCOL,
+            g_error_matches (local, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_DEEP)
+              ? "The provider sent a chunk nested too deep to read (INPUT_TOO_DEEP)"
+              : "The provider sent a chunk too large to read (INPUT_TOO_LARGE)");
+      return;
+    }
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       fail (self, SJ_LLM_CLIENT_ERROR_PROTOCOL, "The provider sent a malformed chunk");
       return;
@@ -404,16 +413,16 @@ sj_llm_error_from_status (guint       status,
                           GByteArray *body)
 {
   g_autofree char *message = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) node = NULL;
   gint code;
 
   /* OpenAI, OpenRouter and Ollama all say {"error": {"message": …}};
    * some servers send {"error": "…"}. */
   if (body->len > 0 &&
-      json_parser_load_from_data (parser, (const char *) body->data, body->len, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+      (node = sj_json_parse ((const char *) body->data, body->len, NULL, NULL)) != NULL &&
+      JSON_NODE_HOLDS_OBJECT (node))
     {
-      JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+      JsonObject *root = json_node_get_object (node);
       JsonObject *error = json_get_object (root, "error");
       const char *str = error ? json_get_string (error, "message") : json_get_string (root, "error");
 

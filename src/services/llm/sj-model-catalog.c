@@ -40,6 +40,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "sj-json.h"
 #include "sj-llm-client.h"
 #include "sj-model-catalog.h"
 #include "sj-secrets.h"
@@ -141,14 +142,12 @@ sj_model_catalog_new_from_json (const char  *data,
                                 gssize       len,
                                 GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = sj_json_parse (data, len, NULL, NULL);
   g_autoptr(GStrvBuilder) ids = g_strv_builder_new ();
   g_autoptr(SjModelCatalog) self = NULL;
-  JsonNode *root;
   JsonArray *list = NULL;
 
-  if (json_parser_load_from_data (parser, data, len, NULL) &&
-      (root = json_parser_get_root (parser)) != NULL)
+  if (root != NULL)
     {
       if (JSON_NODE_HOLDS_OBJECT (root))
         {

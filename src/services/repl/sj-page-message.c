@@ -13,6 +13,7 @@
 
 #include <math.h>
 
+#include "sj-json.h"
 #include "sj-page-message.h"
 
 G_DEFINE_QUARK (sj-page-message-error-quark, sj_page_message_error)
@@ -324,11 +325,10 @@ sj_page_message_parse (const char  *json,
                        gssize       length,
                        GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(SjPageMessage) message = NULL;
   g_autoptr(GError) local_error = NULL;
   JsonObject *object;
-  JsonNode *root;
   JsonNode *node;
   const char *type;
 
@@ -349,16 +349,15 @@ sj_page_message_parse (const char  *json,
       return NULL;
     }
 
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, json, length, &local_error))
+  if ((root = sj_json_parse (json, length, NULL, &local_error)) == NULL)
     {
       g_set_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_MALFORMED,
                    "message is not JSON: %s", local_error->message);
       return NULL;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  json_node_seal (root);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error_literal (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_MALFORMED,
                            "message is not a JSON object");

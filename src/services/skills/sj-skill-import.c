@@ -26,6 +26,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "sj-json.h"
 #include "sj-skill-private.h"
 #include "sj-skill-registry-private.h"
 
@@ -311,15 +312,13 @@ name_folder (const char  *folder,
 {
   g_autofree char *json_path = g_build_filename (folder, "skill.json", NULL);
   g_autofree char *text = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  const SjJsonLimits limits = { SJ_SKILL_MAX_DEPTH, 0 };
+  g_autoptr(JsonNode) root = NULL;
   g_autofree char *renamed = NULL;
-  JsonNode *root;
   const char *name;
 
   if (!g_file_get_contents (json_path, &text, NULL, NULL) ||
-      !_sj_skill_check_depth (text, strlen (text), SJ_SKILL_MAX_DEPTH) ||
-      !json_parser_load_from_data (parser, text, -1, NULL) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+      (root = sj_json_parse (text, -1, &limits, NULL)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
       (name = json_object_get_string_member_with_default (json_node_get_object (root), "name", NULL)) == NULL ||
       !sj_skill_is_valid_name (name))
     return g_strdup (folder);  /* the loader says what is wrong */

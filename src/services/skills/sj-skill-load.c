@@ -21,6 +21,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "sj-json.h"
 #include "sj-skill-private.h"
 
 static const char * const known_keys[] = {
@@ -38,46 +39,6 @@ static gboolean
 is_valid_tag (const char *tag)
 {
   return g_regex_match_simple ("^[a-z0-9][a-z0-9-]{0,23}$", tag, 0, 0);
-}
-
-/**
- * _sj_skill_check_depth:
- *
- * Whether the JSON text nests arrays and objects at most @max_depth deep,
- * measured without parsing (strings and their escapes are skipped), so
- * that a hostile file never reaches json-glib's recursive parser.
- */
-gboolean
-_sj_skill_check_depth (const char *json,
-                       gsize       length,
-                       guint       max_depth)
-{
-  gboolean in_string = FALSE;
-  guint depth = 0;
-
-  for (gsize i = 0; i < length; i++)
-    {
-      char c = json[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > max_depth)
-            return FALSE;
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-
-  return TRUE;
 }
 
 gboolean
@@ -144,26 +105,26 @@ _sj_skill_parse_json (const char  *text,
                       const char  *file,
                       GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  const SjJsonLimits limits = { SJ_SKILL_MAX_DEPTH, 0 };
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local = NULL;
 
-  if (!_sj_skill_check_depth (text, strlen (text), SJ_SKILL_MAX_DEPTH))
+  if ((root = sj_json_parse (text, -1, &limits, &local)) == NULL)
     {
-      _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_JSON, skill, file, _("nested more than %d levels deep"), SJ_SKILL_MAX_DEPTH);
+      if (g_error_matches (local, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_DEEP))
+        _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_JSON, skill, file, _("nested more than %d levels deep"),
+                        SJ_SKILL_MAX_DEPTH);
+      else
+        _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_JSON, skill, file, _("not valid JSON (%s)"), local->message);
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, text, -1, &local))
-    {
-      _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_JSON, skill, file, _("not valid JSON (%s)"), local->message);
-      return NULL;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_JSON, skill, file, _("must be one JSON object"));
       return NULL;
     }
 
-  return json_parser_steal_root (parser);
+  return g_steal_pointer (&root);
 }
 
 const char *

@@ -39,9 +39,6 @@ SjSkill *_sj_skill_new           (void);
 void     _sj_skill_snippet_free  (gpointer  snippet);
 void     _sj_skill_set_overrides (SjSkill  *self,
                                   gboolean  overrides);
-gboolean _sj_skill_check_depth   (const char *json,
-                                  gsize       length,
-                                  guint       max_depth);
 
 /* sj-skill-load.c, for sj-skill-snippets.c */
 gboolean    _sj_skill_fail        (GError      **error,

@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-drum-kit-private.h"
+#include "sj-json.h"
 #include "sj-kit-resources.h"
 
 typedef struct
@@ -45,9 +46,8 @@ kit_load (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = NULL;
   Kit *kit = g_new0 (Kit, 1);
-  JsonNode *root;
   JsonObject *voices = NULL;
   g_autoptr(GList) members = NULL;
 
@@ -56,8 +56,7 @@ kit_load (void)
 
   bytes = g_resources_lookup_data (SJ_DRUM_KIT_RESOURCE_PATH "kit.json", G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
   if (bytes != NULL)
-    json_parser_load_from_data (parser, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
-  root = error == NULL ? json_parser_get_root (parser) : NULL;
+    root = sj_json_parse_bytes (bytes, NULL, &error);
   if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
     {
       JsonObject *object = json_node_get_object (root);

@@ -20,6 +20,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "sj-json.h"
 #include "sj-remote-map.h"
 
 G_DEFINE_QUARK (sj-remote-map-error-quark, sj_remote_map_error)
@@ -154,46 +155,6 @@ sj_remote_map_base_of_url (const char *url)
   /* Not a URL: what getBaseURL() does with "pseudo URLs". */
   slash = strrchr (url, '/');
   return slash != NULL ? g_strndup (url, slash - url) : g_strdup ("");
-}
-
-/* The nesting of @data's arrays and objects, checked without a parser. */
-static gboolean
-check_depth (const char  *data,
-             gsize        size,
-             GError     **error)
-{
-  gboolean in_string = FALSE;
-  gboolean escaped = FALSE;
-  guint depth = 0;
-
-  for (gsize i = 0; i < size; i++)
-    {
-      char c = data[i];
-
-      if (in_string)
-        {
-          if (escaped)
-            escaped = FALSE;
-          else if (c == '\\')
-            escaped = TRUE;
-          else if (c == '"')
-            in_string = FALSE;
-          continue;
-        }
-
-      if (c == '"')
-        in_string = TRUE;
-      else if ((c == '[' || c == '{') && ++depth > SJ_REMOTE_MAP_MAX_DEPTH)
-        {
-          g_set_error (error, SJ_REMOTE_MAP_ERROR, SJ_REMOTE_MAP_ERROR_TOO_DEEP,
-                       _("it is nested more than %u levels deep"), SJ_REMOTE_MAP_MAX_DEPTH);
-          return FALSE;
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-
-  return TRUE;
 }
 
 static const char *
@@ -343,7 +304,8 @@ sj_remote_map_parse (GBytes      *bytes,
                      const char  *url,
                      GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  const SjJsonLimits limits = { SJ_REMOTE_MAP_MAX_DEPTH, SJ_REMOTE_MAP_MAX_SIZE };
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(SjRemoteMap) map = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *base = NULL;
@@ -366,18 +328,19 @@ sj_remote_map_parse (GBytes      *bytes,
       g_set_error (error, SJ_REMOTE_MAP_ERROR, SJ_REMOTE_MAP_ERROR_TOO_LARGE, _("it is larger than %s"), limit);
       return NULL;
     }
-  if (!check_depth (data, size, error))
-    return NULL;
-
-  parser = json_parser_new_immutable ();
-  if (size == 0 || !json_parser_load_from_data (parser, data, size, &local_error))
+  if (size == 0 || (root = sj_json_parse (data, size, &limits, &local_error)) == NULL)
     {
-      g_set_error (error, SJ_REMOTE_MAP_ERROR, SJ_REMOTE_MAP_ERROR_INVALID, _("it is not valid JSON%s%s"),
-                   local_error != NULL ? ": " : "", local_error != NULL ? local_error->message : "");
+      if (g_error_matches (local_error, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_DEEP))
+        g_set_error (error, SJ_REMOTE_MAP_ERROR, SJ_REMOTE_MAP_ERROR_TOO_DEEP,
+                     _("it is nested more than %u levels deep"), SJ_REMOTE_MAP_MAX_DEPTH);
+      else
+        g_set_error (error, SJ_REMOTE_MAP_ERROR, SJ_REMOTE_MAP_ERROR_INVALID, _("it is not valid JSON%s%s"),
+                     local_error != NULL ? ": " : "", local_error != NULL ? local_error->message : "");
       return NULL;
     }
-  node = json_parser_get_root (parser);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  json_node_seal (root);
+  node = root;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error_literal (error, SJ_REMOTE_MAP_ERROR, SJ_REMOTE_MAP_ERROR_INVALID,
                            _("it is not a sample map (a JSON object of sounds)"));

@@ -21,6 +21,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "sj-json.h"
 #include "sj-sound-downloads-private.h"
 
 /* Packs nest files a few folders deep; symbolic links are never followed. */
@@ -458,7 +459,8 @@ GPtrArray *
 _sj_sound_downloads_load_state (SjSoundDownloads *self)
 {
   GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  const SjJsonLimits limits = { 0, MAX_STATE_BYTES };
+  g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
   JsonObject *root;
@@ -473,14 +475,13 @@ _sj_sound_downloads_load_state (SjSoundDownloads *self)
       return ids;
     }
 
-  if (length > MAX_STATE_BYTES || !json_parser_load_from_data (parser, contents, length, NULL) ||
-      json_parser_get_root (parser) == NULL || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if ((node = sj_json_parse (contents, length, &limits, NULL)) == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_message ("Sounds: the download state %s is not valid; nothing resumes", g_file_peek_path (self->state_file));
       return ids;
     }
 
-  root = json_node_get_object (json_parser_get_root (parser));
+  root = json_node_get_object (node);
   packs = json_object_get_array_member (root, "packs");
   for (guint i = 0; packs != NULL && i < json_array_get_length (packs); i++)
     {

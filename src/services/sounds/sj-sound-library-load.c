@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sj-bundled-data.h"
+#include "sj-json.h"
 #include "sj-sound-library-private.h"
 
 #define RESOURCE_DIR "/io/github/strudeljam/StrudelJam/sounds/"
@@ -26,33 +27,24 @@ load_json (const char  *name,
            GError     **error)
 {
   g_autofree char *path = g_strconcat (RESOURCE_DIR, name, NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  const SjJsonLimits limits = { 0, MAX_MAP_BYTES };
   g_autoptr(GBytes) bytes = NULL;
-  JsonNode *root;
-  const char *data;
-  gsize size;
+  g_autoptr(JsonNode) root = NULL;
 
   sj_bundled_data_register ();
   if ((bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, error)) == NULL)
     return NULL;
 
-  data = g_bytes_get_data (bytes, &size);
-  if (size > MAX_MAP_BYTES)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s is larger than %d bytes", name, MAX_MAP_BYTES);
-      return NULL;
-    }
-  if (!json_parser_load_from_data (parser, data, size, error))
+  if ((root = sj_json_parse_bytes (bytes, &limits, error)) == NULL)
     return NULL;
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s is not a JSON object", name);
       return NULL;
     }
 
-  return json_node_ref (root);
+  return g_steal_pointer (&root);
 }
 
 /* Small sets of words (types, packs, tags, banks) are shared... */
@@ -346,13 +338,11 @@ load_soundfonts (SjSoundLibrary  *self,
 {
   const char *base = entry ? json_object_get_string_member_with_default (entry, "base", NULL) : NULL;
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = NULL;
   JsonObject *fonts;
   JsonObjectIter iter;
   const char *name, *pack;
-  JsonNode *node, *root;
-  gsize size;
-  const char *data;
+  JsonNode *node;
 
   if (base == NULL || !g_str_has_prefix (base, "https://") || !g_str_has_suffix (base, "/"))
     {
@@ -361,11 +351,9 @@ load_soundfonts (SjSoundLibrary  *self,
     }
   if ((bytes = sj_bundled_data_lookup ("runtime-scope.json", error)) == NULL)
     return FALSE;
-  data = g_bytes_get_data (bytes, &size);
-  if (!json_parser_load_from_data (parser, data, size, error))
+  if ((root = sj_json_parse_bytes (bytes, NULL, error)) == NULL)
     return FALSE;
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+  if (!JSON_NODE_HOLDS_OBJECT (root) ||
       (fonts = json_object_get_object_member (json_node_get_object (root), "soundfonts")) == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "the runtime scope lists no soundfonts");

@@ -12,6 +12,7 @@
 
 #include "sj-bundled-data.h"
 #include "sj-page-message.h"
+#include "sj-json.h"
 #include "sj-sound-library.h"
 #include "sj-sounds-index.h"
 
@@ -21,23 +22,19 @@
 static JsonObject *
 dup_bundled_snapshot (void)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   JsonObject *snapshot, *scope_sounds;
   JsonObjectIter iter;
   const char *name;
-  JsonNode *root, *node;
-  gsize size;
-  const char *data;
+  JsonNode *node;
 
   bytes = sj_bundled_data_lookup ("runtime-scope.json", &error);
   if (bytes == NULL)
     g_error ("The bundled runtime scope is missing: %s", error->message);
 
-  data = g_bytes_get_data (bytes, &size);
-  if (!json_parser_load_from_data (parser, data, size, &error) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+  if ((root = sj_json_parse_bytes (bytes, NULL, &error)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
       (scope_sounds = json_object_get_object_member (json_node_get_object (root), "sounds")) == NULL)
     g_error ("The bundled sounds cannot be read: %s", error != NULL ? error->message : "no “sounds”");
 
@@ -118,9 +115,8 @@ static JsonObject *
 read_snapshot_file (GFile   *file,
                     GError **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) root = NULL;
   g_autofree char *contents = NULL;
-  JsonNode *root;
   gsize length;
 
   if (!g_file_load_contents (file, NULL, &contents, &length, NULL, error))
@@ -131,11 +127,11 @@ read_snapshot_file (GFile   *file,
                    "The sound snapshot is larger than %d bytes", SJ_PAGE_MESSAGE_MAX_BYTES);
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, contents, length, error))
+  if ((root = sj_json_parse (contents, length, NULL, error)) == NULL)
     return NULL;
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  json_node_seal (root);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "The sound snapshot is not a JSON object");

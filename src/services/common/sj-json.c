@@ -1,0 +1,246 @@
+/* sj-json.c
+ *
+ * The one place the app parses JSON.  Everything it receives (provider
+ * streams, tool arguments, messages from the page, sample maps, skill
+ * manifests, imports) goes through sj_json_parse(), which checks size and
+ * nesting in one linear pass over the raw text before json-glib, whose
+ * parser recurses once per level, ever sees it.  The same pass finds the
+ * \u escapes json-glib turns into something a C string cannot hold: U+0000
+ * (which would cut the text short) and lone surrogates; they become U+FFFD
+ * so the rest of the text is kept.
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sj-json.h"
+
+G_DEFINE_QUARK (sj-json-error-quark, sj_json_error)
+
+static int
+hex4 (const char *p,
+      const char *end)
+{
+  int value = 0;
+
+  if (end - p < 4)
+    return -1;
+
+  for (int i = 0; i < 4; i++)
+    {
+      int digit = g_ascii_xdigit_value (p[i]);
+
+      if (digit < 0)
+        return -1;
+      value = value * 16 + digit;
+    }
+
+  return value;
+}
+
+/* At @p, just after a backslash: whether this \uXXXX escape is one
+ * json-glib cannot hand back whole, and how many bytes it spans. */
+static gboolean
+escape_is_bad (const char *p,
+               const char *end,
+               gsize      *span)
+{
+  int value;
+
+  *span = 1;
+  if (*p != 'u' || (value = hex4 (p + 1, end)) < 0)
+    return FALSE;
+
+  *span = 5;
+  if (value == 0 || (value >= 0xDC00 && value <= 0xDFFF))
+    return TRUE;
+
+  if (value >= 0xD800 && value <= 0xDBFF)
+    {
+      int low;
+
+      /* A high surrogate is whole only with a low one right after it. */
+      if (end - p >= 11 && p[5] == '\\' && p[6] == 'u' &&
+          (low = hex4 (p + 7, end)) >= 0xDC00 && low <= 0xDFFF)
+        {
+          *span = 11;
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/**
+ * sj_json_check:
+ * @needs_repair: (out) (optional): set when the text holds a \u0000 or a
+ *   lone surrogate escape
+ *
+ * Checks @data against @limits in one pass, without parsing: strings and
+ * their escapes are skipped, so brackets inside strings do not count.
+ *
+ * Returns: %FALSE with %SJ_JSON_ERROR_INPUT_TOO_LARGE or
+ *   %SJ_JSON_ERROR_INPUT_TOO_DEEP past the limits
+ */
+gboolean
+sj_json_check (const char          *data,
+               gsize                length,
+               const SjJsonLimits  *limits,
+               gboolean            *needs_repair,
+               GError             **error)
+{
+  guint max_depth = limits != NULL && limits->max_depth > 0 ? limits->max_depth : SJ_JSON_DEFAULT_MAX_DEPTH;
+  gsize max_size = limits != NULL && limits->max_size > 0 ? limits->max_size : SJ_JSON_DEFAULT_MAX_SIZE;
+  const char *end = data + length;
+  gboolean in_string = FALSE;
+  gboolean repair = FALSE;
+  guint depth = 0;
+
+  if (length > max_size)
+    {
+      g_set_error (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_LARGE,
+                   "The JSON is %" G_GSIZE_FORMAT " bytes, more than the %" G_GSIZE_FORMAT " allowed",
+                   length, max_size);
+      return FALSE;
+    }
+
+  for (const char *p = data; p < end; p++)
+    {
+      char c = *p;
+
+      if (in_string)
+        {
+          if (c == '\\' && p + 1 < end)
+            {
+              gsize span;
+
+              if (escape_is_bad (p + 1, end, &span))
+                repair = TRUE;
+              p += span;
+            }
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > max_depth)
+            {
+              g_set_error (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_DEEP,
+                           "The JSON nests more than %u levels deep", max_depth);
+              return FALSE;
+            }
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+
+  if (needs_repair != NULL)
+    *needs_repair = repair;
+
+  return TRUE;
+}
+
+/* A copy of @data with every bad escape replaced by \uFFFD (same length). */
+static char *
+repair_escapes (const char *data,
+                gsize       length)
+{
+  char *copy = g_memdup2 (data, length + 1);
+  const char *end = copy + length;
+  gboolean in_string = FALSE;
+
+  copy[length] = '\0';
+  for (char *p = copy; p < end; p++)
+    {
+      if (in_string)
+        {
+          if (*p == '\\' && p + 1 < end)
+            {
+              gsize span;
+
+              if (escape_is_bad (p + 1, end, &span))
+                memcpy (p + 1, "uFFFD", 5);
+              p += span;
+            }
+          else if (*p == '"')
+            in_string = FALSE;
+        }
+      else if (*p == '"')
+        in_string = TRUE;
+    }
+
+  return copy;
+}
+
+/**
+ * sj_json_parse:
+ * @data: JSON text
+ * @length: its length, or -1 if nul-terminated
+ * @limits: (nullable): the limits, %NULL for the defaults
+ *
+ * Returns: (transfer full): the root node, or %NULL with an
+ *   %SJ_JSON_ERROR: too deep, too large, or not valid JSON (also when
+ *   the text is empty)
+ */
+JsonNode *
+sj_json_parse (const char          *data,
+               gssize               length,
+               const SjJsonLimits  *limits,
+               GError             **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autofree char *repaired = NULL;
+  gboolean needs_repair = FALSE;
+  gsize size;
+
+  if (data == NULL)
+    {
+      g_set_error_literal (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INVALID, "There is no JSON");
+      return NULL;
+    }
+
+  size = length < 0 ? strlen (data) : (gsize)length;
+  if (!sj_json_check (data, size, limits, &needs_repair, error))
+    return NULL;
+
+  if (needs_repair)
+    data = repaired = repair_escapes (data, size);
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data, size, &local))
+    {
+      g_set_error_literal (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INVALID, local->message);
+      return NULL;
+    }
+
+  if (json_parser_get_root (parser) == NULL)
+    {
+      g_set_error_literal (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INVALID, "The JSON is empty");
+      return NULL;
+    }
+
+  return json_parser_steal_root (parser);
+}
+
+/**
+ * sj_json_parse_bytes:
+ *
+ * sj_json_parse() on the contents of @bytes.
+ */
+JsonNode *
+sj_json_parse_bytes (GBytes              *bytes,
+                     const SjJsonLimits  *limits,
+                     GError             **error)
+{
+  gsize size = 0;
+  const char *data = bytes != NULL ? g_bytes_get_data (bytes, &size) : NULL;
+
+  return sj_json_parse (data != NULL ? data : "", size, limits, error);
+}

@@ -1,0 +1,158 @@
+/* test-json.c
+ *
+ * sj_json_parse(), the one JSON parser of the app: nesting and size are
+ * bounded before json-glib sees the text, and escapes a C string cannot
+ * hold come back as U+FFFD with the rest of the text kept.
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sj-json.h"
+
+static char *
+nested (guint       depth,
+        const char *open,
+        const char *inner,
+        const char *close)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append (text, open);
+  g_string_append (text, inner);
+  for (guint i = 0; i < depth; i++)
+    g_string_append (text, close);
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+test_deep (void)
+{
+  /* 100,000 levels crashed json-glib's recursive parser. */
+  g_autofree char *deep = nested (100000, "[", "1", "]");
+  g_autofree char *objects = nested (100000, "{\"a\":", "1", "}");
+  g_autofree char *unclosed = nested (100000, "[", "", "");
+  g_autofree char *limit = nested (SJ_JSON_DEFAULT_MAX_DEPTH, "[", "1", "]");
+  g_autofree char *past = nested (SJ_JSON_DEFAULT_MAX_DEPTH + 1, "[", "1", "]");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  g_assert_null (sj_json_parse (deep, -1, NULL, &error));
+  g_assert_error (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_DEEP);
+  g_clear_error (&error);
+  g_assert_null (sj_json_parse (objects, -1, NULL, &error));
+  g_assert_error (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_DEEP);
+  g_clear_error (&error);
+  g_assert_null (sj_json_parse (unclosed, -1, NULL, &error));
+  g_assert_error (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_DEEP);
+  g_clear_error (&error);
+  g_assert_null (sj_json_parse (past, -1, NULL, &error));
+  g_assert_error (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_DEEP);
+  g_clear_error (&error);
+
+  node = sj_json_parse (limit, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (node));
+}
+
+static void
+test_strings_do_not_nest (void)
+{
+  /* Brackets inside strings, behind escaped quotes and backslashes. */
+  const char *text = "{\"a\": \"[[[[{{{{\\\"[[[[\\\\\", \"b\": [\"]]]]\"]}";
+  const SjJsonLimits two = { 2, 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = sj_json_parse (text, -1, &two, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "a"), ==, "[[[[{{{{\"[[[[\\");
+}
+
+static void
+test_large (void)
+{
+  const SjJsonLimits small = { 0, 16 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  g_assert_null (sj_json_parse ("{\"text\": \"more than sixteen\"}", -1, &small, &error));
+  g_assert_error (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INPUT_TOO_LARGE);
+  g_clear_error (&error);
+
+  node = sj_json_parse ("[1, 2]", -1, &small, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_invalid (void)
+{
+  const char *bad[] = { "", "   ", "{", "[1,", "{\"a\" 1}", "nul\xff", "\"\\u12\"", NULL };
+
+  for (guint i = 0; bad[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_null (sj_json_parse (bad[i], -1, NULL, &error));
+      g_assert_error (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INVALID);
+    }
+  g_assert_null (sj_json_parse (NULL, 0, NULL, NULL));
+}
+
+static const char *
+string_of (JsonNode *node)
+{
+  return json_object_get_string_member (json_node_get_object (node), "s");
+}
+
+static void
+test_nul_and_surrogates (void)
+{
+  struct { const char *json; const char *text; } cases[] = {
+    { "{\"s\": \"nul \\u0000 rest\"}", "nul \xef\xbf\xbd rest" },
+    { "{\"s\": \"lone \\ud800 high\"}", "lone \xef\xbf\xbd high" },
+    { "{\"s\": \"lone \\uDC00 low\"}", "lone \xef\xbf\xbd low" },
+    { "{\"s\": \"end \\ud83d\"}", "end \xef\xbf\xbd" },
+    { "{\"s\": \"pair \\ud83c\\udfb5 kept\"}", "pair \xf0\x9f\x8e\xb5 kept" },
+    { "{\"s\": \"escaped \\\\u0000 stays\"}", "escaped \\u0000 stays" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = sj_json_parse (cases[i].json, -1, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (string_of (node), ==, cases[i].text);
+      g_assert_true (g_utf8_validate (string_of (node), -1, NULL));
+    }
+}
+
+static void
+test_bytes (void)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_static ("{\"s\": \"x\"}", 10);
+  g_autoptr(JsonNode) node = sj_json_parse_bytes (bytes, NULL, NULL);
+
+  g_assert_cmpstr (string_of (node), ==, "x");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/json/deep", test_deep);
+  g_test_add_func ("/json/strings-do-not-nest", test_strings_do_not_nest);
+  g_test_add_func ("/json/large", test_large);
+  g_test_add_func ("/json/invalid", test_invalid);
+  g_test_add_func ("/json/nul-and-surrogates", test_nul_and_surrogates);
+  g_test_add_func ("/json/bytes", test_bytes);
+
+  return g_test_run ();
+}
