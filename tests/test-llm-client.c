@@ -40,6 +40,8 @@ typedef struct
   gsize               offset;
   gboolean            completed;
   guint               idle_id;
+  guint               tick_id;
+  guint               ticks;
 
   /* What it saw. */
   char               *path;
@@ -220,6 +222,7 @@ fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
   g_clear_handle_id (&fixture->idle_id, g_source_remove);
+  g_clear_handle_id (&fixture->tick_id, g_source_remove);
   g_clear_object (&fixture->client);
   g_clear_object (&fixture->result);
   soup_server_disconnect (fixture->server);
@@ -497,6 +500,116 @@ test_error_malformed (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (partial, "content"), ==, "Hi");
 }
 
+/* 100,000 nested arrays crashed the app in json-glib (issue 23): the
+ * chunk now ends the answer with INPUT_TOO_DEEP, and what came before
+ * it is kept. */
+static void
+test_error_too_deep (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autoptr(JsonObject) partial = NULL;
+  g_autoptr(GString) body = g_string_new (CHUNK ("{\"content\":\"Hi\"}") "data: {\"choices\":");
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (body, '[');
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (body, ']');
+  g_string_append (body, "}\n\n" CHUNK ("{\"content\":\" there\"}") FINISH ("stop") DONE);
+  fixture->body = text = g_string_free (g_steal_pointer (&body), FALSE);
+  fixture->piece_size = 65536;
+
+  result = run_stream (fixture, &error);
+  g_assert_null (result);
+  g_assert_error (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (error->message, "INPUT_TOO_DEEP"));
+  partial = sj_llm_client_stream_get_partial (fixture->result);
+  g_assert_cmpstr (json_object_get_string_member (partial, "content"), ==, "Hi");
+}
+
+/* A U+0000 cut the rest of the text off: it comes back as U+FFFD. */
+static void
+test_stream_nul (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) result = NULL;
+
+  fixture->body = CHUNK ("{\"content\":\"nul \\u0000 rest\"}") CHUNK ("{\"content\":\" \\ud800!\"}")
+                  FINISH ("stop") DONE;
+
+  result = run_stream (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (result, "content"), ==, "nul \xef\xbf\xbd rest \xef\xbf\xbd!");
+}
+
+/* A connection that goes quiet ends the answer after the stall timeout,
+ * with what arrived kept; the caller's cancellable is not touched. */
+static void
+test_error_stalled (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autoptr(JsonObject) partial = NULL;
+  gint64 start;
+
+  fixture->body = CHUNK ("{\"content\":\"Hello\"}") CHUNK ("{\"content\":\" never\"}") FINISH ("stop") DONE;
+  fixture->hold_at = strlen (CHUNK ("{\"content\":\"Hello\"}"));
+  _sj_llm_client_set_stall_timeout_ms (fixture->client, 300);
+
+  start = g_get_monotonic_time ();
+  result = run_stream (fixture, &error);
+  g_assert_null (result);
+  g_assert_error (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_STALLED);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 300 * 1000);
+  g_assert_false (g_cancellable_is_cancelled (fixture->cancellable));
+  partial = sj_llm_client_stream_get_partial (fixture->result);
+  g_assert_cmpstr (json_object_get_string_member (partial, "content"), ==, "Hello");
+}
+
+/* Keep-alive comments are life: a stream slower in total than the stall
+ * timeout, but never quiet for that long, completes. */
+static gboolean
+release_hold (gpointer user_data)
+{
+  Fixture *fixture = user_data;
+  SoupServerMessage *msg = g_object_get_data (G_OBJECT (fixture->server), "msg");
+  SoupMessageBody *body = soup_server_message_get_response_body (msg);
+
+  if (++fixture->ticks < 8)
+    {
+      soup_message_body_append (body, SOUP_MEMORY_STATIC, ": keep-alive\n\n", 14);
+      soup_server_message_unpause (msg);
+      return G_SOURCE_CONTINUE;
+    }
+
+  fixture->tick_id = 0;
+  fixture->hold_at = 0;
+  fixture->idle_id = g_idle_add (write_next_piece, fixture);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_keep_alive (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) result = NULL;
+
+  fixture->body = CHUNK ("{\"content\":\"Hello\"}") CHUNK ("{\"content\":\" there\"}") FINISH ("stop") DONE;
+  fixture->hold_at = strlen (CHUNK ("{\"content\":\"Hello\"}"));
+  _sj_llm_client_set_stall_timeout_ms (fixture->client, 400);
+  /* 8 comments 100 ms apart: 800 ms in all, never 400 ms quiet. */
+  fixture->tick_id = g_timeout_add (100, release_hold, fixture);
+
+  result = run_stream (fixture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (result, "content"), ==, "Hello there");
+}
+
 static void
 test_headers_openrouter (Fixture       *fixture,
                          gconstpointer  data)
@@ -589,6 +702,10 @@ main (int   argc,
   ADD ("error/dropped", test_error_dropped, NULL);
   ADD ("error/cancelled", test_error_cancelled, NULL);
   ADD ("error/malformed", test_error_malformed, NULL);
+  ADD ("error/too-deep", test_error_too_deep, NULL);
+  ADD ("error/stalled", test_error_stalled, NULL);
+  ADD ("stream/nul", test_stream_nul, NULL);
+  ADD ("stream/keep-alive", test_keep_alive, NULL);
   ADD ("headers/openrouter", test_headers_openrouter, NULL);
   ADD ("headers/no-key", test_headers_no_key, NULL);
   ADD ("models", test_models, NULL);

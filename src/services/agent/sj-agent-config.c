@@ -113,6 +113,7 @@ finish_setup (SjAgentConfig *self,
       return;
     }
 
+  sj_llm_client_set_stall_timeout (client, g_settings_get_uint (self->settings, "stall-timeout"));
   sj_agent_set_client (self->agent, client, openrouter);
   set_problem (self, NULL);
 }
@@ -259,7 +260,7 @@ settings_changed_cb (SjAgentConfig *self,
                      const char    *key)
 {
   static const char * const keys[] = { "provider", "base-url", "model", "reasoning-mode", "temperature",
-                                       "max-repair-attempts", "tool-budget", NULL };
+                                       "max-repair-attempts", "tool-budget", "stall-timeout", NULL };
 
   if (g_strv_contains (keys, key))
     sj_agent_config_reload (self);

@@ -159,6 +159,8 @@ explain_failure (const GError *error,
     why = g_strdup_printf (_("The provider refused the API key (%s). Check or replace the key in the agent’s settings."), error->message);
   else if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_RATE_LIMITED))
     why = g_strdup_printf (_("The provider is rate-limiting requests (%s), still after %u attempts. Wait a moment, then regenerate."), error->message, attempts);
+  else if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_STALLED))
+    why = g_strdup_printf (_("The model stopped answering (%s). What arrived is kept; regenerate to try again."), error->message);
   else if (partial)
     why = g_strdup_printf (_("The connection to the model broke off mid-answer (%s). What arrived is kept; regenerate to try again."), error->message);
   else if (is_transient (error))
@@ -239,6 +241,15 @@ stream_cb (GObject      *object,
 
   if (calls == NULL || json_array_get_length (calls) == 0)
     {
+      /* Keep-alive comments only, or content of the wrong type: say so
+       * rather than leave an empty bubble. */
+      if (!turn->has_content && turn->tool_calls == 0)
+        {
+          _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR,
+                              g_error_new_literal (SJ_AGENT_ERROR, SJ_AGENT_ERROR_EMPTY_ANSWER,
+                                                   _("The model sent an empty answer. Regenerate to try again.")));
+          return;
+        }
       _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_COMPLETE, NULL);
       return;
     }

@@ -24,6 +24,7 @@ typedef enum
   SJ_AGENT_ERROR_KEYRING_LOCKED,  /* the keyring holding the key is locked */
   SJ_AGENT_ERROR_NO_MODEL,        /* no model chosen */
   SJ_AGENT_ERROR_UNREACHABLE,     /* nothing answers at the custom endpoint */
+  SJ_AGENT_ERROR_EMPTY_ANSWER,    /* the model finished without a word or a tool call */
 } SjAgentError;
 
 GQuark sj_agent_error_quark (void);

@@ -25,6 +25,7 @@ struct _SjLlmClient
   char        *base_url;
   char        *api_key;
   gboolean     send_attribution;
+  guint        stall_timeout_ms;  /* 0: wait for ever */
 };
 
 /* How a request's answer is read. */
@@ -61,5 +62,7 @@ gboolean     _sj_llm_client_get_send_attribution (SjLlmClient         *self);
 void         _sj_llm_client_set_send_attribution (SjLlmClient         *self,
                                                   gboolean             send_attribution);
 void         _sj_llm_client_set_openrouter_url   (const char          *url);
+void         _sj_llm_client_set_stall_timeout_ms (SjLlmClient         *self,
+                                                  guint                milliseconds);
 
 G_END_DECLS

@@ -38,11 +38,32 @@ typedef struct
   GByteArray    *body;  /* everything but an event stream */
   SjLlmResponse *response;
   guint          retry_after;
+
+  /* The stall watch: reads use their own cancellable, cancelled by the
+   * caller's or when no byte came for the stall timeout. */
+  GCancellable  *io_cancellable;
+  GCancellable  *caller_cancellable;
+  gulong         caller_handler;
+  guint          stall_id;
+  guint          stall_ms;
+  gboolean       stalled;
 } Request;
+
+static void
+request_stop_watch (Request *req)
+{
+  g_clear_handle_id (&req->stall_id, g_source_remove);
+  if (req->caller_handler != 0)
+    g_cancellable_disconnect (req->caller_cancellable, req->caller_handler);
+  req->caller_handler = 0;
+}
 
 static void
 request_free (Request *req)
 {
+  request_stop_watch (req);
+  g_clear_object (&req->caller_cancellable);
+  g_clear_object (&req->io_cancellable);
   g_clear_object (&req->msg);
   g_clear_object (&req->stream);
   g_byte_array_unref (req->body);
@@ -76,11 +97,47 @@ request_new (SjLlmClient   *self,
   return req;
 }
 
+static gboolean
+stall_cb (gpointer user_data)
+{
+  Request *req = user_data;
+
+  req->stall_id = 0;
+  req->stalled = TRUE;
+  g_cancellable_cancel (req->io_cancellable);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Any byte, keep-alive comments included, is a sign of life. */
+static void
+request_alive (Request *req)
+{
+  g_clear_handle_id (&req->stall_id, g_source_remove);
+  if (req->stall_ms > 0)
+    req->stall_id = g_timeout_add (req->stall_ms, stall_cb, req);
+}
+
+static void
+caller_cancelled_cb (GCancellable *cancellable,
+                     gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
 static void
 return_network_error (GTask  *task,
                       GError *error)
 {
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  Request *req = g_task_get_task_data (task);
+
+  if (req != NULL)
+    request_stop_watch (req);
+
+  if (req != NULL && req->stalled && !g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+    g_task_return_new_error (task, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_STALLED,
+                             "The provider sent nothing for %u seconds", MAX (req->stall_ms / 1000, 1));
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_task_return_error (task, g_error_copy (error));
   else
     g_task_return_new_error (task, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_NETWORK,
@@ -93,6 +150,7 @@ finish_reading (GTask *task)
   Request *req = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
+  request_stop_watch (req);
   switch (req->mode)
     {
     case SJ_LLM_READ_ERROR:
@@ -145,7 +203,7 @@ read_next (GTask *task)
   Request *req = g_task_get_task_data (task);
 
   g_input_stream_read_bytes_async (req->stream, READ_SIZE, G_PRIORITY_DEFAULT,
-                                   g_task_get_cancellable (task), read_cb, task);
+                                   req->io_cancellable, read_cb, task);
 }
 
 static void
@@ -174,11 +232,13 @@ read_cb (GObject      *object,
       return;
     }
 
+  request_alive (req);
   if (req->mode == SJ_LLM_READ_STREAM)
     {
       /* Stop at the first error rather than read an answer we will not use. */
       if (!sj_llm_response_feed (req->response, data, len))
         {
+          request_stop_watch (req);
           g_task_return_error (task, g_error_copy (sj_llm_response_get_error (req->response)));
           return;
         }
@@ -187,6 +247,7 @@ read_cb (GObject      *object,
     {
       if (req->body->len + len > MAX_BODY_SIZE)
         {
+          request_stop_watch (req);
           g_task_return_new_error (task, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_PROTOCOL,
                                    "The provider's answer is too large");
           return;
@@ -288,7 +349,18 @@ _sj_llm_client_start_request (SjLlmClient         *self,
   req = request_new (self, msg, mode);
   g_task_set_task_data (task, req, (GDestroyNotify) request_free);
 
-  soup_session_send_async (self->session, msg, G_PRIORITY_DEFAULT, cancellable,
+  req->io_cancellable = g_cancellable_new ();
+  if (cancellable != NULL)
+    {
+      req->caller_cancellable = g_object_ref (cancellable);
+      req->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (caller_cancelled_cb),
+                                                   g_object_ref (req->io_cancellable), g_object_unref);
+    }
+  /* Only a completion can stall; the short requests have the session's timeout. */
+  req->stall_ms = mode == SJ_LLM_READ_STREAM ? self->stall_timeout_ms : 0;
+  request_alive (req);
+
+  soup_session_send_async (self->session, msg, G_PRIORITY_DEFAULT, req->io_cancellable,
                            send_cb, g_object_ref (task));
 }
 

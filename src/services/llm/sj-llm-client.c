@@ -99,6 +99,7 @@ sj_llm_client_init (SjLlmClient *self)
   self->session = soup_session_new_with_options ("user-agent", "StrudelJam/" PACKAGE_VERSION,
                                                  "timeout", 0,
                                                  NULL);
+  self->stall_timeout_ms = SJ_LLM_CLIENT_DEFAULT_STALL_TIMEOUT * 1000;
 }
 
 /**
@@ -174,6 +175,32 @@ sj_llm_client_set_timeout (SjLlmClient *self,
   g_assert (SJ_IS_LLM_CLIENT (self));
 
   g_object_set (self->session, "timeout", seconds, NULL);
+}
+
+/**
+ * sj_llm_client_set_stall_timeout:
+ * @seconds: how long a completion may go without a single byte, 0 for ever
+ *
+ * A stream that sends nothing for this long (keep-alive comments count as
+ * life) ends with %SJ_LLM_CLIENT_ERROR_STALLED rather than waiting for
+ * ever on a dead connection.
+ */
+void
+sj_llm_client_set_stall_timeout (SjLlmClient *self,
+                                 guint        seconds)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+
+  self->stall_timeout_ms = MIN (seconds, G_MAXUINT / 1000) * 1000;
+}
+
+void
+_sj_llm_client_set_stall_timeout_ms (SjLlmClient *self,
+                                     guint        milliseconds)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+
+  self->stall_timeout_ms = milliseconds;
 }
 
 const char *

@@ -24,7 +24,11 @@ typedef enum
   SJ_LLM_CLIENT_ERROR_NETWORK,
   SJ_LLM_CLIENT_ERROR_PROTOCOL,
   SJ_LLM_CLIENT_ERROR_REJECTED,  /* any other 4xx: bad request, unknown model, no credits */
+  SJ_LLM_CLIENT_ERROR_STALLED,   /* no byte for the stall timeout */
 } SjLlmClientError;
+
+/* Long enough for a reasoning model thinking before its first token. */
+#define SJ_LLM_CLIENT_DEFAULT_STALL_TIMEOUT 120
 
 GQuark sj_llm_client_error_quark (void);
 
@@ -36,6 +40,8 @@ const char  *sj_llm_client_get_openrouter_url     (void);
 SjLlmClient *sj_llm_client_new                    (const char           *base_url,
                                                    const char           *api_key);
 void         sj_llm_client_set_timeout            (SjLlmClient          *self,
+                                                   guint                 seconds);
+void         sj_llm_client_set_stall_timeout      (SjLlmClient          *self,
                                                    guint                 seconds);
 void         sj_llm_client_stream_async           (SjLlmClient          *self,
                                                    JsonObject           *request_body,
