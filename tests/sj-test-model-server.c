@@ -272,6 +272,16 @@ sj_test_model_server_reply_hold (SjTestModelServer *self,
   add_text_events (reply, text_before, 5);
 }
 
+void
+sj_test_model_server_reply_events (SjTestModelServer  *self,
+                                   const char * const *events)
+{
+  Reply *reply = reply_new (self);
+
+  for (guint i = 0; events[i] != NULL; i++)
+    g_ptr_array_add (reply->events, g_strdup (events[i]));
+}
+
 static void
 record_last_byte (SjTestModelServer *self,
                   guint              index)

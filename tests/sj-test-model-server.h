@@ -51,6 +51,10 @@ void               sj_test_model_server_reply_drop      (SjTestModelServer *self
                                                          const char        *text_before);
 void               sj_test_model_server_reply_hold      (SjTestModelServer *self,
                                                          const char        *text_before);
+/* Raw server-sent events ("data: …\n\n", ": comment\n\n"), written as
+ * they are, one per piece; the stream ends after them. */
+void               sj_test_model_server_reply_events    (SjTestModelServer *self,
+                                                         const char * const *events);
 
 guint              sj_test_model_server_get_n_requests  (SjTestModelServer *self);
 JsonObject        *sj_test_model_server_get_request     (SjTestModelServer *self,

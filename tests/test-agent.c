@@ -18,6 +18,7 @@
 
 #include "sj-agent-private.h"
 #include "sj-history-store-private.h"
+#include "sj-llm-client-private.h"
 #include "sj-redact.h"
 #include "sj-test-files.h"
 #include "sj-test-model-server.h"
@@ -580,6 +581,127 @@ test_dropped_mid_stream (Fixture       *fixture,
   g_assert_cmpstr (last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT)->content, ==, "A bassline it is.");
   /* The model gets the user message once, not twice. */
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (sj_test_model_server_get_request (fixture->server, 1), "messages")), ==, 2);
+}
+
+static char *
+deep_brackets (guint depth)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, '[');
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, ']');
+
+  return g_string_free (text, FALSE);
+}
+
+#define EVENT_FINISH(reason) "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"" reason "\"}]}\n\n"
+
+/* A stream chunk nested 100,000 deep crashed the app (issue 23): the turn
+ * ends with a clear message, and the answer is not left streaming. */
+static void
+test_deep_chunk (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *brackets = deep_brackets (100000);
+  g_autofree char *deep = g_strdup_printf ("data: {\"choices\":%s}\n\n", brackets);
+  const char *events[] = { "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n", deep,
+                           EVENT_FINISH ("stop"), "data: [DONE]\n\n", NULL };
+  g_autoptr(GPtrArray) list = NULL;
+  SjHistoryMessage *answer;
+
+  sj_test_model_server_reply_events (fixture->server, events);
+  run_turn (fixture, "hello");
+  g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_PROTOCOL);
+  list = messages (fixture);
+  answer = last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT);
+  g_assert_cmpint (answer->status, ==, SJ_HISTORY_MESSAGE_ERROR);
+  g_assert_cmpstr (answer->content, ==, "Hi");
+  g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "INPUT_TOO_DEEP"));
+
+  /* The jam goes on. */
+  sj_test_model_server_reply_text (fixture->server, "Still here.", 4);
+  run_turn (fixture, "again");
+  g_assert_no_error (fixture->error);
+}
+
+/* Tool arguments nested 100,000 deep: the call fails with INPUT_TOO_DEEP,
+ * the model hears why, and the turn goes on. */
+static void
+test_deep_arguments (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *brackets = deep_brackets (100000);
+  g_autofree char *call = g_strdup_printf ("data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,"
+                                           "\"id\":\"d1\",\"type\":\"function\",\"function\":{\"name\":"
+                                           "\"strudel_knowledge\",\"arguments\":\"{\\\"query\\\":%s}\"}}]}}]}\n\n",
+                                           brackets);
+  const char *events[] = { call, EVENT_FINISH ("tool_calls"), "data: [DONE]\n\n", NULL };
+  g_autofree char *result = NULL;
+  g_autoptr(GPtrArray) list = NULL;
+
+  sj_test_model_server_reply_events (fixture->server, events);
+  sj_test_model_server_reply_text (fixture->server, "My call was too deep.", 6);
+  run_turn (fixture, "hello");
+  g_assert_no_error (fixture->error);
+  result = sj_test_model_server_find_tool_result (fixture->server, 1, "d1");
+  g_assert_nonnull (strstr (result, "INPUT_TOO_DEEP"));
+  list = messages (fixture);
+  g_assert_cmpint (last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT)->status, ==, SJ_HISTORY_MESSAGE_COMPLETE);
+}
+
+/* Keep-alive comments only, or content of the wrong type: the answer says
+ * the model sent nothing, rather than stay an empty bubble. */
+static void
+test_empty_answer (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const char *comments[] = { ": keep-alive\n\n", ": OPENROUTER PROCESSING\n\n", EVENT_FINISH ("stop"),
+                             "data: [DONE]\n\n", NULL };
+  const char *wrong_type[] = { "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":42}}]}\n\n",
+                               EVENT_FINISH ("stop"), "data: [DONE]\n\n", NULL };
+  const char * const *cases[] = { comments, wrong_type };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GPtrArray) list = NULL;
+
+      sj_test_model_server_reply_events (fixture->server, cases[i]);
+      run_turn (fixture, "hello");
+      g_assert_error (fixture->error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_EMPTY_ANSWER);
+      list = messages (fixture);
+      g_assert_cmpint (last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT)->status, ==, SJ_HISTORY_MESSAGE_ERROR);
+      g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "The model sent an empty answer"));
+    }
+}
+
+/* A connection that goes quiet ends the turn after the stall timeout with
+ * what arrived kept, a message, and Regenerate working. */
+static void
+test_stalled (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), NULL);
+  g_autoptr(GPtrArray) list = NULL;
+  SjHistoryMessage *answer;
+
+  _sj_llm_client_set_stall_timeout_ms (client, 300);
+  sj_agent_set_client (fixture->agent, client, FALSE);
+  sj_test_model_server_reply_hold (fixture->server, "Thinking about");
+  run_turn (fixture, "hello");
+  g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_STALLED);
+  list = messages (fixture);
+  answer = last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT);
+  g_assert_cmpint (answer->status, ==, SJ_HISTORY_MESSAGE_ERROR);
+  g_assert_cmpstr (answer->content, ==, "Thinking about");
+  g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "stopped answering"));
+
+  sj_test_model_server_reply_text (fixture->server, "Back.", 4);
+  fixture->done = FALSE;
+  sj_agent_regenerate_async (fixture->agent, NULL, send_cb, fixture);
+  wait_done (fixture);
+  g_assert_no_error (fixture->error);
 }
 
 static void
@@ -1441,6 +1563,10 @@ main (int   argc,
   ADD ("/agent/dropped-before-answer", test_dropped_before_answer);
   ADD ("/agent/rate-limited", test_rate_limited);
   ADD ("/agent/malformed-tool-call", test_malformed_tool_call);
+  ADD ("/agent/deep-chunk", test_deep_chunk);
+  ADD ("/agent/deep-arguments", test_deep_arguments);
+  ADD ("/agent/empty-answer", test_empty_answer);
+  ADD ("/agent/stalled", test_stalled);
   ADD ("/agent/tool-budget", test_tool_budget);
   ADD ("/agent/resend-edited", test_resend_edited);
   ADD ("/agent/properties", test_properties);

@@ -161,6 +161,8 @@ explain_failure (const GError *error,
     why = g_strdup_printf (_("The provider is rate-limiting requests (%s), still after %u attempts. Wait a moment, then regenerate."), error->message, attempts);
   else if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_STALLED))
     why = g_strdup_printf (_("The model stopped answering (%s). What arrived is kept; regenerate to try again."), error->message);
+  else if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_PROTOCOL))
+    why = g_strdup_printf (_("The model sent something the app cannot read (%s). What arrived is kept; regenerate to try again."), error->message);
   else if (partial)
     why = g_strdup_printf (_("The connection to the model broke off mid-answer (%s). What arrived is kept; regenerate to try again."), error->message);
   else if (is_transient (error))
