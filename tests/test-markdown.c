@@ -584,6 +584,8 @@ test_hostile (void)
   GtkLabel *label;
 
   markup_warnings = 0;
+  /* 200 KB below, rendered whole. */
+  _sj_markdown_view_set_fold (SJ_MARKDOWN_VIEW (view), 0);
 
   sj_markdown_view_set_text (SJ_MARKDOWN_VIEW (view), "<b>");
   label = GTK_LABEL (nth_block (SJ_MARKDOWN_VIEW (view), 0));
@@ -635,6 +637,100 @@ test_hostile (void)
   g_object_unref (view);
 }
 
+static gboolean
+idle_ran_cb (gpointer user_data)
+{
+  *(gint64 *)user_data = g_get_monotonic_time ();
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+has_time (gpointer user_data)
+{
+  return *(gint64 *)user_data != 0;
+}
+
+/* A 1 MB answer in one delta kept the main loop busy for up to a minute
+ * (issue 23): it is folded. Measured from the append to the first idle
+ * after the frame that renders it, the moment the window takes the next
+ * message. */
+static gint64
+time_big_answer (SjMarkdownView *view,
+                 const char     *unit,
+                 gsize           size)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  Renders renders = { view, 0 };
+  g_autofree char *escaped = NULL;
+  gint64 start, idle = 0;
+
+  sj_markdown_view_set_text (view, NULL);
+  while (text->len < size)
+    g_string_append (text, unit);
+
+  start = g_get_monotonic_time ();
+  renders.renders = _sj_markdown_view_get_n_renders (view);
+  sj_markdown_view_append (view, text->str);
+  spin_until (rendered, &renders, "a frame");
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, idle_ran_cb, &idle, NULL);
+  spin_until (has_time, &idle, "the main loop to be idle");
+  g_test_message ("%zu bytes of “%.12s”: idle again after %.3f s", size, escaped = g_strescape (unit, NULL),
+                  (idle - start) / 1e6);
+
+  return idle - start;
+}
+
+static gboolean
+show_all_done (gpointer data)
+{
+  GtkWidget *button = _sj_markdown_view_get_show_all (data);
+
+  return button != NULL && !gtk_widget_get_visible (button);
+}
+
+static void
+test_big_answer (void)
+{
+  const char *units[] = { "A line of a long answer, with *some* `code` in it.\n\n", "word ", "- item\n",
+                          "```\nnote(\"c\")\n" };
+  GtkWidget *view = _sj_markdown_view_new ();
+  GtkWidget *window = new_window_with (view);
+  g_autoptr(GString) medium = g_string_new (NULL);
+  GtkWidget *show_all;
+  GtkWidget *last;
+
+  spin_until (is_mapped, view, "the view to be mapped");
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      gint64 elapsed = time_big_answer (SJ_MARKDOWN_VIEW (view), units[i], 1024 * 1024);
+
+      g_assert_cmpint (elapsed, <, G_USEC_PER_SEC);
+      show_all = _sj_markdown_view_get_show_all (SJ_MARKDOWN_VIEW (view));
+      g_assert_nonnull (show_all);
+      g_assert_true (gtk_widget_get_visible (show_all));
+      g_assert_null (gtk_widget_get_next_sibling (show_all));
+    }
+
+  /* Show all reveals the rest, a fold per frame, up to the last line. */
+  while (medium->len < 100 * 1024)
+    g_string_append_printf (medium, "Paragraph %zu.\n\n", medium->len);
+  g_string_append (medium, "The end.");
+  sj_markdown_view_set_text (SJ_MARKDOWN_VIEW (view), medium->str);
+  show_all = _sj_markdown_view_get_show_all (SJ_MARKDOWN_VIEW (view));
+  g_assert_true (gtk_widget_get_visible (show_all));
+  gtk_widget_activate (show_all);
+  spin_until (show_all_done, view, "Show all to reveal everything");
+  last = gtk_widget_get_prev_sibling (show_all);
+  g_assert_true (GTK_IS_LABEL (last));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (last)), ==, "The end.");
+
+  /* A short answer never folds. */
+  sj_markdown_view_set_text (SJ_MARKDOWN_VIEW (view), "Short.");
+  g_assert_false (gtk_widget_get_visible (show_all));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -652,6 +748,7 @@ main (int   argc,
   g_test_add_func ("/markdown/streaming", test_streaming);
   g_test_add_func ("/markdown/frame-coalescing", test_frame_coalescing);
   g_test_add_func ("/markdown/hostile", test_hostile);
+  g_test_add_func ("/markdown/big-answer", test_big_answer);
 
   return g_test_run ();
 }

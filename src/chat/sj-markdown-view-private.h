@@ -18,5 +18,8 @@ const char *_sj_markdown_view_get_text           (SjMarkdownView *self);
 void        _sj_markdown_view_flush              (SjMarkdownView *self);
 guint       _sj_markdown_view_get_n_blocks_built (SjMarkdownView *self);
 guint       _sj_markdown_view_get_n_renders      (SjMarkdownView *self);
+void        _sj_markdown_view_set_fold           (SjMarkdownView *self,
+                                                  gsize           fold_bytes);
+GtkWidget  *_sj_markdown_view_get_show_all       (SjMarkdownView *self);
 
 G_END_DECLS

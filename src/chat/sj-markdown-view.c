@@ -26,9 +26,18 @@
  * Link reference definitions are the exception: one defined in a finished
  * block is not seen by later blocks while streaming. Language models
  * hardly ever write them, and sj_markdown_view_set_text() renders them.
+ *
+ * A very long answer is folded: only its first FOLD_BYTES (cut at a line)
+ * are rendered, with a "Show all" button under them. A megabyte of text is
+ * tens of thousands of labels, which took GTK most of a minute to build
+ * and lay out while the jam waited (issue 23). Show all reveals the rest a
+ * fold per frame, the same way a stream grows, so the window keeps
+ * answering.
  */
 
 #include "config.h"
+
+#include <glib/gi18n.h>
 
 #include "sj-markdown-render.h"
 #include "sj-markdown-view-private.h"
@@ -52,7 +61,16 @@ struct _SjMarkdownView
   SjMarkdownRenderer  renderer;
   guint               n_blocks_built;
   guint               n_renders;
+
+  gsize               fold_bytes;    /* 0: never fold */
+  gsize               rendered_end;  /* where the text rendered last ended */
+  gsize               shown_limit;   /* bytes the view may render */
+  GtkWidget          *show_all;      /* created when first folded */
+  guint               reveal_id;
 };
+
+#define FOLD_BYTES (16 * 1024)
+#define FOLD_LINES 400
 
 G_DEFINE_FINAL_TYPE (SjMarkdownView, sj_markdown_view, GTK_TYPE_WIDGET)
 
@@ -133,6 +151,43 @@ clear_blocks (SjMarkdownView *self,
   g_array_set_size (self->blocks, MIN (from, self->blocks->len));
 }
 
+/* Where the rendered text ends: all of it, or the end of the last line
+ * within the fold (so many bytes, and so many lines: a list of short items
+ * is a widget per line). */
+static gsize
+visible_end (SjMarkdownView *self)
+{
+  const char *text = self->text->str;
+  gsize max_lines = self->shown_limit / self->fold_bytes * FOLD_LINES;
+  gsize line_end = 0;
+  gsize lines = 0;
+
+  if (self->fold_bytes == 0 || self->text->len <= self->shown_limit)
+    {
+      for (gsize i = 0; self->fold_bytes > 0 && i < self->text->len; i++)
+        if (text[i] == '\n' && ++lines >= max_lines && i + 1 < self->text->len)
+          return i + 1;
+      return self->text->len;
+    }
+
+  for (gsize i = 0; i < self->shown_limit; i++)
+    if (text[i] == '\n')
+      {
+        line_end = i + 1;
+        if (++lines >= max_lines)
+          break;
+      }
+
+  /* One line longer than the fold: cut it at a character. */
+  if (line_end == 0)
+    line_end = g_utf8_find_prev_char (text, text + self->shown_limit + 1) - text;
+
+  return line_end;
+}
+
+static void update_show_all (SjMarkdownView *self,
+                             gsize           end);
+
 static void
 render (SjMarkdownView *self)
 {
@@ -146,9 +201,19 @@ render (SjMarkdownView *self)
   guint n_new = 0;
   guint last_start_line = 0;
   gboolean incomplete;
+  gsize end;
 
   self->dirty = FALSE;
   self->n_renders++;
+
+  end = visible_end (self);
+  /* Folded, a stream that grows past the fold changes nothing shown. */
+  if (end == self->rendered_end && end < self->text->len && self->blocks->len > 0)
+    {
+      update_show_all (self, end);
+      return;
+    }
+  self->rendered_end = end;
 
   /* The last block is always unfinished; should a tail ever have parsed to
    * nothing, parsing goes on from the last block rather than skip text. */
@@ -156,8 +221,9 @@ render (SjMarkdownView *self)
     self->n_finished--;
   base = self->n_finished < self->blocks->len ? g_array_index (self->blocks, Block, self->n_finished).offset : 0;
 
+  base = MIN (base, end);
   tail = self->text->str + base;
-  length = self->text->len - base;
+  length = end - base;
   document = sj_markdown_parse (tail, length);
   starts = line_starts (tail, length);
   incomplete = length > 0 && tail[length - 1] != '\n' && tail[length - 1] != '\r';
@@ -219,6 +285,63 @@ render (SjMarkdownView *self)
 
       self->n_finished += n_new - unfinished;
     }
+
+  update_show_all (self, end);
+}
+
+static gboolean
+reveal_cb (GtkWidget     *widget,
+           GdkFrameClock *frame_clock,
+           gpointer       user_data)
+{
+  SjMarkdownView *self = SJ_MARKDOWN_VIEW (widget);
+
+  self->shown_limit += self->fold_bytes;
+  render (self);
+  if (self->rendered_end < self->text->len)
+    return G_SOURCE_CONTINUE;
+
+  self->reveal_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+show_all_clicked_cb (SjMarkdownView *self)
+{
+  gtk_widget_set_sensitive (self->show_all, FALSE);
+  if (self->reveal_id == 0)
+    self->reveal_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_cb, NULL, NULL);
+}
+
+static void
+update_show_all (SjMarkdownView *self,
+                 gsize           end)
+{
+  g_autofree char *more = NULL;
+  g_autofree char *label = NULL;
+
+  if (end >= self->text->len)
+    {
+      if (self->show_all != NULL)
+        gtk_widget_set_visible (self->show_all, FALSE);
+      return;
+    }
+
+  if (self->show_all == NULL)
+    {
+      self->show_all = gtk_button_new ();
+      gtk_widget_set_halign (self->show_all, GTK_ALIGN_START);
+      gtk_widget_add_css_class (self->show_all, "pill");
+      g_signal_connect_swapped (self->show_all, "clicked", G_CALLBACK (show_all_clicked_cb), self);
+      gtk_widget_set_parent (self->show_all, GTK_WIDGET (self));
+    }
+
+  more = g_format_size (self->text->len - end);
+  /* Translators: the button under a folded, very long answer; %s is a size such as "1.0 MB". */
+  label = g_strdup_printf (_("Show All (%s More)"), more);
+  gtk_button_set_label (GTK_BUTTON (self->show_all), label);
+  gtk_widget_set_visible (self->show_all, TRUE);
+  gtk_widget_set_sensitive (self->show_all, self->reveal_id == 0);
 }
 
 static gboolean
@@ -251,8 +374,12 @@ sj_markdown_view_dispose (GObject *object)
   SjMarkdownView *self = (SjMarkdownView *)object;
 
   cancel_tick (self);
+  if (self->reveal_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_id);
+  self->reveal_id = 0;
   if (self->blocks != NULL)
     clear_blocks (self, 0);
+  g_clear_pointer (&self->show_all, gtk_widget_unparent);
 
   G_OBJECT_CLASS (sj_markdown_view_parent_class)->dispose (object);
 }
@@ -328,6 +455,8 @@ sj_markdown_view_init (SjMarkdownView *self)
   self->renderer.activate_link_cb = G_CALLBACK (label_activate_link_cb);
   self->renderer.apply_cb = G_CALLBACK (code_block_apply_cb);
   self->renderer.user_data = self;
+  self->fold_bytes = FOLD_BYTES;
+  self->shown_limit = FOLD_BYTES;
 }
 
 GtkWidget *
@@ -349,8 +478,13 @@ sj_markdown_view_set_text (SjMarkdownView *self,
   g_assert (SJ_IS_MARKDOWN_VIEW (self));
 
   cancel_tick (self);
+  if (self->reveal_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_id);
+  self->reveal_id = 0;
   clear_blocks (self, 0);
   self->n_finished = 0;
+  self->rendered_end = 0;
+  self->shown_limit = self->fold_bytes;
   g_string_assign (self->text, text != NULL ? text : "");
   render (self);
 }
@@ -435,4 +569,32 @@ _sj_markdown_view_get_n_renders (SjMarkdownView *self)
   g_assert (SJ_IS_MARKDOWN_VIEW (self));
 
   return self->n_renders;
+}
+
+/**
+ * _sj_markdown_view_set_fold:
+ * @fold_bytes: how much of a long message is rendered before "Show all",
+ *   0 never to fold
+ */
+void
+_sj_markdown_view_set_fold (SjMarkdownView *self,
+                            gsize           fold_bytes)
+{
+  g_assert (SJ_IS_MARKDOWN_VIEW (self));
+
+  self->fold_bytes = fold_bytes;
+  self->shown_limit = fold_bytes;
+}
+
+/**
+ * _sj_markdown_view_get_show_all:
+ *
+ * Returns: (nullable): the "Show all" button, if the view ever folded
+ */
+GtkWidget *
+_sj_markdown_view_get_show_all (SjMarkdownView *self)
+{
+  g_assert (SJ_IS_MARKDOWN_VIEW (self));
+
+  return self->show_all;
 }
