@@ -411,7 +411,7 @@ sj_application_startup (GApplication *app)
   SjApplication *self = SJ_APPLICATION (app);
   static const struct {
     const char *action;
-    const char *accels[2];
+    const char *accels[3];
   } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "win.play", { "<Control>Return", NULL } },
@@ -427,7 +427,8 @@ sj_application_startup (GApplication *app)
     { "win.show-sessions", { "<Control><Shift>h", NULL } },
     { "win.show-agent-settings", { "<Control>comma", NULL } },
     { "win.new-session", { "<Control><Shift>n", NULL } },
-    { "win.stop-agent", { "<Control><Shift>period", NULL } },
+    /* Ctrl+Shift+. arrives as Ctrl+> on a US layout. */
+    { "win.stop-agent", { "<Control><Shift>period", "<Control>greater", NULL } },
     { "win.regenerate", { "<Control><Shift>g", NULL } },
     { "win.edit-last-message", { "<Control><Shift>e", NULL } },
   };

@@ -276,6 +276,43 @@ retry_action (GSimpleAction *action,
   gtk_widget_activate_action (GTK_WIDGET (self->chat_panel), "chat.regenerate", NULL);
 }
 
+/* Stop from the keyboard wherever the focus is, the code editor (the page,
+ * which takes every key) included: the window sees these keys first, in
+ * the capture phase, and takes them only while the agent answers, so
+ * Escape keeps its meaning everywhere else. Ctrl+Shift+. arrives as
+ * Ctrl+> on a US layout and as Ctrl+: on a German one: all are Stop. */
+static gboolean
+stop_shortcut_cb (GtkWidget *widget,
+                  GVariant  *args,
+                  gpointer   user_data)
+{
+  SjWindow *self = SJ_WINDOW (widget);
+
+  if (self->agent == NULL || !sj_agent_is_busy (self->agent))
+    return FALSE;
+
+  sj_agent_stop (self->agent);
+  return TRUE;
+}
+
+static void
+add_stop_shortcut (SjWindow *self)
+{
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+  GtkShortcutTrigger *trigger;
+
+  trigger = gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_period, GDK_CONTROL_MASK | GDK_SHIFT_MASK),
+                                         gtk_keyval_trigger_new (GDK_KEY_greater, GDK_CONTROL_MASK));
+  trigger = gtk_alternative_trigger_new (trigger, gtk_keyval_trigger_new (GDK_KEY_colon, GDK_CONTROL_MASK));
+  trigger = gtk_alternative_trigger_new (trigger, gtk_keyval_trigger_new (GDK_KEY_Escape, 0));
+
+  gtk_event_controller_set_name (controller, "sj-stop-agent");
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                        gtk_shortcut_new (trigger, gtk_callback_action_new (stop_shortcut_cb, NULL, NULL)));
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+}
+
 static const GActionEntry agent_entries[] = {
   { "focus-composer", focus_composer_action },
   { "show-chat", show_agent_page_action },
@@ -313,6 +350,7 @@ _sj_window_agent_init (SjWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), agent_entries, G_N_ELEMENTS (agent_entries), self);
   g_action_map_add_action_entries (G_ACTION_MAP (agent_group), retry_entries, G_N_ELEMENTS (retry_entries), self);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "agent", G_ACTION_GROUP (agent_group));
+  add_stop_shortcut (self);
 
   g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, build_agent_cb, g_object_ref (self), g_object_unref);
 }
