@@ -1049,6 +1049,51 @@ test_regenerate_and_edit (Fixture       *fixture,
   g_assert_null (strstr (last_user_content (sj_test_model_server_get_request (fixture->server, 2)), "fsater"));
 }
 
+static gboolean
+idle_ran_cb (gpointer user_data)
+{
+  *(gint64 *)user_data = g_get_monotonic_time ();
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+has_time (gpointer user_data)
+{
+  return *(gint64 *)user_data != 0;
+}
+
+/* A 1 MB answer in one chunk took 79 s to finish while the jam waited
+ * (issue 23). Now the turn ends promptly, the main loop is idle again
+ * within a second, and the next message is taken at once. */
+static void
+test_big_answer (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  gint64 sent, over, idle = 0;
+
+  while (text->len < 1024 * 1024)
+    g_string_append (text, "A line of a long answer, with *some* `code` in it.\n\n");
+  sj_test_model_server_reply_text (fixture->server, text->str, G_MAXUINT);
+  sj_test_model_server_reply_text (fixture->server, "Short.", 4);
+
+  sent = g_get_monotonic_time ();
+  send_message (fixture, "write a lot");
+  wait_turn_over (fixture);
+  over = g_get_monotonic_time ();
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, idle_ran_cb, &idle, NULL);
+  spin_until (has_time, &idle, "the main loop to be idle");
+  g_test_message ("1 MB answer: turn over after %.3f s, main loop idle %.3f s later",
+                  (over - sent) / 1e6, (idle - over) / 1e6);
+  g_assert_cmpint (idle - over, <, G_USEC_PER_SEC);
+  g_assert_cmpuint (strlen (_sj_markdown_view_get_text (answer_markdown (fixture))), ==, text->len);
+
+  /* The next message is taken at once. */
+  send_message (fixture, "and now short");
+  wait_turn_over (fixture);
+  g_assert_cmpstr (sj_chat_message_get_content (last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT)), ==, "Short.");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1072,6 +1117,7 @@ main (int   argc,
     g_error ("xdotool is needed to type real keys (apt-get install xdotool)");
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/chat/big-answer", test_big_answer);
   ADD ("/chat/enter", test_enter);
   ADD ("/chat/stop", test_stop);
   ADD ("/chat/autoscroll", test_autoscroll);
