@@ -132,6 +132,19 @@ test_nul_and_surrogates (void)
     }
 }
 
+/* The first crash fuzzing found: repairing an escape copied one byte past
+ * text that is not nul-terminated (ASan sees it; tests/fuzz keeps the
+ * input). */
+static void
+test_unterminated (void)
+{
+  const char text[] = "\"\\u0000 and more\"";
+  g_autofree char *exact = g_memdup2 (text, sizeof text - 1);
+  g_autoptr(JsonNode) node = sj_json_parse (exact, sizeof text - 1, NULL, NULL);
+
+  g_assert_cmpstr (json_node_get_string (node), ==, "\xef\xbf\xbd and more");
+}
+
 static void
 test_bytes (void)
 {
@@ -153,6 +166,7 @@ main (int   argc,
   g_test_add_func ("/json/invalid", test_invalid);
   g_test_add_func ("/json/nul-and-surrogates", test_nul_and_surrogates);
   g_test_add_func ("/json/bytes", test_bytes);
+  g_test_add_func ("/json/unterminated", test_unterminated);
 
   return g_test_run ();
 }

@@ -15,7 +15,8 @@ int
 LLVMFuzzerTestOneInput (const guint8 *data,
                         size_t        size)
 {
-  g_autoptr(SjPageMessage) message = sj_page_message_parse ((const char *)data, size, NULL);
+  SjPageMessage *message = sj_page_message_parse ((const char *)data, size, NULL);
 
+  g_clear_pointer (&message, sj_page_message_free);
   return 0;
 }

@@ -151,10 +151,11 @@ static char *
 repair_escapes (const char *data,
                 gsize       length)
 {
-  char *copy = g_memdup2 (data, length + 1);
+  char *copy = g_malloc (length + 1);
   const char *end = copy + length;
   gboolean in_string = FALSE;
 
+  memcpy (copy, data, length);
   copy[length] = '\0';
   for (char *p = copy; p < end; p++)
     {
