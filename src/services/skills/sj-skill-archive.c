@@ -164,6 +164,8 @@ stage (GFile         *source,
   GFileType type;
 
   *tmp = NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
   type = g_file_query_file_type (source, G_FILE_QUERY_INFO_NONE, cancellable);
   if (type == G_FILE_TYPE_DIRECTORY)
     contents = _sj_skill_archive_read_folder (source, cancellable, error);
