@@ -42,6 +42,7 @@ struct _SjApplication
   SjSoundCache         *sound_cache;
   SjSoundDownloads     *sound_downloads;
   GSettings            *settings;
+  SjSkillRegistry      *skills;
   guint                 save_sounds_source;
 };
 
@@ -264,6 +265,32 @@ sj_application_get_knowledge (SjApplication *self)
   return self->knowledge;
 }
 
+/**
+ * sj_application_get_skills:
+ *
+ * Loads the skills on first use: the bundled ones and the musician's,
+ * with the disabled set in the app's settings. Every window's agent and
+ * the Skills page share them.
+ *
+ * Returns: (transfer none): the app's skills registry
+ */
+SjSkillRegistry *
+sj_application_get_skills (SjApplication *self)
+{
+  g_assert (SJ_IS_APPLICATION (self));
+
+  if (self->skills == NULL)
+    {
+      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+      self->skills = sj_skill_registry_new (settings);
+      for (guint i = 0; i < sj_skill_registry_get_errors (self->skills)->len; i++)
+        g_warning ("%s", ((GError *) g_ptr_array_index (sj_skill_registry_get_errors (self->skills), i))->message);
+    }
+
+  return self->skills;
+}
+
 static GBytes *
 drum_kit_fallback (const char  *voice,
                    guint        variant,
@@ -394,6 +421,7 @@ sj_application_finalize (GObject *object)
   g_clear_pointer (&self->dry_run_cli.file, g_free);
   g_clear_handle_id (&self->save_sounds_source, g_source_remove);
   g_clear_object (&self->knowledge);
+  g_clear_object (&self->skills);
   g_clear_object (&self->sounds);
   g_clear_object (&self->sound_downloads);
   g_clear_object (&self->sound_cache);

@@ -26,6 +26,12 @@ for file in \
   fi
 done
 
+# The bundled skills (read-only data) are installed next to the app's.
+if [ ! -d "$root/share/strudel-jam/skills" ]; then
+  echo "missing after install: share/strudel-jam/skills/"
+  status=1
+fi
+
 # The page is inside the binary: nothing from the build tree is needed.
 if ! grep -q "strudel-jam://app/index.html" "$root/bin/strudel-jam"; then
   echo "the installed binary does not contain the page"

@@ -24,7 +24,7 @@
 #include "sj-skill-private.h"
 
 static const char * const known_keys[] = {
-  "name", "title", "description", "version", "tags", "triggers", "priority",
+  "name", "title", "description", "version", "tags", "triggers", "priority", NULL,
 };
 
 gboolean
