@@ -32,6 +32,7 @@ static const struct {
   { "chat", "Chat", "ctrl+l" },
   { "reference", "Reference", "ctrl+shift+r" },
   { "sounds", "Sounds", "ctrl+shift+s" },
+  { "skills", "Skills", "ctrl+shift+j" },
   { "sessions", "Sessions", "ctrl+shift+h" },
   { "tool-logs", "Logs", "ctrl+shift+l" },
   { "console", "Console", "ctrl+shift+c" },
