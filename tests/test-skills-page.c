@@ -30,6 +30,7 @@
 #include "sj-resources.h"
 #include "sj-skill-row.h"
 #include "sj-skills-page-private.h"
+#include "sj-test-widgets.h"
 
 #define FIXTURES SJ_TEST_DATA "/skills"
 #define TIMEOUT_S 30
@@ -274,11 +275,28 @@ fixture_tear_down (Fixture       *fixture,
 /* Tests ----------------------------------------------------------------- */
 
 static void
+save_screenshot (Fixture    *fixture,
+                 const char *name)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+
+  SPIN_UNTIL (!gtk_stack_get_transition_running (GTK_STACK (template_child (fixture, "stack"))));
+  sj_test_wait_widget_frames (GTK_WIDGET (fixture->page), 3, TIMEOUT_S);
+  texture = sj_test_render_widget (GTK_WIDGET (fixture->page));
+  path = sj_test_save_png (texture, name);
+  if (path != NULL)
+    g_test_message ("%s", path);
+}
+
+static void
 test_list (Fixture       *fixture,
            gconstpointer  data)
 {
   SjSkillRow *jazz = find_row (fixture, "jazz");
   GtkWidget *errors_box = template_child (fixture, "errors_box");
+
+  save_screenshot (fixture, "skills-page-list.png");
 
   g_assert_cmpuint (count_rows (fixture), ==, g_list_model_get_n_items (G_LIST_MODEL (fixture->registry)));
   g_assert_cmpuint (count_rows (fixture), ==, 6);
@@ -363,6 +381,7 @@ test_detail (Fixture       *fixture,
   g_assert_true (has_label_containing (GTK_WIDGET (view), "Rules"));
   g_assert_true (has_label_containing (template_child (fixture, "detail_title"), "Jazz"));
   g_assert_true (has_label_containing (template_child (fixture, "detail_meta"), "Bundled"));
+  save_screenshot (fixture, "skills-page-detail.png");
 
   /* A bundled skill cannot be removed, only edited as a copy. */
   g_assert_false (gtk_widget_get_visible (template_child (fixture, "remove_button")));

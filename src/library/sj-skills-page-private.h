@@ -47,6 +47,7 @@ struct _SjSkillsPage
   GtkButton            *new_button;
   GtkMenuButton        *menu_button;
   GtkStack             *results_stack;
+  AdwStatusPage        *none_status;
   GtkListBox           *skills_list;
   GtkWidget            *errors_box;
   GtkListBox           *errors_list;

@@ -72,6 +72,18 @@ error_row (const GError *error)
   return row;
 }
 
+/* Nothing found, or nothing at all yet. */
+static void
+show_none (SjSkillsPage *self,
+           gboolean      searched)
+{
+  adw_status_page_set_icon_name (self->none_status, searched ? "edit-find-symbolic" : "application-x-addon-symbolic");
+  adw_status_page_set_title (self->none_status, searched ? _("No Skills Found") : _("No Skills Yet"));
+  adw_status_page_set_description (self->none_status,
+                                   searched ? _("Try another word, or create a skill of your own")
+                                            : _("Create a skill with the + button, or import one"));
+}
+
 static GPtrArray *
 registry_skills (SjSkillRegistry *registry)
 {
@@ -105,6 +117,7 @@ _sj_skills_page_rebuild (SjSkillsPage *self)
   if (self->registry == NULL)
     {
       gtk_stack_set_visible_child_name (self->results_stack, "none");
+      show_none (self, FALSE);
       return;
     }
 
@@ -121,6 +134,7 @@ _sj_skills_page_rebuild (SjSkillsPage *self)
   gtk_widget_set_visible (self->errors_box, show_errors);
 
   gtk_stack_set_visible_child_name (self->results_stack, results->len > 0 || show_errors ? "results" : "none");
+  show_none (self, *query != '\0');
 }
 
 static gboolean
@@ -503,6 +517,7 @@ sj_skills_page_class_init (SjSkillsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSkillsPage, new_button);
   gtk_widget_class_bind_template_child (widget_class, SjSkillsPage, menu_button);
   gtk_widget_class_bind_template_child (widget_class, SjSkillsPage, results_stack);
+  gtk_widget_class_bind_template_child (widget_class, SjSkillsPage, none_status);
   gtk_widget_class_bind_template_child (widget_class, SjSkillsPage, skills_list);
   gtk_widget_class_bind_template_child (widget_class, SjSkillsPage, errors_box);
   gtk_widget_class_bind_template_child (widget_class, SjSkillsPage, errors_list);
