@@ -11,7 +11,8 @@
  * synths and soundfonts, and the sound library's sample maps) with the
  * cache of the page's last snapshot over them, takes every snapshot the
  * page posts, and writes it back to the cache, so that lookups answer even
- * while the page is not running.
+ * while the page is not running. The user's own folders of samples
+ * (SjUserSamples, kept in the "sample-folders" setting) are the app's too.
  */
 
 #include "config.h"
@@ -40,6 +41,7 @@ struct _SjApplication
   SjSoundsIndex        *sounds;
   SjKnowledge          *knowledge;
   SjSoundCache         *sound_cache;
+  SjUserSamples        *user_samples;
   SjSoundDownloads     *sound_downloads;
   GSettings            *settings;
   SjSkillRegistry      *skills;
@@ -285,7 +287,7 @@ sj_application_get_skills (SjApplication *self)
 
       self->skills = sj_skill_registry_new (settings);
       for (guint i = 0; i < sj_skill_registry_get_errors (self->skills)->len; i++)
-        g_warning ("%s", ((GError *) g_ptr_array_index (sj_skill_registry_get_errors (self->skills), i))->message);
+        g_message ("%s", ((GError *) g_ptr_array_index (sj_skill_registry_get_errors (self->skills), i))->message);
     }
 
   return self->skills;
@@ -318,13 +320,38 @@ sj_application_get_sound_cache (SjApplication *self)
       self->sound_cache = sj_sound_cache_new (sj_sound_library_get_default (), NULL);
       /* What a crash left half-written is never served; give its space back. */
       sj_sound_cache_clean_parts_async (self->sound_cache, NULL, NULL, NULL);
-      self->settings = g_settings_new (APP_ID);
+      if (self->settings == NULL)
+        self->settings = g_settings_new (APP_ID);
       g_settings_bind (self->settings, "download-sounds", self->sound_cache, "allow-downloads", G_SETTINGS_BIND_GET);
       /* A standard drum that cannot be had plays the built-in kit's voice. */
       sj_sound_cache_set_fallback (self->sound_cache, drum_kit_fallback);
     }
 
   return self->sound_cache;
+}
+
+/**
+ * sj_application_get_user_samples:
+ *
+ * The user's own folders of samples, kept in the "sample-folders" setting
+ * and read again at every start: created on first use.
+ *
+ * Returns: (transfer none): the app's sample folders
+ */
+SjUserSamples *
+sj_application_get_user_samples (SjApplication *self)
+{
+  g_assert (SJ_IS_APPLICATION (self));
+
+  if (self->user_samples == NULL)
+    {
+      self->user_samples = sj_user_samples_new ();
+      if (self->settings == NULL)
+        self->settings = g_settings_new (APP_ID);
+      g_settings_bind (self->settings, "sample-folders", self->user_samples, "folders", G_SETTINGS_BIND_DEFAULT);
+    }
+
+  return self->user_samples;
 }
 
 /**
@@ -426,6 +453,7 @@ sj_application_finalize (GObject *object)
   g_clear_object (&self->sounds);
   g_clear_object (&self->sound_downloads);
   g_clear_object (&self->sound_cache);
+  g_clear_object (&self->user_samples);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (sj_application_parent_class)->finalize (object);

@@ -13,6 +13,7 @@
 #include "sj-sound-cache.h"
 #include "sj-sound-downloads.h"
 #include "sj-sounds-index.h"
+#include "sj-user-samples.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,7 @@ void           sj_application_prepare_env    (void);
 SjKnowledge   *sj_application_get_knowledge  (SjApplication *self);
 SjSoundCache  *sj_application_get_sound_cache (SjApplication *self);
 SjSkillRegistry *sj_application_get_skills   (SjApplication *self);
+SjUserSamples *sj_application_get_user_samples (SjApplication *self);
 SjSoundDownloads *sj_application_get_sound_downloads (SjApplication *self);
 void           sj_application_update_sounds  (SjApplication *self,
                                               JsonObject    *snapshot);

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * What the parts of SjWindow (sj-window.c, sj-window-panel.c,
- * sj-window-changes.c, sj-window-agent.c, sj-window-open.c) share, and what the tests and
+ * sj-window-changes.c, sj-window-agent.c, sj-window-open.c,
+ * sj-window-samples.c) share, and what the tests and
  * benchmarks reach: the window's page, pages and code store.
  */
 
@@ -40,6 +41,7 @@ struct _SjWindow
   gboolean              closing;
   gboolean              close_ready;
   gboolean              sound_cache_connected;
+  GHashTable           *samples_reported; /* folder id → what the Console said of it */
 
   /* Opening a file (sj-window-open.c) */
   GCancellable         *open_cancellable;
@@ -93,6 +95,9 @@ void _sj_window_open_dispose     (SjWindow       *self);
 void _sj_window_agent_class_init (GtkWidgetClass *widget_class);
 void _sj_window_agent_init       (SjWindow       *self);
 void _sj_window_agent_dispose    (SjWindow       *self);
+void _sj_window_samples_connect  (SjWindow       *self,
+                                  SjUserSamples  *samples);
+void _sj_window_samples_dispose  (SjWindow       *self);
 void _sj_window_apply_code       (SjWindow       *self,
                                   const char     *code,
                                   const char     *what);

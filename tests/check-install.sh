@@ -19,7 +19,9 @@ for file in \
     share/metainfo/io.github.strudeljam.StrudelJam.metainfo.xml \
     share/glib-2.0/schemas/io.github.strudeljam.StrudelJam.gschema.xml \
     share/icons/hicolor/scalable/apps/io.github.strudeljam.StrudelJam.svg \
-    share/icons/hicolor/symbolic/apps/io.github.strudeljam.StrudelJam-symbolic.svg; do
+    share/icons/hicolor/symbolic/apps/io.github.strudeljam.StrudelJam-symbolic.svg \
+    share/strudel-jam/skills/techno/skill.json \
+    share/strudel-jam/skills/techno/SKILL.md; do
   if [ ! -e "$root/$file" ]; then
     echo "missing after install: $file"
     status=1

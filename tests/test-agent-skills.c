@@ -321,6 +321,54 @@ test_tools_errors (Fixture       *fixture,
   g_assert_nonnull (strstr (none, "\"code\":\"SKILLS_UNAVAILABLE\""));
 }
 
+/* Tags activate every enabled skill that has them, highest priority first. */
+static void
+test_tags (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autofree char *result = NULL;
+  g_autofree char *used = NULL;
+
+  sj_test_model_server_reply_tool_call (fixture->server, "", "call-tags", "activate_skills", "{\"tags\": [\"technique\", \"nope\"]}");
+  sj_test_model_server_reply_text (fixture->server, "Pumping.", 4);
+  run_turn (fixture, "something that breathes");
+  result = sj_test_model_server_find_tool_result (fixture->server, 1, "call-tags");
+  g_assert_nonnull (strstr (result, "\"status\":\"ok\""));
+  g_assert_nonnull (strstr (result, "SIDECHAIN-RULES"));
+  g_assert_null (strstr (result, "JAZZ-RULES"));
+  used = answer_skills (fixture, NULL);
+  g_assert_cmpstr (used, ==, "sidechain:tool");
+}
+
+/* Old turns lose their skills' rules when the prompt is condensed, as
+ * their envelopes: each turn carries the skills it uses itself. */
+static void
+test_condense (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(SjAgentContext) context = sj_agent_context_new ("system");
+  g_autoptr(JsonArray) messages = NULL;
+  g_autofree char *filler = g_strnfill (4000, 'x');
+  const char *first;
+
+  sj_agent_context_add_user (context, "make it jazzy", "<runtime>{}</runtime>", NULL, NULL,
+                             "<skills>\n<skill name=\"jazz\">JAZZ-RULES</skill>\n</skills>");
+  sj_agent_context_add_assistant (context, filler, NULL);
+  sj_agent_context_add_user (context, "again", "<runtime>{}</runtime>", NULL, NULL,
+                             "<skills>\n<skill name=\"dub\">DUB-RULES</skill>\n</skills>");
+  messages = sj_agent_context_build_messages (context);
+  first = json_object_get_string_member (json_array_get_object_element (messages, 1), "content");
+  g_assert_cmpstr (first, ==, "<runtime>{}</runtime>\n<skills>\n<skill name=\"jazz\">JAZZ-RULES</skill>\n</skills>\n\nmake it jazzy");
+  g_clear_pointer (&messages, json_array_unref);
+
+  g_strfreev (sj_agent_context_condense (context, sj_agent_context_estimate_tokens (context) - 1));
+  messages = sj_agent_context_build_messages (context);
+  first = json_object_get_string_member (json_array_get_object_element (messages, 1), "content");
+  g_assert_null (strstr (first, "JAZZ-RULES"));
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (messages, 3), "content"),
+                            "DUB-RULES"));
+}
+
 static void
 test_pinning (Fixture       *fixture,
               gconstpointer  data)
@@ -405,6 +453,8 @@ main (int   argc,
   ADD ("auto", test_auto);
   ADD ("tools", test_tools);
   ADD ("tools-errors", test_tools_errors);
+  ADD ("tags", test_tags);
+  ADD ("condense", test_condense);
   ADD ("pinning", test_pinning);
 
 #undef ADD

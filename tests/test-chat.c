@@ -923,7 +923,7 @@ static GPtrArray *
 skill_chips (Fixture *fixture)
 {
   SjMessageRow *row = answer_row (fixture);
-  g_autoptr(GPtrArray) labels = row != NULL ? sj_test_find_all_by_type (GTK_WIDGET (row), GTK_TYPE_LABEL) : NULL;
+  g_autoptr(GPtrArray) labels = row != NULL ? sj_test_find_all_by_type (GTK_WIDGET (row), GTK_TYPE_MENU_BUTTON) : NULL;
   GPtrArray *chips = g_ptr_array_new ();
 
   for (guint i = 0; labels != NULL && i < labels->len; i++)
@@ -942,7 +942,8 @@ has_chips (gpointer data)
 }
 
 /* The skills a turn used show as chips on its answer, named for screen
- * readers, and again when the session is read back from the store. */
+ * readers, pin or unpin their skill from their menu, and show again when
+ * the session is read back from the store. */
 static void
 test_skill_chips (Fixture       *fixture,
                   gconstpointer  data)
@@ -962,12 +963,34 @@ test_skill_chips (Fixture       *fixture,
 
   chips = skill_chips (fixture);
   g_assert_cmpuint (chips->len, ==, 2);
-  g_assert_cmpstr (gtk_label_get_text (chips->pdata[0]), ==, "Dub");
-  g_assert_cmpstr (gtk_label_get_text (chips->pdata[1]), ==, "Jazz");
+  wait_frames (fixture, 2);
+  screenshot (fixture, "chat-skills.png");
+  g_assert_cmpstr (gtk_menu_button_get_label (chips->pdata[0]), ==, "Dub");
+  g_assert_cmpstr (gtk_menu_button_get_label (chips->pdata[1]), ==, "Jazz");
   gtk_test_accessible_assert_property (chips->pdata[1], GTK_ACCESSIBLE_PROPERTY_LABEL, "Skill used: Jazz");
   g_assert_cmpstr (gtk_widget_get_tooltip_text (chips->pdata[0]), ==, "Pinned to this session");
   g_assert_cmpstr (gtk_widget_get_tooltip_text (chips->pdata[1]), ==, "Matched your words");
-  /* The musician's own message has none. */
+
+  /* Each chip's menu pins its skill, or unpins a pinned one. */
+  for (guint i = 0; i < 2; i++)
+    {
+      GMenuModel *menu = gtk_menu_button_get_menu_model (chips->pdata[i]);
+      g_autofree char *action = NULL;
+      g_autofree char *target = NULL;
+
+      g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 1);
+      g_assert_true (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+      g_assert_true (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_TARGET, "s", &target));
+      g_assert_cmpstr (action, ==, i == 0 ? "chat.unpin-skill" : "chat.pin-skill");
+      g_assert_cmpstr (target, ==, i == 0 ? "dub" : "jazz");
+      g_assert_true (gtk_widget_activate_action (chips->pdata[i], action, "s", target));
+    }
+  {
+    g_auto(GStrv) pinned = sj_agent_get_pinned_skills (fixture->agent);
+
+    g_assert_cmpuint (g_strv_length (pinned), ==, 1);
+    g_assert_cmpstr (pinned[0], ==, "jazz");
+  }
   g_clear_pointer (&chips, g_ptr_array_unref);
 
   session = sj_agent_get_session_id (fixture->agent);
@@ -976,7 +999,7 @@ test_skill_chips (Fixture       *fixture,
   spin_until (has_chips, fixture, "the skill chips after a reload");
   chips = skill_chips (fixture);
   g_assert_cmpuint (chips->len, ==, 2);
-  g_assert_cmpstr (gtk_label_get_text (chips->pdata[1]), ==, "Jazz");
+  g_assert_cmpstr (gtk_menu_button_get_label (chips->pdata[1]), ==, "Jazz");
 }
 
 /* Regenerate and edit ---------------------------------------------------- */

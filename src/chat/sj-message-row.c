@@ -149,23 +149,36 @@ describe_use (const char *how)
   return _("Matched your words");
 }
 
-/* One chip per skill the turn used: its title, and how it came in. */
+/* One chip per skill the turn used: its title, how it came in, and a
+ * menu to pin it to the session (or unpin it, when it was pinned). */
 static void
 update_skills (SjMessageRow *self)
 {
   GPtrArray *skills = sj_chat_message_get_skills (self->message);
-
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->skills_box))) != NULL)
     gtk_box_remove (self->skills_box, child);
+
   for (guint i = 0; i < skills->len; i++)
     {
       SjHistorySkillUse *use = g_ptr_array_index (skills, i);
-      GtkWidget *chip = gtk_label_new (use->title);
+      gboolean pinned = g_strcmp0 (use->how, "pinned") == 0;
+      g_autoptr(GMenu) menu = g_menu_new ();
+      g_autoptr(GMenuItem) item = NULL;
+      GtkWidget *chip = gtk_menu_button_new ();
       /* TRANSLATORS: the accessible name of a chip under an answer, e.g. "Skill used: Jazz" */
       g_autofree char *name = g_strdup_printf (_("Skill used: %s"), use->title);
 
+      item = g_menu_item_new (pinned ? _("Unpin from This Session") : _("Pin to This Session"), NULL);
+      g_menu_item_set_action_and_target_value (item, pinned ? "chat.unpin-skill" : "chat.pin-skill",
+                                               g_variant_new_string (use->name));
+      g_menu_append_item (menu, item);
+
+      gtk_menu_button_set_label (GTK_MENU_BUTTON (chip), use->title);
+      gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (chip), G_MENU_MODEL (menu));
+      gtk_menu_button_set_always_show_arrow (GTK_MENU_BUTTON (chip), FALSE);
+      gtk_widget_add_css_class (chip, "flat");
       gtk_widget_add_css_class (chip, "caption");
       gtk_widget_add_css_class (chip, "sj-skill-chip");
       gtk_widget_set_tooltip_text (chip, describe_use (use->how));

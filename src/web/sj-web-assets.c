@@ -8,8 +8,9 @@
  * (so worklet modules and fetch() of our own JSON work). Two hosts exist:
  * "app", the page's files, and "sounds", the sound library's files
  * (strudel-jam://sounds/<pack>/<path>), which the sound cache answers from
- * the disk or by downloading them once (SjSoundCache). Everything else is a
- * 404. Every response carries the same Content-Security-Policy the page
+ * the disk or by downloading them once (SjSoundCache); the pack "user" is
+ * the user's own folders (strudel-jam://sounds/user/<folder id>/<path>),
+ * answered from the disk by SjUserSamples. Everything else is a 404. Every response carries the same Content-Security-Policy the page
  * declares, so that scripts can only come from this scheme even if the
  * page's own meta tag were removed.
  */
@@ -43,6 +44,7 @@ struct _SjWebAssets
 
   char         *resource_prefix;
   SjSoundCache *sound_cache;
+  SjUserSamples *user_samples;
   GCancellable *cancellable;
 };
 
@@ -56,6 +58,7 @@ sj_web_assets_dispose (GObject *object)
   /* Sounds still loading for a page that is gone. */
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->sound_cache);
+  g_clear_object (&self->user_samples);
 
   G_OBJECT_CLASS (sj_web_assets_parent_class)->dispose (object);
 }
@@ -113,6 +116,31 @@ sj_web_assets_set_sound_cache (SjWebAssets  *self,
   g_return_if_fail (sound_cache == NULL || SJ_IS_SOUND_CACHE (sound_cache));
 
   g_set_object (&self->sound_cache, sound_cache);
+}
+
+/**
+ * sj_web_assets_set_user_samples:
+ * @user_samples: (nullable): what answers strudel-jam://sounds/user/…
+ *
+ * Without it, every request for a user's sample is answered 404.
+ */
+void
+sj_web_assets_set_user_samples (SjWebAssets   *self,
+                                SjUserSamples *user_samples)
+{
+  g_assert (SJ_IS_WEB_ASSETS (self));
+  g_return_if_fail (user_samples == NULL || SJ_IS_USER_SAMPLES (user_samples));
+
+  g_set_object (&self->user_samples, user_samples);
+}
+
+/* Returns: (transfer none) (nullable): the user's folders of samples */
+SjUserSamples *
+sj_web_assets_get_user_samples (SjWebAssets *self)
+{
+  g_assert (SJ_IS_WEB_ASSETS (self));
+
+  return self->user_samples;
 }
 
 gboolean
@@ -283,6 +311,30 @@ sound_loaded_cb (GObject      *object,
     respond_error (request, status_for_error (error), error->message);
 }
 
+static void
+user_sample_loaded_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(WebKitURISchemeRequest) request = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *content_type = NULL;
+
+  bytes = sj_user_samples_load_finish (SJ_USER_SAMPLES (object), result, &content_type, &error);
+  if (bytes != NULL)
+    respond (request, SOUP_STATUS_OK, bytes, content_type, TRUE);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    webkit_uri_scheme_request_finish_error (request, error);
+  else
+    respond_error (request,
+                   g_error_matches (error, SJ_USER_SAMPLES_ERROR, SJ_USER_SAMPLES_ERROR_NOT_FOUND) ? SOUP_STATUS_NOT_FOUND
+                   : g_error_matches (error, SJ_USER_SAMPLES_ERROR, SJ_USER_SAMPLES_ERROR_TOO_LARGE)
+                     ? SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE
+                     : SOUP_STATUS_INTERNAL_SERVER_ERROR,
+                   error->message);
+}
+
 /* strudel-jam://sounds/<pack>/<path>: the path stays percent-encoded here;
  * the cache decodes it once and serves only files the library lists. */
 static void
@@ -306,6 +358,16 @@ handle_sound_request (SjWebAssets            *self,
     }
 
   pack = g_strndup (path + 1, slash - (path + 1));
+  /* The user's folders: only files a scan listed. */
+  if (g_str_equal (pack, SJ_USER_SAMPLES_PACK))
+    {
+      if (self->user_samples == NULL)
+        respond_error (request, SOUP_STATUS_NOT_FOUND, "no sample folders");
+      else
+        sj_user_samples_load_async (self->user_samples, slash + 1, self->cancellable,
+                                    user_sample_loaded_cb, g_object_ref (request));
+      return;
+    }
   sj_sound_cache_load_async (self->sound_cache, pack, slash + 1, self->cancellable,
                              sound_loaded_cb, g_object_ref (request));
 }

@@ -17,7 +17,7 @@ import * as soundfonts from '@strudel/soundfonts';
 import { transpiler } from '@strudel/transpiler';
 
 import { installWorkletMap } from './worklets.mjs';
-import { registerLibrary, soundfontUrl, SOUNDS_URL } from './library.mjs';
+import { registerLibrary, registerUserSamples, soundfontUrl, SOUNDS_URL } from './library.mjs';
 import * as workerTimers from './worker-timers.mjs';
 import { capFrameRate } from './frame-rate.mjs';
 import { post, request } from './post.mjs';
@@ -286,6 +286,11 @@ const bridge = {
   getSounds() {
     return soundSnapshot(soundMap.get());
   },
+  // The user's folders of samples ([{id, map}], SjUserSamples), replacing
+  // the ones registered before (library.mjs).
+  async setUserSamples(packs) {
+    return { ok: true, sounds: await registerUserSamples(webaudio, packs) };
+  },
   // Inserts text at the cursor (replacing the selection) as one edit, without
   // evaluating. 'input.paste' is not a user event CodeMirror's history joins
   // with its neighbours, so a single undo takes the whole insertion back.
@@ -425,6 +430,8 @@ async function main() {
   swapper.install();
   focusEditorWithPage(mirror.editor);
   await prebaked;
+  // The user's own samples, after the library (the hello's userSamples).
+  await settle('your samples', registerUserSamples(webaudio, hello?.userSamples ?? []));
   bridge.ready = true;
   post({ type: 'ready', version: PROTOCOL_VERSION, strudel: __STRUDEL_VERSIONS__ });
   watchSounds(soundMap, (sounds) => post({ type: 'sounds', sounds }));

@@ -11,7 +11,7 @@
  * symlinks and sub-folders are refused rather than followed, and every
  * refusal is one SjSkillError whose message names the skill, the file and
  * the rule it broke, so that a page can show it and the musician can fix
- * it.
+ * it. The optional snippet files are read by sj-skill-snippets.c.
  */
 
 #include "config.h"
@@ -80,21 +80,13 @@ _sj_skill_check_depth (const char *json,
   return TRUE;
 }
 
-static gboolean
-fail (GError     **error,
-      SjSkillError code,
-      const char  *skill,
-      const char  *file,
-      const char  *format,
-      ...) G_GNUC_PRINTF (5, 6);
-
-static gboolean
-fail (GError     **error,
-      SjSkillError code,
-      const char  *skill,
-      const char  *file,
-      const char  *format,
-      ...)
+gboolean
+_sj_skill_fail (GError     **error,
+                SjSkillError code,
+                const char  *skill,
+                const char  *file,
+                const char  *format,
+                ...)
 {
   g_autofree char *why = NULL;
   va_list args;
@@ -125,12 +117,12 @@ read_text (GFile         *folder,
 
   if (!g_file_load_contents (child, cancellable, &contents, &length, NULL, &local))
     {
-      fail (error, SJ_SKILL_ERROR_MISSING_FILE, skill, file, "%s", local->message);
+      _sj_skill_fail (error, SJ_SKILL_ERROR_MISSING_FILE, skill, file, "%s", local->message);
       return NULL;
     }
   if (length > max)
     {
-      fail (error, SJ_SKILL_ERROR_TOO_LARGE, skill, file, _("%zu bytes, more than the %zu allowed"), length, max);
+      _sj_skill_fail (error, SJ_SKILL_ERROR_TOO_LARGE, skill, file, _("%zu bytes, more than the %zu allowed"), length, max);
       return NULL;
     }
   if (!g_utf8_validate_len (contents, length, NULL) || memchr (contents, '\0', length) != NULL)
@@ -139,50 +131,50 @@ read_text (GFile         *folder,
                           : g_str_has_suffix (file, ".md") ? SJ_SKILL_ERROR_INVALID_MARKDOWN
                           : SJ_SKILL_ERROR_INVALID_TEMPLATES;
 
-      fail (error, code, skill, file, _("not UTF-8 text"));
+      _sj_skill_fail (error, code, skill, file, _("not UTF-8 text"));
       return NULL;
     }
 
   return g_steal_pointer (&contents);
 }
 
-static JsonNode *
-parse_json (const char  *text,
-            const char  *skill,
-            const char  *file,
-            GError     **error)
+JsonNode *
+_sj_skill_parse_json (const char  *text,
+                      const char  *skill,
+                      const char  *file,
+                      GError     **error)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local = NULL;
 
   if (!_sj_skill_check_depth (text, strlen (text), SJ_SKILL_MAX_DEPTH))
     {
-      fail (error, SJ_SKILL_ERROR_INVALID_JSON, skill, file, _("nested more than %d levels deep"), SJ_SKILL_MAX_DEPTH);
+      _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_JSON, skill, file, _("nested more than %d levels deep"), SJ_SKILL_MAX_DEPTH);
       return NULL;
     }
   if (!json_parser_load_from_data (parser, text, -1, &local))
     {
-      fail (error, SJ_SKILL_ERROR_INVALID_JSON, skill, file, _("not valid JSON (%s)"), local->message);
+      _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_JSON, skill, file, _("not valid JSON (%s)"), local->message);
       return NULL;
     }
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
-      fail (error, SJ_SKILL_ERROR_INVALID_JSON, skill, file, _("must be one JSON object"));
+      _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_JSON, skill, file, _("must be one JSON object"));
       return NULL;
     }
 
   return json_parser_steal_root (parser);
 }
 
-static const char *
-get_string (JsonObject  *object,
-            const char  *key,
-            gboolean     required,
-            guint        min_chars,
-            guint        max_chars,
-            const char  *skill,
-            const char  *file,
-            GError     **error)
+const char *
+_sj_skill_get_string (JsonObject  *object,
+                      const char  *key,
+                      gboolean     required,
+                      guint        min_chars,
+                      guint        max_chars,
+                      const char  *skill,
+                      const char  *file,
+                      GError     **error)
 {
   JsonNode *node = json_object_get_member (object, key);
   const char *value;
@@ -191,12 +183,12 @@ get_string (JsonObject  *object,
   if (node == NULL)
     {
       if (required)
-        fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, file, _("“%s” is missing"), key);
+        _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, file, _("“%s” is missing"), key);
       return NULL;
     }
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     {
-      fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, file, _("“%s” must be a string"), key);
+      _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, file, _("“%s” must be a string"), key);
       return NULL;
     }
 
@@ -204,7 +196,7 @@ get_string (JsonObject  *object,
   chars = g_utf8_strlen (value, -1);
   if (chars < (glong) min_chars || chars > (glong) max_chars)
     {
-      fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, file,
+      _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, file,
             _("“%s” must be %u to %u characters long, it is %ld"), key, min_chars, max_chars, chars);
       return NULL;
     }
@@ -241,7 +233,7 @@ get_strings (JsonObject  *object,
     return g_strv_builder_end (builder);
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     {
-      fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, "skill.json", _("“%s” must be an array of strings"), key);
+      _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, "skill.json", _("“%s” must be an array of strings"), key);
       return NULL;
     }
 
@@ -249,7 +241,7 @@ get_strings (JsonObject  *object,
   n = json_array_get_length (array);
   if (n < min_items || n > max_items)
     {
-      fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, "skill.json",
+      _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, "skill.json",
             _("“%s” must have %u to %u items, it has %u"), key, min_items, max_items, n);
       return NULL;
     }
@@ -262,14 +254,14 @@ get_strings (JsonObject  *object,
 
       if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
         {
-          fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, "skill.json", _("“%s” must be an array of strings"), key);
+          _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, "skill.json", _("“%s” must be an array of strings"), key);
           return NULL;
         }
       value = json_node_get_string (item);
       chars = g_utf8_strlen (value, -1);
       if (check != NULL ? !check (value) : (chars < 1 || chars > (glong) max_chars || is_blank (value)))
         {
-          fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, "skill.json", _("“%s” has an invalid item “%s”"), key, value);
+          _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_FIELD, skill, "skill.json", _("“%s” has an invalid item “%s”"), key, value);
           return NULL;
         }
       g_strv_builder_add (builder, value);
@@ -284,7 +276,7 @@ load_manifest (SjSkill     *skill,
                const char  *folder_name,
                GError     **error)
 {
-  g_autoptr(JsonNode) root = parse_json (text, folder_name, "skill.json", error);
+  g_autoptr(JsonNode) root = _sj_skill_parse_json (text, folder_name, "skill.json", error);
   g_autoptr(GList) members = NULL;
   JsonObject *object;
   JsonNode *priority;
@@ -297,30 +289,30 @@ load_manifest (SjSkill     *skill,
   members = json_object_get_members (object);
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains (known_keys, l->data))
-      return fail (error, SJ_SKILL_ERROR_UNKNOWN_KEY, folder_name, "skill.json",
+      return _sj_skill_fail (error, SJ_SKILL_ERROR_UNKNOWN_KEY, folder_name, "skill.json",
                    _("unknown key “%s” (the keys are name, title, description, version, tags, triggers and priority)"),
                    (const char *) l->data);
 
-  if ((value = get_string (object, "name", TRUE, 1, 40, folder_name, "skill.json", error)) == NULL)
+  if ((value = _sj_skill_get_string (object, "name", TRUE, 1, 40, folder_name, "skill.json", error)) == NULL)
     return FALSE;
   if (!sj_skill_is_valid_name (value))
-    return fail (error, SJ_SKILL_ERROR_INVALID_FIELD, folder_name, "skill.json",
+    return _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_FIELD, folder_name, "skill.json",
                  _("“name” must be lowercase letters, digits and dashes, starting with a letter or digit"));
   if (!g_str_equal (value, folder_name))
-    return fail (error, SJ_SKILL_ERROR_NAME_MISMATCH, folder_name, "skill.json",
+    return _sj_skill_fail (error, SJ_SKILL_ERROR_NAME_MISMATCH, folder_name, "skill.json",
                  _("“name” is “%s” but the folder is “%s”"), value, folder_name);
   skill->name = g_strdup (value);
 
-  if ((value = get_string (object, "title", TRUE, 1, 60, folder_name, "skill.json", error)) == NULL)
+  if ((value = _sj_skill_get_string (object, "title", TRUE, 1, 60, folder_name, "skill.json", error)) == NULL)
     return FALSE;
   skill->title = g_strdup (value);
-  if ((value = get_string (object, "description", TRUE, 1, 240, folder_name, "skill.json", error)) == NULL)
+  if ((value = _sj_skill_get_string (object, "description", TRUE, 1, 240, folder_name, "skill.json", error)) == NULL)
     return FALSE;
   skill->description = g_strdup (value);
-  if ((value = get_string (object, "version", TRUE, 5, 32, folder_name, "skill.json", error)) == NULL)
+  if ((value = _sj_skill_get_string (object, "version", TRUE, 5, 32, folder_name, "skill.json", error)) == NULL)
     return FALSE;
   if (!g_regex_match_simple ("^[0-9]+\\.[0-9]+\\.[0-9]+$", value, 0, 0))
-    return fail (error, SJ_SKILL_ERROR_INVALID_FIELD, folder_name, "skill.json",
+    return _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_FIELD, folder_name, "skill.json",
                  _("“version” must be MAJOR.MINOR.PATCH, such as 1.0.0"));
   skill->version = g_strdup (value);
 
@@ -334,7 +326,7 @@ load_manifest (SjSkill     *skill,
     {
       if (!JSON_NODE_HOLDS_VALUE (priority) || json_node_get_value_type (priority) != G_TYPE_INT64 ||
           json_node_get_int (priority) < 0 || json_node_get_int (priority) > 100)
-        return fail (error, SJ_SKILL_ERROR_INVALID_FIELD, folder_name, "skill.json",
+        return _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_FIELD, folder_name, "skill.json",
                      _("“priority” must be a whole number from 0 to 100"));
       skill->priority = json_node_get_int (priority);
     }
@@ -378,128 +370,16 @@ load_markdown (SjSkill     *skill,
   g_autofree char *rules = NULL;
 
   if (!g_str_has_prefix (text, "# ") || text[2] == '\n' || text[2] == '\0')
-    return fail (error, SJ_SKILL_ERROR_INVALID_MARKDOWN, skill->name, "SKILL.md",
+    return _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_MARKDOWN, skill->name, "SKILL.md",
                  _("the first line must be the title, as “# %s”"), skill->title);
 
   rules = extract_section (text, "## Rules");
   if (rules == NULL || *rules == '\0')
-    return fail (error, SJ_SKILL_ERROR_INVALID_MARKDOWN, skill->name, "SKILL.md",
+    return _sj_skill_fail (error, SJ_SKILL_ERROR_INVALID_MARKDOWN, skill->name, "SKILL.md",
                  _("a “## Rules” section with the rules is required"));
 
   skill->rules = g_steal_pointer (&rules);
   skill->markdown = text;
-  return TRUE;
-}
-
-static gboolean
-load_templates (SjSkill     *skill,
-                const char  *text,
-                GError     **error)
-{
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-  SjSkillSnippet *current = NULL;
-  GString *code = NULL;
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *line = lines[i];
-
-      if (g_str_has_prefix (line, "// @template "))
-        {
-          g_autofree char *title = g_strstrip (g_strdup (line + strlen ("// @template ")));
-
-          if (*title == '\0')
-            return fail (error, SJ_SKILL_ERROR_INVALID_TEMPLATES, skill->name, "templates.strudel",
-                         _("line %u: a template needs a title after “// @template”"), i + 1);
-          if (current != NULL)
-            current->code = g_strstrip (g_string_free (code, FALSE));
-          current = g_new0 (SjSkillSnippet, 1);
-          current->name = g_steal_pointer (&title);
-          current->description = g_strdup ("");
-          code = g_string_new (NULL);
-          g_ptr_array_add (skill->templates, current);
-          continue;
-        }
-      if (current == NULL)
-        {
-          if (*g_strstrip (lines[i]) != '\0')
-            return fail (error, SJ_SKILL_ERROR_INVALID_TEMPLATES, skill->name, "templates.strudel",
-                         _("line %u: each program must follow a “// @template <title>” line"), i + 1);
-          continue;
-        }
-      g_string_append_printf (code, "%s\n", line);
-    }
-  if (current != NULL)
-    current->code = g_strstrip (g_string_free (code, FALSE));
-
-  for (guint i = 0; i < skill->templates->len; i++)
-    if (*((SjSkillSnippet *) g_ptr_array_index (skill->templates, i))->code == '\0')
-      return fail (error, SJ_SKILL_ERROR_INVALID_TEMPLATES, skill->name, "templates.strudel",
-                   _("the template “%s” has no code"), ((SjSkillSnippet *) g_ptr_array_index (skill->templates, i))->name);
-  if (skill->templates->len == 0)
-    return fail (error, SJ_SKILL_ERROR_INVALID_TEMPLATES, skill->name, "templates.strudel",
-                 _("no “// @template <title>” line"));
-
-  return TRUE;
-}
-
-static gboolean
-load_patterns (SjSkill     *skill,
-               const char  *text,
-               GError     **error)
-{
-  g_autoptr(JsonNode) root = parse_json (text, skill->name, "patterns.json", error);
-  JsonObject *object;
-  JsonArray *array;
-
-  if (root == NULL)
-    return FALSE;
-  object = json_node_get_object (root);
-  if (json_object_get_size (object) != 1 || !json_object_has_member (object, "patterns") ||
-      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, "patterns")))
-    return fail (error, SJ_SKILL_ERROR_INVALID_PATTERNS, skill->name, "patterns.json",
-                 _("must be {\"patterns\": [...]} and nothing else"));
-
-  array = json_object_get_array_member (object, "patterns");
-  if (json_array_get_length (array) > SJ_SKILL_MAX_PATTERNS)
-    return fail (error, SJ_SKILL_ERROR_INVALID_PATTERNS, skill->name, "patterns.json",
-                 _("at most %d patterns"), SJ_SKILL_MAX_PATTERNS);
-
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-      g_autoptr(GList) members = NULL;
-      g_autoptr(GError) local = NULL;
-      SjSkillSnippet *snippet;
-      const char *name, *description, *code;
-      JsonObject *item;
-
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        return fail (error, SJ_SKILL_ERROR_INVALID_PATTERNS, skill->name, "patterns.json",
-                     _("pattern %u must be an object"), i + 1);
-      item = json_node_get_object (node);
-      members = json_object_get_members (item);
-      for (GList *l = members; l != NULL; l = l->next)
-        if (!g_str_equal (l->data, "name") && !g_str_equal (l->data, "description") && !g_str_equal (l->data, "code"))
-          return fail (error, SJ_SKILL_ERROR_INVALID_PATTERNS, skill->name, "patterns.json",
-                       _("pattern %u has an unknown key “%s”"), i + 1, (const char *) l->data);
-
-      name = get_string (item, "name", TRUE, 1, 60, skill->name, "patterns.json", &local);
-      description = name ? get_string (item, "description", FALSE, 0, 240, skill->name, "patterns.json", &local) : NULL;
-      code = local == NULL ? get_string (item, "code", TRUE, 1, SJ_SKILL_MAX_SNIPPETS, skill->name, "patterns.json", &local) : NULL;
-      if (local != NULL)
-        {
-          g_propagate_error (error, g_error_new (SJ_SKILL_ERROR, SJ_SKILL_ERROR_INVALID_PATTERNS, "%s", local->message));
-          return FALSE;
-        }
-
-      snippet = g_new0 (SjSkillSnippet, 1);
-      snippet->name = g_strdup (name);
-      snippet->description = g_strdup (description ? description : "");
-      snippet->code = g_strdup (code);
-      g_ptr_array_add (skill->patterns, snippet);
-    }
-
   return TRUE;
 }
 
@@ -522,7 +402,7 @@ scan_folder (GFile         *folder,
                                         G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_IS_SYMLINK,
                                         G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, cancellable, &local);
   if (children == NULL)
-    return fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, ".", "%s", local->message);
+    return _sj_skill_fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, ".", "%s", local->message);
 
   for (;;)
     {
@@ -531,19 +411,19 @@ scan_folder (GFile         *folder,
       guint64 size, limit;
 
       if (!g_file_enumerator_iterate (children, &info, NULL, cancellable, &local))
-        return fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, ".", "%s", local->message);
+        return _sj_skill_fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, ".", "%s", local->message);
       if (info == NULL)
         break;
 
       file = g_file_info_get_name (info);
       if (g_file_info_get_is_symlink (info) || g_file_info_get_file_type (info) == G_FILE_TYPE_SYMBOLIC_LINK)
-        return fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, file, _("symbolic links are not allowed"));
+        return _sj_skill_fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, file, _("symbolic links are not allowed"));
       if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-        return fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, file, _("sub-folders are not allowed"));
+        return _sj_skill_fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, file, _("sub-folders are not allowed"));
       if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
-        return fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, file, _("only regular files are allowed"));
+        return _sj_skill_fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, file, _("only regular files are allowed"));
       if (++count > SJ_SKILL_MAX_FILES)
-        return fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, ".", _("more than %d files"), SJ_SKILL_MAX_FILES);
+        return _sj_skill_fail (error, SJ_SKILL_ERROR_BAD_FOLDER, name, ".", _("more than %d files"), SJ_SKILL_MAX_FILES);
 
       size = g_file_info_get_size (info);
       if (g_str_equal (file, "skill.json"))
@@ -558,17 +438,17 @@ scan_folder (GFile         *folder,
         limit = SJ_SKILL_MAX_EXTRA;
 
       if (size > limit)
-        return fail (error, SJ_SKILL_ERROR_TOO_LARGE, name, file,
+        return _sj_skill_fail (error, SJ_SKILL_ERROR_TOO_LARGE, name, file,
                      _("%" G_GUINT64_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " allowed"), size, limit);
       total += size;
       if (total > SJ_SKILL_MAX_FOLDER)
-        return fail (error, SJ_SKILL_ERROR_TOO_LARGE, name, ".", _("the folder holds more than %d bytes"), SJ_SKILL_MAX_FOLDER);
+        return _sj_skill_fail (error, SJ_SKILL_ERROR_TOO_LARGE, name, ".", _("the folder holds more than %d bytes"), SJ_SKILL_MAX_FOLDER);
     }
 
   if (!has_json)
-    return fail (error, SJ_SKILL_ERROR_MISSING_FILE, name, "skill.json", _("the file is missing"));
+    return _sj_skill_fail (error, SJ_SKILL_ERROR_MISSING_FILE, name, "skill.json", _("the file is missing"));
   if (!has_markdown)
-    return fail (error, SJ_SKILL_ERROR_MISSING_FILE, name, "SKILL.md", _("the file is missing"));
+    return _sj_skill_fail (error, SJ_SKILL_ERROR_MISSING_FILE, name, "SKILL.md", _("the file is missing"));
 
   return TRUE;
 }
@@ -616,14 +496,14 @@ sj_skill_load_folder (GFile         *folder,
     {
       g_autofree char *text = read_text (folder, name, "templates.strudel", SJ_SKILL_MAX_SNIPPETS, cancellable, error);
 
-      if (text == NULL || !load_templates (skill, text, error))
+      if (text == NULL || !_sj_skill_load_templates (skill, text, error))
         return NULL;
     }
   if (has_patterns)
     {
       g_autofree char *text = read_text (folder, name, "patterns.json", SJ_SKILL_MAX_SNIPPETS, cancellable, error);
 
-      if (text == NULL || !load_patterns (skill, text, error))
+      if (text == NULL || !_sj_skill_load_patterns (skill, text, error))
         return NULL;
     }
 

@@ -4,7 +4,8 @@
  *
  * What the registry's files share: sj-skill-registry.c (loading, the
  * list, enabling), sj-skill-registry-install.c (writing user skills) and
- * sj-skill-choose.c (a turn's skills within the budget).
+ * sj-skill-choose.c (a turn's skills within the budget) and
+ * sj-skill-registry-monitor.c (following the user's skills on disk).
  */
 
 #pragma once
@@ -26,8 +27,14 @@ struct _SjSkillRegistry
   GHashTable     *by_name;      /* name → SjSkill (not owning) */
   GPtrArray      *errors;       /* of GError */
   SjSkillMatcher *matcher;      /* the enabled skills' triggers */
+  GPtrArray      *monitors;     /* of GFileMonitor, NULL when not following the disk */
+  guint           reload_id;
 };
 
 void _sj_skill_registry_rebuild_matcher (SjSkillRegistry *self);
+
+/* sj-skill-registry-monitor.c; the start is for the tests too. */
+void _sj_skill_registry_start_monitor   (SjSkillRegistry *self);
+void _sj_skill_registry_stop_monitor    (SjSkillRegistry *self);
 
 G_END_DECLS

@@ -115,6 +115,14 @@ disabled_changed_cb (SjSkillRegistry *self)
 }
 
 static void
+sj_skill_registry_dispose (GObject *object)
+{
+  _sj_skill_registry_stop_monitor (SJ_SKILL_REGISTRY (object));
+
+  G_OBJECT_CLASS (sj_skill_registry_parent_class)->dispose (object);
+}
+
+static void
 sj_skill_registry_finalize (GObject *object)
 {
   SjSkillRegistry *self = (SjSkillRegistry *)object;
@@ -134,6 +142,7 @@ sj_skill_registry_finalize (GObject *object)
 static void
 sj_skill_registry_class_init (SjSkillRegistryClass *klass)
 {
+  G_OBJECT_CLASS (klass)->dispose = sj_skill_registry_dispose;
   G_OBJECT_CLASS (klass)->finalize = sj_skill_registry_finalize;
 
   /**
@@ -192,15 +201,19 @@ sj_skill_registry_new_for_roots (const char *bundled_root,
  *
  * The registry of the installed app: the bundled skills from
  * STRUDEL_JAM_SKILLS_DIR when it is set (uninstalled runs and the tests),
- * from the installed data otherwise, and the user's.
+ * from the installed data otherwise, and the user's, followed on disk.
  */
 SjSkillRegistry *
 sj_skill_registry_new (GSettings *settings)
 {
   const char *bundled = g_getenv ("STRUDEL_JAM_SKILLS_DIR");
   g_autofree char *user = g_build_filename (g_get_user_data_dir (), "strudel-jam", "skills", NULL);
+  SjSkillRegistry *self;
 
-  return sj_skill_registry_new_for_roots (bundled != NULL && *bundled != '\0' ? bundled : SJ_SKILLS_DIR, user, settings);
+  self = sj_skill_registry_new_for_roots (bundled != NULL && *bundled != '\0' ? bundled : SJ_SKILLS_DIR, user, settings);
+  _sj_skill_registry_start_monitor (self);
+
+  return self;
 }
 
 static int
