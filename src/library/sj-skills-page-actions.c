@@ -9,8 +9,7 @@
  * sj-skills-page-transfer.c).
  *
  * Files are opened with the launcher of the GTK at hand, which goes
- * through the portal in a Flatpak. An edit made in another app is read
- * back when the window is focused again.
+ * through the portal in a Flatpak.
  */
 
 #include "config.h"
@@ -69,22 +68,9 @@ launched_cb (GObject      *object,
     }
 }
 
-static void
-window_active_cb (GtkWindow    *window,
-                  GParamSpec   *pspec,
-                  SjSkillsPage *self)
-{
-  if (!gtk_window_is_active (window) || !self->reload_on_focus || self->registry == NULL)
-    return;
-
-  self->reload_on_focus = FALSE;
-  g_signal_handlers_disconnect_by_func (window, window_active_cb, self);
-  sj_skill_registry_reload (self->registry);
-}
-
 /* Opens @file in the app the desktop picks for it (a folder in the file
- * manager, SKILL.md in the text editor), and reads the skills again once
- * the musician is back. */
+ * manager, SKILL.md in the text editor). The registry follows the user
+ * skills on disk, so what is saved there shows here. */
 static void
 launch (SjSkillsPage *self,
         GFile        *file,
@@ -120,12 +106,6 @@ launch (SjSkillsPage *self,
     gtk_show_uri_full (window, uri, GDK_CURRENT_TIME, self->cancellable, launched_cb, data);
   }
 #endif
-
-  if (window != NULL && !self->reload_on_focus)
-    {
-      self->reload_on_focus = TRUE;
-      g_signal_connect_object (window, "notify::is-active", G_CALLBACK (window_active_cb), self, 0);
-    }
 }
 
 static void

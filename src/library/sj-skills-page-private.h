@@ -34,7 +34,6 @@ struct _SjSkillsPage
   GCancellable         *cancellable;
   GtkFileChooserNative *chooser;       /* the open file chooser, one at a time */
   char                 *last_toast;
-  gboolean              reload_on_focus;
   SjSkillsLaunchHook    launch_hook;
   gpointer              launch_hook_data;
 
