@@ -41,6 +41,7 @@ struct _SjApplication
   SjSoundsIndex        *sounds;
   SjKnowledge          *knowledge;
   SjSoundCache         *sound_cache;
+  SjRemoteSamples      *remote_samples;
   SjUserSamples        *user_samples;
   SjSoundDownloads     *sound_downloads;
   GSettings            *settings;
@@ -262,6 +263,8 @@ sj_application_get_knowledge (SjApplication *self)
       self->knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), self->sounds);
       /* Sounds say how they would play: cached, downloaded, the kit's voice. */
       sj_knowledge_set_sound_cache (self->knowledge, sj_application_get_sound_cache (self));
+      /* And so do those of the sample maps the code fetched. */
+      sj_knowledge_set_remote_samples (self->knowledge, sj_application_get_remote_samples (self));
     }
 
   return self->knowledge;
@@ -328,6 +331,26 @@ sj_application_get_sound_cache (SjApplication *self)
     }
 
   return self->sound_cache;
+}
+
+/**
+ * sj_application_get_remote_samples:
+ *
+ * The sample maps the code's own samples() loads from the network, and
+ * their files: downloaded once with the sound cache, kept in
+ * $XDG_CACHE_HOME/strudel-jam/sounds/remote.
+ *
+ * Returns: (transfer none): the app's remote samples
+ */
+SjRemoteSamples *
+sj_application_get_remote_samples (SjApplication *self)
+{
+  g_assert (SJ_IS_APPLICATION (self));
+
+  if (self->remote_samples == NULL)
+    self->remote_samples = sj_remote_samples_new (sj_application_get_sound_cache (self), NULL);
+
+  return self->remote_samples;
 }
 
 /**
@@ -451,6 +474,7 @@ sj_application_finalize (GObject *object)
   g_clear_object (&self->knowledge);
   g_clear_object (&self->skills);
   g_clear_object (&self->sounds);
+  g_clear_object (&self->remote_samples);
   g_clear_object (&self->sound_downloads);
   g_clear_object (&self->sound_cache);
   g_clear_object (&self->user_samples);

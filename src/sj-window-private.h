@@ -98,6 +98,8 @@ void _sj_window_agent_dispose    (SjWindow       *self);
 void _sj_window_samples_connect  (SjWindow       *self,
                                   SjUserSamples  *samples);
 void _sj_window_samples_dispose  (SjWindow       *self);
+void _sj_window_remote_connect   (SjWindow       *self,
+                                  SjRemoteSamples *remote);
 void _sj_window_apply_code       (SjWindow       *self,
                                   const char     *code,
                                   const char     *what);

@@ -7,7 +7,9 @@
  * folder which files cannot be played, or that a folder cannot be read
  * (it was moved or deleted, or a drive is not there): the Sounds page
  * shows it too, but only to someone who opens it, and a sound that is
- * silent in the music is first looked for in the Console.
+ * silent in the music is first looked for in the Console. And the sample
+ * maps the code's own samples() loads: the page gets them, and the Console
+ * says each of their files that cannot be had.
  */
 
 #include "config.h"
@@ -109,6 +111,35 @@ _sj_window_samples_connect (SjWindow      *self,
   sj_sounds_page_set_user_samples (self->sounds_page, samples);
   g_signal_connect_object (samples, "changed", G_CALLBACK (user_samples_changed_cb), self, G_CONNECT_SWAPPED);
   user_samples_changed_cb (self, samples);
+}
+
+/* One line per file of a sample map the code loads that cannot be had. */
+static void
+remote_load_failed_cb (SjWindow        *self,
+                       const char      *url,
+                       const GError    *error,
+                       const char      *message,
+                       SjRemoteSamples *remote)
+{
+  g_autoptr(SjLogEntry) entry = NULL;
+  /* Offline is a state, not a fault. */
+  gboolean offline = g_error_matches (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_OFFLINE);
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  entry = sj_log_entry_new (offline ? SJ_LOG_LEVEL_WARNING : SJ_LOG_LEVEL_ERROR, message);
+  sj_console_page_append (self->console_page, entry);
+}
+
+void
+_sj_window_remote_connect (SjWindow        *self,
+                           SjRemoteSamples *remote)
+{
+  g_assert (SJ_IS_WINDOW (self));
+  g_return_if_fail (SJ_IS_REMOTE_SAMPLES (remote));
+
+  sj_repl_set_remote_samples (self->repl, remote);
+  g_signal_connect_object (remote, "load-failed", G_CALLBACK (remote_load_failed_cb), self, G_CONNECT_SWAPPED);
 }
 
 void

@@ -159,6 +159,7 @@ application_changed_cb (SjWindow   *self,
                                         sj_application_get_sound_downloads (SJ_APPLICATION (app)));
   self->sound_cache_connected = TRUE;
   _sj_window_samples_connect (self, sj_application_get_user_samples (SJ_APPLICATION (app)));
+  _sj_window_remote_connect (self, sj_application_get_remote_samples (SJ_APPLICATION (app)));
 }
 
 static void

@@ -186,8 +186,8 @@ test_apply_scheduled (Fixture       *fixture,
 
 /* Tempo changes of both kinds (setcpm, and a cps control on events at
  * whole and fractional cycles: whole numbers are written without a
- * fraction), a sample map and a pack, and a sound that the online pack may
- * provide (not checked offline, so not rejected, but reported). */
+ * fraction), a sample map and a pack, and a sound that the pack's map,
+ * not fetched yet, may register (loading, not rejected, but reported). */
 static void
 test_apply_dry_run_summary (Fixture       *fixture,
                             gconstpointer  data)
@@ -207,7 +207,7 @@ test_apply_dry_run_summary (Fixture       *fixture,
     "\"cycle\":1.75},{\"cps\":1,\"cycle\":2.75},{\"cps\":1,\"cycle\":3.75}],"
     "\"samples\":[{\"source\":\"map\",\"names\":[\"mybd\"],"
     "\"base\":\"https://example.invalid/\"},{\"source\":\"github:tidalcycles/dirt-samples\"}],"
-    "\"unverifiedSounds\":[{\"name\":\"nosuchsound\",\"suggestions\":[]}]}}",
+    "\"loadingSounds\":[\"nosuchsound\"]}}",
     hash);
 
   outcome = assert_apply (fixture, code, expected);

@@ -770,6 +770,20 @@ sj_repl_set_sound_cache (SjRepl       *self,
   sj_web_assets_set_sound_cache (self->assets, sound_cache);
 }
 
+/**
+ * sj_repl_set_remote_samples:
+ * @remote_samples: (nullable): what answers the page's requests for the
+ *   sample maps its code loads and their files (strudel-jam://remote/…)
+ */
+void
+sj_repl_set_remote_samples (SjRepl          *self,
+                            SjRemoteSamples *remote_samples)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  sj_web_assets_set_remote_samples (self->assets, remote_samples);
+}
+
 /* Returns: (transfer none): what serves the page's files */
 SjWebAssets *
 _sj_repl_get_assets (SjRepl *self)

@@ -36,6 +36,7 @@ import * as soundfonts from '@strudel/soundfonts';
 import { transpiler, registerWidgetType } from '@strudel/transpiler';
 import { checkCode } from './checks.mjs';
 import { registerLibrary, registerUserSamples, SOUNDS_URL } from '../src/library.mjs';
+import { isWebUrl, resolveMapUrl } from '../src/remote.mjs';
 
 // Filled in by build-dryrun.mjs: the page's runtime names (runtime-scope.json)
 // and the names @strudel/codemirror exports.
@@ -52,7 +53,10 @@ let recorded = { tempo: [], samples: [] };
 
 function recordSamples(source, baseUrl) {
   if (typeof source === 'string') {
-    recorded.samples.push({ source });
+    // Where the page would fetch the map from (remote.mjs): the C side
+    // knows the names of a map it has fetched before.
+    const url = resolveMapUrl(source);
+    recorded.samples.push({ source, ...(isWebUrl(url) ? { url } : {}) });
   } else if (source && typeof source === 'object') {
     const names = Object.keys(source).filter((name) => !name.startsWith('_'));
     const base = typeof baseUrl === 'string' && baseUrl ? baseUrl : source._base;

@@ -24,6 +24,7 @@ import { post, request } from './post.mjs';
 import { soundSnapshot, watchSounds } from './sounds.mjs';
 import { Swapper } from './swap.mjs';
 import { preloadPattern } from './preload.mjs';
+import * as remote from './remote-scope.mjs';
 
 const { evalScope, logger, silence } = core;
 const { StrudelMirror } = codemirror;
@@ -105,8 +106,10 @@ async function registerLibraryTimed() {
 // the C side answers from its cache (or downloads them once).
 async function prebake() {
   soundfonts.setSoundfontUrl(soundfontUrl(pageOptions.soundsBase));
+  // The code's own samples() goes through the app (remote-scope.mjs): last
+  // in the scope, so that it is the `samples` the code sees.
   await Promise.all([
-    settle('modules', evalScope(core, mini, tonal, webaudio, codemirror, draw, soundfonts)),
+    settle('modules', evalScope(core, mini, tonal, webaudio, codemirror, draw, soundfonts, remote)),
     settle('synth sounds', registerSynthSounds()),
     settle('zzfx sounds', registerZZFXSounds()),
     settle('soundfonts', soundfonts.registerSoundfonts()),

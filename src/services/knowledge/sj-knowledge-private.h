@@ -26,6 +26,7 @@ struct _SjKnowledge
   /* sj-knowledge-availability.c: all of it computed on demand, dropped
    * when the cache or the index says something changed. */
   SjSoundCache         *sound_cache;
+  SjRemoteSamples      *remote_samples;      /* the maps the code fetched, or NULL */
   GHashTable           *availability;        /* sound name → SjKnowledgeAvailability */
   gboolean              availability_online; /* sj_sound_cache_get_online() when it was filled */
   GHashTable           *cached_sounds;       /* SjLibrarySound set: a file in the cache; or NULL */

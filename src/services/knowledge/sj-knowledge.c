@@ -164,6 +164,36 @@ keep_best_group (GArray *hits)
     g_array_set_size (hits, keep);
 }
 
+/* A sound the page has not registered, but a sample map the code fetched
+ * before has: how to have it. */
+static void
+describe_remote_sound (SjKnowledge *self,
+                       GString     *answer,
+                       GPtrArray   *suggestions,
+                       const char  *term)
+{
+  const SjRemoteMap *map = NULL;
+  const SjRemoteSound *sound;
+  SjSoundAvailability availability;
+  const char *how;
+
+  if (self->remote_samples == NULL ||
+      (sound = sj_remote_samples_lookup_sound (self->remote_samples, term, &map)) == NULL ||
+      !sj_remote_samples_get_sound_availability (self->remote_samples, term, &availability, NULL))
+    return;
+
+  if (availability == SJ_SOUND_AVAILABILITY_CACHED)
+    how = "it is cached and plays offline";
+  else if (availability == SJ_SOUND_AVAILABILITY_DOWNLOAD)
+    how = "it is downloaded when first played";
+  else
+    how = "it is not cached and cannot be downloaded now";
+  g_string_append_printf (answer,
+                          " “%s” is a sound of the sample map %s, which the page has not loaded: load it first with "
+                          "samples('%s'); %s.", sound->name, map->url, map->url, how);
+  _sj_knowledge_add_suggestion (suggestions, sound->name, 5);
+}
+
 static JsonNode *
 not_found (SjKnowledge       *self,
            const char        *query,
@@ -184,6 +214,8 @@ not_found (SjKnowledge       *self,
                                 " “%s” is documented upstream (%s) but is not available in the Strudel bundled with this app.",
                                 entry->name, entry->source != NULL ? entry->source : "another package");
 
+      if (domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE)
+        describe_remote_sound (self, answer, suggestions, term);
       for (guint n = 0; names[n] != NULL; n++)
         _sj_knowledge_add_suggestion (suggestions, names[n], 5);
     }

@@ -10,6 +10,7 @@
 #include "sj-fuzzy.h"
 #include "sj-knowledge-query.h"
 #include "sj-reference-index.h"
+#include "sj-remote-samples.h"
 #include "sj-sound-cache.h"
 #include "sj-sounds-index.h"
 
@@ -48,6 +49,9 @@ SjSoundsIndex    *sj_knowledge_get_sounds        (SjKnowledge       *self);
 void              sj_knowledge_set_sound_cache   (SjKnowledge       *self,
                                                   SjSoundCache      *sound_cache);
 SjSoundCache     *sj_knowledge_get_sound_cache   (SjKnowledge       *self);
+void              sj_knowledge_set_remote_samples (SjKnowledge      *self,
+                                                  SjRemoteSamples   *remote_samples);
+SjRemoteSamples  *sj_knowledge_get_remote_samples (SjKnowledge      *self);
 gboolean          sj_knowledge_get_sound_availability (SjKnowledge         *self,
                                                        const SjSound       *sound,
                                                        SjSoundAvailability *availability,
