@@ -45,7 +45,7 @@ typedef struct
   char            *dir;
   char            *user_root;
   SjSkillRegistry *registry;
-  GtkWindow       *window;
+  SjTestKeyWindow  keys;     /* the window, which takes real key presses */
   SjSkillsPage    *page;
   GPtrArray       *launched;  /* paths the page asked to open */
 } Fixture;
@@ -244,10 +244,7 @@ fixture_set_up (Fixture       *fixture,
   _sj_skills_page_set_launch_hook (fixture->page, launch_hook, fixture->launched);
   sj_skills_page_set_registry (fixture->page, fixture->registry);
 
-  fixture->window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (fixture->window, 420, 800);
-  gtk_window_set_child (fixture->window, GTK_WIDGET (fixture->page));
-  gtk_window_present (fixture->window);
+  sj_test_key_window_open (&fixture->keys, GTK_WIDGET (fixture->page), 420, 800, TIMEOUT_S);
   SPIN_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (fixture->page)));
 }
 
@@ -259,7 +256,7 @@ fixture_tear_down (Fixture       *fixture,
 
   while ((dialog = find_dialog ()) != NULL)
     gtk_window_destroy (GTK_WINDOW (dialog));
-  gtk_window_destroy (fixture->window);
+  sj_test_key_window_close (&fixture->keys);
   g_clear_object (&fixture->page);
   g_clear_object (&fixture->registry);
   g_ptr_array_unref (fixture->launched);
@@ -514,6 +511,47 @@ test_edit_copy_export_remove (Fixture       *fixture,
   g_assert_false (g_file_test (markdown, G_FILE_TEST_EXISTS));
 }
 
+#define PRESS(fixture, ...) sj_test_key_window_press (&(fixture)->keys, (const char *[]) { __VA_ARGS__, NULL })
+
+/* The whole page from the keyboard, with real key presses: type a search,
+ * Enter opens the skill, Escape comes back to its row, Tab reaches its
+ * switch and Space turns it off, Ctrl+N asks for a new skill. */
+static void
+test_keyboard (Fixture       *fixture,
+               gconstpointer  data)
+{
+  GtkWidget *search = template_child (fixture, "search_entry");
+  SjSkillRow *row;
+  AdwMessageDialog *dialog;
+
+  sj_skills_page_focus_search (fixture->page);
+  SPIN_UNTIL (gtk_widget_is_focus (gtk_root_get_focus (GTK_ROOT (fixture->keys.window))) &&
+              gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (fixture->keys.window)), search));
+  PRESS (fixture, "j", "a", "z", "z");
+  SPIN_UNTIL (count_rows (fixture) == 1);
+
+  PRESS (fixture, "Return");
+  g_assert_cmpstr (visible_page (fixture), ==, "detail");
+  g_assert_cmpstr (sj_skill_get_name (_sj_skills_page_get_shown (fixture->page)), ==, "jazz");
+  g_assert_true (gtk_widget_has_focus (template_child (fixture, "back_button")));
+
+  PRESS (fixture, "Escape");
+  g_assert_cmpstr (visible_page (fixture), ==, "list");
+  row = find_row (fixture, "jazz");
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (row)));
+
+  PRESS (fixture, "Tab");
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (sj_skill_row_get_switch (row))));
+  PRESS (fixture, "space");
+  SPIN_UNTIL (!sj_skill_registry_is_enabled (fixture->registry, "jazz"));
+
+  /* The dialog takes the keyboard: no barrier key after this one. */
+  sj_test_run_xdotool ((const char *[]) { "key", "ctrl+n", NULL });
+  SPIN_UNTIL ((dialog = find_dialog ()) != NULL);
+  adw_message_dialog_response (dialog, "cancel");
+  g_assert_null (sj_skill_registry_lookup (fixture->registry, "new"));
+}
+
 /* Every control has a name for screen readers: its label, or an
  * accessible label. */
 static void
@@ -583,6 +621,7 @@ main (int   argc,
   ADD ("new", test_new);
   ADD ("edit-copy-export-remove", test_edit_copy_export_remove);
   ADD ("accessible", test_accessible);
+  ADD ("keyboard", test_keyboard);
 #undef ADD
 
   return g_test_run ();
