@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * The side panel's switcher. Seven titles do not fit a view switcher at the
+ * The side panel's switcher. Eight titles do not fit a view switcher at the
  * panel's width, and the HIG keeps a view switcher to five views at most, so
  * the pages come in four groups: a row of Chat, Library, History and
  * Settings, each an icon over its name as in a narrow AdwViewSwitcher, and
