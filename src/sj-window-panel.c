@@ -245,12 +245,29 @@ show_sound_packs_action (GSimpleAction *action,
   sj_sounds_page_show_packs (self->sounds_page);
 }
 
+/* One skill in the Skills page (a chip naming the skill can open it). */
+static void
+show_skill_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-panel", g_variant_new_boolean (TRUE));
+  adw_view_stack_set_visible_child_name (self->panel_stack, "skills");
+  skills_page_map_cb (self, self->skills_page);
+  sj_skills_page_show_skill (self->skills_page, g_variant_get_string (param, NULL));
+}
+
 static const GActionEntry panel_entries[] = {
   { "show-panel", NULL, NULL, "true", show_panel_change_state },
   { "show-console", show_console_action },
   { "show-reference", show_panel_page_action },
   { "show-sounds", show_panel_page_action },
   { "show-skills", show_panel_page_action },
+  { "show-skill", show_skill_action, "s" },
   { "show-sound-packs", show_sound_packs_action },
 };
 
