@@ -429,6 +429,43 @@ test_import (Fixture       *fixture,
   g_assert_cmpuint (count_rows (fixture), ==, 7);
 }
 
+static GtkDropTarget *
+find_drop_target (Fixture *fixture)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (fixture->page));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        return GTK_DROP_TARGET (controller);
+    }
+
+  return NULL;
+}
+
+/* A .zip dropped on the page is imported. */
+static void
+test_drop (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(GFile) good = make_zip (fixture, "dropped.zip", "skill.json", good_json, "SKILL.md", good_markdown, NULL);
+  GtkDropTarget *target = find_drop_target (fixture);
+  g_auto(GValue) value = G_VALUE_INIT;
+  GSList files = { good, NULL };
+  gboolean accepted = FALSE;
+
+  g_assert_nonnull (target);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_set_boxed (&value, &files);
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_assert_true (accepted);
+  SPIN_UNTIL (_sj_skills_page_get_last_toast (fixture->page) != NULL);
+  g_assert_cmpstr (_sj_skills_page_get_last_toast (fixture->page), ==, "Imported “Good”");
+  g_assert_nonnull (find_row (fixture, "good"));
+}
+
 static void
 test_new (Fixture       *fixture,
           gconstpointer  data)
@@ -618,6 +655,7 @@ main (int   argc,
   ADD ("switch", test_switch);
   ADD ("detail", test_detail);
   ADD ("import", test_import);
+  ADD ("drop", test_drop);
   ADD ("new", test_new);
   ADD ("edit-copy-export-remove", test_edit_copy_export_remove);
   ADD ("accessible", test_accessible);

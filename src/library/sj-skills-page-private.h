@@ -90,6 +90,7 @@ char           *_sj_skills_page_name_from_title (const char         *title);
 
 /* sj-skills-page-transfer.c */
 void            _sj_skills_page_class_init_transfer (GtkWidgetClass *widget_class);
+void            _sj_skills_page_init_transfer   (SjSkillsPage       *self);
 void            _sj_skills_page_close_chooser   (SjSkillsPage       *self);
 
 G_END_DECLS

@@ -2,10 +2,11 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * Skills in and out of the Skills page: Import (a .zip or a folder,
- * checked by SjSkillArchive before anything is written; a skill of the
- * musician's of the same name is replaced only once they agree) and
- * Export (a .zip of the skill's folder, to share it).
+ * Skills in and out of the Skills page: Import (a .zip or a folder, from
+ * the menu or dropped on the page, checked by SjSkillArchive before
+ * anything is written; a skill of the musician's of the same name is
+ * replaced only once they agree) and Export (a .zip of the skill's
+ * folder, to share it).
  *
  * Files are chosen with GtkFileChooserNative, which goes through the
  * portal in a Flatpak, so a file anywhere can be read or written.
@@ -192,6 +193,41 @@ import_action (GtkWidget  *widget,
     }
   g_signal_connect_object (self->chooser, "response", G_CALLBACK (import_response_cb), self, G_CONNECT_SWAPPED);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* A .zip or a folder dropped on the page is imported, as from the menu. */
+static gboolean
+drop_cb (SjSkillsPage  *self,
+         const GValue  *value,
+         double         x,
+         double         y,
+         GtkDropTarget *target)
+{
+  GSList *files;
+
+  g_assert (SJ_IS_SKILLS_PAGE (self));
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST) || self->registry == NULL)
+    return FALSE;
+  files = g_value_get_boxed (value);
+  for (GSList *l = files; l != NULL; l = l->next)
+    sj_skills_page_import (self, l->data);
+
+  return files != NULL;
+}
+
+/**
+ * _sj_skills_page_init_transfer:
+ *
+ * Lets the page take files dropped on it.
+ */
+void
+_sj_skills_page_init_transfer (SjSkillsPage *self)
+{
+  GtkDropTarget *target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+
+  g_signal_connect_object (target, "drop", G_CALLBACK (drop_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
 }
 
 /* Export ---------------------------------------------------------------- */

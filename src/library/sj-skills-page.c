@@ -545,6 +545,7 @@ sj_skills_page_init (SjSkillsPage *self)
 {
   self->cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  _sj_skills_page_init_transfer (self);
   _sj_skills_page_rebuild (self);
   _sj_skills_page_update_actions (self);
 }
