@@ -42,6 +42,7 @@ typedef struct
   SjSkillRegistry   *skills;
   SjAgent           *agent;
   gint64             skills_used;  /* the message of the last SjAgent::skills-used */
+  guint              pins_changed;
   gboolean           done;
   GError            *error;
 } Fixture;
@@ -52,6 +53,13 @@ skills_used_cb (SjAgent *agent,
                 Fixture *fixture)
 {
   fixture->skills_used = message_id;
+}
+
+static void
+pins_changed_cb (SjAgent *agent,
+                 Fixture *fixture)
+{
+  fixture->pins_changed++;
 }
 
 static SjAgent *
@@ -65,6 +73,7 @@ new_agent (Fixture *fixture)
   sj_agent_set_model (agent, "test/model", "balanced", 0.5);
   sj_agent_set_skills (agent, fixture->skills);
   g_signal_connect (agent, "skills-used", G_CALLBACK (skills_used_cb), fixture);
+  g_signal_connect (agent, "pins-changed", G_CALLBACK (pins_changed_cb), fixture);
 
   return agent;
 }
@@ -383,9 +392,11 @@ test_pinning (Fixture       *fixture,
   /* Pinned before the first message: the session does not exist yet. */
   g_assert_true (sj_agent_set_skill_pinned (fixture->agent, "dub", TRUE, &error));
   g_assert_no_error (error);
+  g_assert_cmpuint (fixture->pins_changed, ==, 1);
   g_assert_false (sj_agent_set_skill_pinned (fixture->agent, "../dub", TRUE, &error));
   g_assert_error (error, SJ_SKILL_ERROR, SJ_SKILL_ERROR_NOT_FOUND);
   g_clear_error (&error);
+  g_assert_cmpuint (fixture->pins_changed, ==, 1);
   pinned = sj_agent_get_pinned_skills (fixture->agent);
   g_assert_cmpstr (pinned[0], ==, "dub");
   g_clear_pointer (&pinned, g_strfreev);
@@ -399,6 +410,13 @@ test_pinning (Fixture       *fixture,
   used = answer_skills (fixture, &answer);
   g_assert_cmpstr (used, ==, "dub:pinned jazz:auto");
   session = sj_agent_get_session_id (fixture->agent);
+  {
+    /* The export says which skills the answer had. */
+    g_autofree char *markdown = sj_history_store_export_markdown (fixture->store, session, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (markdown, "*Skills: Dub, Jazz*\n\n"));
+  }
 
   /* In the SQLite file: another connection, then another agent, read it. */
   g_clear_object (&fixture->agent);
@@ -428,8 +446,10 @@ test_pinning (Fixture       *fixture,
   g_assert_nonnull (strstr (last_user_content (fixture, 1), "why=\"pinned\""));
 
   /* Unpinned, it is gone from the next message. */
+  fixture->pins_changed = 0;
   g_assert_true (sj_agent_set_skill_pinned (fixture->agent, "dub", FALSE, &error));
   g_assert_no_error (error);
+  g_assert_cmpuint (fixture->pins_changed, ==, 1);
   sj_test_model_server_reply_text (fixture->server, "Dry.", 4);
   run_turn (fixture, "more reverb");
   g_assert_null (strstr (last_user_content (fixture, 2), "DUB-RULES"));

@@ -104,6 +104,7 @@ void _sj_agent_emit_request_sent     (SjAgent                *self,
                                       gint64                  overhead_us);
 void _sj_agent_emit_skills_used      (SjAgent                *self,
                                       gint64                  message_id);
+void _sj_agent_emit_pins_changed     (SjAgent                *self);
 void _sj_agent_notify_busy           (SjAgent                *self);
 void _sj_agent_notify_session_id     (SjAgent                *self);
 

@@ -113,17 +113,23 @@ sj_agent_set_skill_pinned (SjAgent     *self,
     }
 
   if (self->session_id != 0)
-    return sj_history_store_set_session_skill (self->store, self->session_id, name, SJ_HISTORY_SKILL_PINNED,
-                                               pinned, error);
+    {
+      if (!sj_history_store_set_session_skill (self->store, self->session_id, name, SJ_HISTORY_SKILL_PINNED,
+                                               pinned, error))
+        return FALSE;
+    }
+  else
+    {
+      if (self->pending_pins == NULL)
+        self->pending_pins = g_ptr_array_new_with_free_func (g_free);
+      for (guint i = self->pending_pins->len; i > 0; i--)
+        if (g_str_equal (g_ptr_array_index (self->pending_pins, i - 1), name))
+          g_ptr_array_remove_index (self->pending_pins, i - 1);
+      if (pinned)
+        g_ptr_array_add (self->pending_pins, g_strdup (name));
+    }
 
-  if (self->pending_pins == NULL)
-    self->pending_pins = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = self->pending_pins->len; i > 0; i--)
-    if (g_str_equal (g_ptr_array_index (self->pending_pins, i - 1), name))
-      g_ptr_array_remove_index (self->pending_pins, i - 1);
-  if (pinned)
-    g_ptr_array_add (self->pending_pins, g_strdup (name));
-
+  _sj_agent_emit_pins_changed (self);
   return TRUE;
 }
 

@@ -31,6 +31,7 @@ enum {
   SIGNAL_RETRYING,
   SIGNAL_REQUEST_SENT,
   SIGNAL_SKILLS_USED,
+  SIGNAL_PINS_CHANGED,
   N_SIGNALS
 };
 
@@ -276,6 +277,15 @@ sj_agent_class_init (SjAgentClass *klass)
   signals[SIGNAL_SKILLS_USED] =
     g_signal_new ("skills-used", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
+  /**
+   * SjAgent::pins-changed:
+   *
+   * A skill was pinned to the current session or unpinned (a new session
+   * is #SjAgent:session-id): sj_agent_get_pinned_skills() says which.
+   */
+  signals[SIGNAL_PINS_CHANGED] =
+    g_signal_new ("pins-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -325,6 +335,12 @@ _sj_agent_emit_skills_used (SjAgent *self,
                             gint64   message_id)
 {
   g_signal_emit (self, signals[SIGNAL_SKILLS_USED], 0, message_id);
+}
+
+void
+_sj_agent_emit_pins_changed (SjAgent *self)
+{
+  g_signal_emit (self, signals[SIGNAL_PINS_CHANGED], 0);
 }
 
 void
