@@ -230,7 +230,8 @@ test_apply_rejections (Fixture       *fixture,
       "\"field\":\"change\"}],\"unknownSymbols\":[],\"unknownSounds\":[],"
       "\"suggestedNext\":{\"action\":\"fix_the_input\"}}",
     },
-    /* Invented names, all at once, with the queries that settle them. */
+    /* Invented names, all at once, with the queries that settle them (after
+     * the spelling, the function whose documentation is most about "room"). */
     {
       "note(\"c3\").fastt(2).roomy(.3)",
       "{\"status\":\"rejected\",\"phase\":\"compile\",\"code\":\"DRY_RUN_FAILED\","
@@ -238,7 +239,7 @@ test_apply_rejections (Fixture       *fixture,
       "\"line\":1,\"column\":12}],\"unknownSymbols\":[{\"name\":\"fastt\",\"kind\":\"method\",\"line\":1,"
       "\"column\":12,\"suggestions\":[\"fast\",\"att\",\"fastcat\",\"fmatt\","
       "\"patt\"]},{\"name\":\"roomy\",\"kind\":\"method\",\"line\":1,\"column\":21,"
-      "\"suggestions\":[\"room\",\"roomlp\",\"zoom\",\"dry\"]}],\"unknownSounds\":[],"
+      "\"suggestions\":[\"room\",\"roomlp\",\"zoom\",\"roomsize\"]}],\"unknownSounds\":[],"
       "\"suggestedNext\":{\"action\":\"consult_strudel_knowledge\",\"queries\":[\"symbol:fastt\","
       "\"symbol:roomy\"]}}",
     },

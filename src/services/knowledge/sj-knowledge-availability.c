@@ -432,7 +432,7 @@ _sj_knowledge_list_offline (SjKnowledge     *self,
   for (guint i = 0; i < n; i++)
     {
       const SjSound *sound = sj_sounds_index_get_sound (self->sounds, i);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_EXACT, 0, 0, NULL, sound->name };
+      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_EXACT, 0, 0, NULL, sound->name, 0 };
       SjSoundAvailability offline;
 
       if (sound->alias || !sj_sound_in_category (sound, any_category ? SJ_SOUND_CATEGORY_ALL : category) ||

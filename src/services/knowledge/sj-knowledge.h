@@ -36,6 +36,8 @@ typedef struct
   guint               case_only : 1;  /* matched only when ignoring case */
   const char         *term;       /* the query term that matched (borrowed) */
   const char         *matched;    /* the name or synonym it matched (borrowed) */
+  float               score;      /* BM25 relevance of the whole query (reference) */
+  guint               in_phrase : 1;  /* a concept of the query names it too */
 } SjKnowledgeHit;
 
 #define SJ_TYPE_KNOWLEDGE (sj_knowledge_get_type ())
