@@ -487,6 +487,10 @@ test_new (Fixture       *fixture,
   gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (rows, 1)), "Not A Name");
   g_assert_false (adw_message_dialog_get_response_enabled (dialog, "create"));
   gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (rows, 1)), "bossa-nova");
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (rows, 0)), "Bossa \"Nova\"");
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "create"));
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (rows, 0)), "Bossa Nova");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (g_ptr_array_index (rows, 1))), ==, "bossa-nova");
   adw_message_dialog_response (dialog, "create");
 
   /* Created from the template, shown, and opened in the editor. */

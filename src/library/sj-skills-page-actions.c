@@ -14,6 +14,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "sj-skills-page-private.h"
@@ -232,7 +234,10 @@ new_validate (AdwMessageDialog *dialog)
   NewSkill *form = g_object_get_data (G_OBJECT (dialog), "sj-new-skill");
   const char *title = gtk_editable_get_text (GTK_EDITABLE (form->title));
   const char *name = gtk_editable_get_text (GTK_EDITABLE (form->name));
-  gboolean valid = sj_skill_is_valid_name (name) && *title != '\0' && g_utf8_strlen (title, -1) <= 60;
+  /* What sj_skill_registry_create() takes: the template writes the title
+   * into skill.json as it is. */
+  gboolean valid = sj_skill_is_valid_name (name) && *title != '\0' && g_utf8_strlen (title, -1) <= 60 &&
+                   strpbrk (title, "\"\\\n") == NULL;
 
   adw_message_dialog_set_response_enabled (dialog, "create", valid);
 }

@@ -332,7 +332,7 @@ load_zip (GFile         *zip,
       return NULL;
     }
 
-  return g_bytes_new_take (g_steal_pointer (&buffer), length);
+  return g_bytes_new_take (g_realloc (g_steal_pointer (&buffer), length), length);
 }
 
 /**
