@@ -4,8 +4,9 @@
  *
  * The side panel of SjWindow: showing and hiding it, the actions that open
  * its pages (Console, Reference, Sounds, Skills), and what the Reference,
- * Sounds and Skills pages ask for, carried out through the REPL: inserting
- * an example at the cursor and previewing a sound. Reference and Sounds
+ * Sounds and Skills pages ask for: inserting an example at the cursor and
+ * previewing a sound through the REPL, applying a skill's example through
+ * the apply pipeline. Reference and Sounds
  * search the application's SjKnowledge, Skills lists the application's
  * skills (the registry the agent uses), and the window keeps the
  * application's sounds index fed with the page's snapshots.
@@ -62,6 +63,18 @@ skills_page_map_cb (SjWindow     *self,
 
   if (SJ_IS_APPLICATION (app) && sj_skills_page_get_registry (page) == NULL)
     sj_skills_page_set_registry (page, sj_application_get_skills (SJ_APPLICATION (app)));
+}
+
+/* A skill's example is a whole program: applied as the chat's code blocks
+ * are, dry-run first and swapped in on the next boundary. */
+static void
+skills_apply_code_cb (SjWindow     *self,
+                      const char   *code,
+                      SjSkillsPage *page)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  _sj_window_apply_code (self, code, _("Skill example"));
 }
 
 static void
@@ -283,6 +296,7 @@ _sj_window_panel_class_init (GtkWidgetClass *widget_class)
 
   gtk_widget_class_bind_template_callback (widget_class, reference_insert_requested_cb);
   gtk_widget_class_bind_template_callback (widget_class, sounds_preview_requested_cb);
+  gtk_widget_class_bind_template_callback (widget_class, skills_apply_code_cb);
 }
 
 /* Runs once the template and the REPL exist, before the window state is

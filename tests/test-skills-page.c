@@ -364,6 +364,14 @@ test_switch (Fixture       *fixture,
 }
 
 static void
+store_string (char       **out,
+              const char  *text)
+{
+  g_free (*out);
+  *out = g_strdup (text);
+}
+
+static void
 test_detail (Fixture       *fixture,
              gconstpointer  data)
 {
@@ -373,9 +381,25 @@ test_detail (Fixture       *fixture,
 
   g_signal_emit_by_name (_sj_skills_page_get_list (fixture->page), "row-activated", jazz);
   g_assert_cmpstr (visible_page (fixture), ==, "detail");
-  g_assert_cmpstr (_sj_markdown_view_get_text (view), ==, sj_skill_get_markdown (skill));
+  /* SKILL.md, then the templates and patterns, each with Apply. */
+  g_assert_true (g_str_has_prefix (_sj_markdown_view_get_text (view), sj_skill_get_markdown (skill)));
+  g_assert_nonnull (strstr (_sj_markdown_view_get_text (view), "## Templates\n\n### Jazz trio\n\n```javascript\n"));
+  g_assert_nonnull (strstr (_sj_markdown_view_get_text (view), "## Patterns\n\n### ii-V-I\n\nA cadence.\n"));
   _sj_markdown_view_flush (view);
   g_assert_true (has_label_containing (GTK_WIDGET (view), "Rules"));
+  g_assert_true (has_label_containing (GTK_WIDGET (view), "Swing hats"));
+
+  /* An example's Apply asks the window to apply it. */
+  {
+    g_autofree char *applied = NULL;
+    GtkWidget *apply = sj_test_find_by_class (GTK_WIDGET (view), "sj-code-apply");
+
+    g_signal_connect_swapped (fixture->page, "apply-code", G_CALLBACK (store_string), &applied);
+    g_assert_nonnull (apply);
+    g_assert_true (gtk_widget_activate (apply));
+    SPIN_UNTIL (applied != NULL);
+    g_assert_true (g_str_has_prefix (applied, "// Offline"));
+  }
   g_assert_true (has_label_containing (template_child (fixture, "detail_title"), "Jazz"));
   g_assert_true (has_label_containing (template_child (fixture, "detail_meta"), "Bundled"));
   save_screenshot (fixture, "skills-page-detail.png");

@@ -7,7 +7,8 @@
  * description, tags and triggers, each with a switch that enables or
  * disables it; the skills that could not be loaded are listed under them
  * with the loader's words for what is wrong. A skill opens into its
- * SKILL.md, rendered by the chat's Markdown view, and the buttons that
+ * SKILL.md, rendered by the chat's Markdown view with its templates and
+ * patterns after it, and the buttons that
  * open its folder, edit it, export it or remove it
  * (sj-skills-page-actions.c, with New Skill and Import).
  *
@@ -26,7 +27,7 @@
 G_DEFINE_FINAL_TYPE (SjSkillsPage, sj_skills_page, GTK_TYPE_WIDGET)
 
 enum {
-  INSERT_REQUESTED,
+  APPLY_CODE,
   N_SIGNALS
 };
 
@@ -211,11 +212,68 @@ describe (SjSkillsPage *self,
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* A fence longer than any run of backticks in @code, so that nothing in
+ * it closes the block. */
+static void
+append_code (GString    *text,
+             const char *code)
+{
+  guint longest = 0, run = 0;
+  g_autofree char *fence = NULL;
+
+  for (const char *c = code; *c != '\0'; c++)
+    {
+      run = *c == '`' ? run + 1 : 0;
+      longest = MAX (longest, run);
+    }
+  fence = g_strnfill (MAX (3, longest + 1), '`');
+  g_string_append_printf (text, "\n%sjavascript\n%s%s%s\n", fence, code,
+                          g_str_has_suffix (code, "\n") ? "" : "\n", fence);
+}
+
+/* SKILL.md, then the skill's templates and patterns as examples of their
+ * own, each with the Markdown view's Apply. */
+static char *
+skill_markdown (SjSkill *skill)
+{
+  GString *text = g_string_new (sj_skill_get_markdown (skill));
+  GPtrArray *templates = sj_skill_get_templates (skill);
+  GPtrArray *patterns = sj_skill_get_patterns (skill);
+
+  if (templates != NULL && templates->len > 0)
+    {
+      g_string_append_printf (text, "\n\n## %s\n", _("Templates"));
+      for (guint i = 0; i < templates->len; i++)
+        {
+          SjSkillSnippet *snippet = g_ptr_array_index (templates, i);
+
+          g_string_append_printf (text, "\n### %s\n", snippet->name);
+          append_code (text, snippet->code);
+        }
+    }
+  if (patterns != NULL && patterns->len > 0)
+    {
+      g_string_append_printf (text, "\n\n## %s\n", _("Patterns"));
+      for (guint i = 0; i < patterns->len; i++)
+        {
+          SjSkillSnippet *snippet = g_ptr_array_index (patterns, i);
+
+          g_string_append_printf (text, "\n### %s\n", snippet->name);
+          if (snippet->description != NULL && *snippet->description != '\0')
+            g_string_append_printf (text, "\n%s\n", snippet->description);
+          append_code (text, snippet->code);
+        }
+    }
+
+  return g_string_free (text, FALSE);
+}
+
 static void
 show_detail (SjSkillsPage *self,
              SjSkill      *skill)
 {
   g_autofree char *meta = describe (self, skill);
+  g_autofree char *markdown = skill_markdown (skill);
   gboolean mine = sj_skill_get_origin (skill) == SJ_SKILL_ORIGIN_USER;
   gboolean was_shown = g_strcmp0 (self->shown_name, sj_skill_get_name (skill)) == 0;
 
@@ -225,7 +283,7 @@ show_detail (SjSkillsPage *self,
 
   gtk_label_set_label (self->detail_title, sj_skill_get_title (skill));
   gtk_label_set_label (self->detail_meta, meta);
-  sj_markdown_view_set_text (self->markdown_view, sj_skill_get_markdown (skill));
+  sj_markdown_view_set_text (self->markdown_view, markdown);
   /* A bundled skill is read-only: editing it makes a copy of the
    * musician's own first, which then overrides it. */
   gtk_button_set_label (self->edit_button, mine ? _("Edit SKILL.md") : _("Edit a Copy"));
@@ -341,7 +399,8 @@ row_activated_cb (SjSkillsPage  *self,
     show_detail (self, sj_skill_row_get_skill (SJ_SKILL_ROW (row)));
 }
 
-/* An example's Apply button puts it into the editor, as the Reference's. */
+/* An example is a whole program: its Apply button puts it in place of the
+ * code as the chat's code blocks do (the window's apply pipeline). */
 static void
 apply_code_cb (SjSkillsPage   *self,
                const char     *code,
@@ -350,7 +409,7 @@ apply_code_cb (SjSkillsPage   *self,
 {
   g_assert (SJ_IS_SKILLS_PAGE (self));
 
-  g_signal_emit (self, signals[INSERT_REQUESTED], 0, code);
+  g_signal_emit (self, signals[APPLY_CODE], 0, code);
 }
 
 /* Messages -------------------------------------------------------------- */
@@ -499,13 +558,13 @@ sj_skills_page_class_init (SjSkillsPageClass *klass)
   g_type_ensure (SJ_TYPE_MARKDOWN_VIEW);
 
   /**
-   * SjSkillsPage::insert-requested:
-   * @text: an example's code
+   * SjSkillsPage::apply-code:
+   * @code: a skill's example, template or pattern: a whole program
    *
-   * The musician asked for an example of a skill to go into the editor.
+   * The musician asked for @code to replace the live code.
    */
-  signals[INSERT_REQUESTED] =
-    g_signal_new ("insert-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+  signals[APPLY_CODE] =
+    g_signal_new ("apply-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-skills-page.ui");
