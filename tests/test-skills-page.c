@@ -451,6 +451,18 @@ test_import (Fixture       *fixture,
   SPIN_UNTIL (_sj_skills_page_get_last_toast (fixture->page) != NULL);
   g_assert_cmpstr (_sj_skills_page_get_last_toast (fixture->page), ==, "Imported “Good”");
   g_assert_cmpuint (count_rows (fixture), ==, 7);
+
+  /* Broken by an edit while shown: back to the list, which says why. */
+  g_assert_true (sj_skills_page_show_skill (fixture->page, "good"));
+  {
+    g_autofree char *json = g_build_filename (fixture->user_root, "good", "skill.json", NULL);
+
+    g_assert_true (g_file_set_contents (json, "{\"name\": \"good\", \"title\": ", -1, NULL));
+  }
+  sj_skill_registry_reload (fixture->registry);
+  g_assert_cmpstr (visible_page (fixture), ==, "list");
+  g_assert_cmpuint (count_rows (fixture), ==, 6);
+  g_assert_true (has_label_containing (template_child (fixture, "errors_box"), "Skill “good”: skill.json"));
 }
 
 static GtkDropTarget *
