@@ -146,7 +146,8 @@ edit_action (GtkWidget  *widget,
 
   if (sj_skill_get_origin (skill) == SJ_SKILL_ORIGIN_BUNDLED)
     {
-      SjSkill *copy = sj_skill_registry_install_folder (self->registry, sj_skill_get_folder (skill), FALSE, NULL, &error);
+      SjSkill *copy = sj_skill_registry_install_folder (self->registry, sj_skill_get_folder (skill), FALSE, NULL,
+                                                        &error);
       g_autofree char *text = NULL;
 
       if (copy == NULL)
@@ -382,10 +383,12 @@ remove_action (GtkWidget  *widget,
 
   /* TRANSLATORS: asks before deleting a skill, as in “Remove “Techno”?” */
   dialog = adw_message_dialog_new (_sj_skills_page_get_window (self), NULL, NULL);
-  adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (dialog), _("Remove “%s”?"), sj_skill_get_title (self->shown));
+  adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (dialog), _("Remove “%s”?"),
+                                     sj_skill_get_title (self->shown));
   adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (dialog),
                                sj_skill_get_overrides (self->shown)
-                               ? _("Its folder and files are deleted, and the bundled skill it overrides is used again.")
+                               ? _("Its folder and files are deleted, and the bundled skill it overrides is used "
+                                   "again.")
                                : _("Its folder and files are deleted. Export it first to keep a copy."));
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "remove", _("_Remove"), NULL);
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "remove", ADW_RESPONSE_DESTRUCTIVE);
@@ -448,7 +451,8 @@ _sj_skills_page_update_actions (SjSkillsPage *self)
   gtk_widget_action_set_enabled (widget, "skills.open-folder", shown);
   gtk_widget_action_set_enabled (widget, "skills.edit", shown);
   gtk_widget_action_set_enabled (widget, "skills.export", shown);
-  gtk_widget_action_set_enabled (widget, "skills.remove", shown && sj_skill_get_origin (self->shown) == SJ_SKILL_ORIGIN_USER);
+  gtk_widget_action_set_enabled (widget, "skills.remove",
+                                 shown && sj_skill_get_origin (self->shown) == SJ_SKILL_ORIGIN_USER);
 }
 
 void

@@ -163,8 +163,11 @@ find_row (SjSkillsPage *self,
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->skills_list));
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
-    if (SJ_IS_SKILL_ROW (child) && g_strcmp0 (sj_skill_get_name (sj_skill_row_get_skill (SJ_SKILL_ROW (child))), name) == 0)
-      return SJ_SKILL_ROW (child);
+    {
+      if (SJ_IS_SKILL_ROW (child) &&
+          g_strcmp0 (sj_skill_get_name (sj_skill_row_get_skill (SJ_SKILL_ROW (child))), name) == 0)
+        return SJ_SKILL_ROW (child);
+    }
 
   return NULL;
 }

@@ -272,7 +272,8 @@ read_entry (struct archive          *archive,
     return FALSE;
 
   if (archive_entry_hardlink (entry) != NULL)
-    return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_SYMLINK, _("The archive has a hard link (%s)"), path);
+    return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_SYMLINK,
+                                     _("The archive has a hard link (%s)"), path);
   if (type == AE_IFLNK)
     return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_SYMLINK,
                                      _("The archive has a symbolic link (%s)"), path);
@@ -455,7 +456,8 @@ _sj_skill_archive_read_folder (GFile         *folder,
       contents->total += g_bytes_get_size (data);
       if (g_bytes_get_size (data) > SJ_SKILL_ARCHIVE_MAX_FILE || contents->total > SJ_SKILL_ARCHIVE_MAX_TOTAL)
         return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_TOO_LARGE,
-                                         _("The folder holds more than %d KiB"), SJ_SKILL_ARCHIVE_MAX_TOTAL / 1024), NULL;
+                                         _("The folder holds more than %d KiB"),
+                                         SJ_SKILL_ARCHIVE_MAX_TOTAL / 1024), NULL;
       if (!add_file (contents, name, data, error))
         return NULL;
     }
