@@ -397,6 +397,31 @@ _sj_skill_archive_read_zip (GFile         *zip,
 
 /* A folder ---------------------------------------------------------------- */
 
+/* A folder's entry: a regular file of a skill's size, not followed. */
+static gboolean
+check_child (GFileInfo  *info,
+             GError    **error)
+{
+  const char *name = g_file_info_get_name (info);
+  GFileType type = g_file_info_get_file_type (info);
+
+  if (g_file_info_get_is_symlink (info) || type == G_FILE_TYPE_SYMBOLIC_LINK)
+    return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_SYMLINK,
+                                     _("The folder has a symbolic link (%s)"), name);
+  if (type == G_FILE_TYPE_DIRECTORY)
+    return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_NESTED,
+                                     _("The folder has a folder inside it (%s)"), name);
+  if (type != G_FILE_TYPE_REGULAR)
+    return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_SPECIAL_FILE,
+                                     _("The folder has something that is not a file (%s)"), name);
+  if (g_file_info_get_size (info) > SJ_SKILL_ARCHIVE_MAX_FILE)
+    return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_TOO_LARGE,
+                                     _("The folder has a file larger than %d KiB (%s)"),
+                                     SJ_SKILL_ARCHIVE_MAX_FILE / 1024, name);
+
+  return TRUE;
+}
+
 /**
  * _sj_skill_archive_read_folder:
  *
@@ -436,34 +461,28 @@ _sj_skill_archive_read_folder (GFile         *folder,
       name = g_file_info_get_name (info);
       if (g_str_equal (name, ".DS_Store"))
         continue;
-      if (g_file_info_get_is_symlink (info) || g_file_info_get_file_type (info) == G_FILE_TYPE_SYMBOLIC_LINK)
-        return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_SYMLINK,
-                                         _("The folder has a symbolic link (%s)"), name), NULL;
-      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-        return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_NESTED,
-                                         _("The folder has a folder inside it (%s)"), name), NULL;
-      if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
-        return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_SPECIAL_FILE,
-                                         _("The folder has something that is not a file (%s)"), name), NULL;
-      if (g_file_info_get_size (info) > SJ_SKILL_ARCHIVE_MAX_FILE)
-        return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_TOO_LARGE,
-                                         _("The folder has a file larger than %d KiB (%s)"),
-                                         SJ_SKILL_ARCHIVE_MAX_FILE / 1024, name), NULL;
+      if (!check_child (info, error))
+        return NULL;
 
       /* Sized again once read, in case the file grew in between. */
       if ((data = g_file_load_bytes (child, cancellable, NULL, &local)) == NULL)
         goto failed;
       contents->total += g_bytes_get_size (data);
       if (g_bytes_get_size (data) > SJ_SKILL_ARCHIVE_MAX_FILE || contents->total > SJ_SKILL_ARCHIVE_MAX_TOTAL)
-        return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_TOO_LARGE,
-                                         _("The folder holds more than %d KiB"),
-                                         SJ_SKILL_ARCHIVE_MAX_TOTAL / 1024), NULL;
+        {
+          _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_TOO_LARGE, _("The folder holds more than %d KiB"),
+                                    SJ_SKILL_ARCHIVE_MAX_TOTAL / 1024);
+          return NULL;
+        }
       if (!add_file (contents, name, data, error))
         return NULL;
     }
 
   if (contents->files->len == 0)
-    return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_EMPTY, _("The folder is empty")), NULL;
+    {
+      _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_EMPTY, _("The folder is empty"));
+      return NULL;
+    }
   return g_steal_pointer (&contents);
 
 failed:

@@ -180,11 +180,15 @@ stage (GFile         *source,
     return NULL;
 
   if (!has_file (contents, "skill.json"))
-    return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_MISSING_SKILL_JSON,
-                                     _("The skill has no skill.json")), NULL;
+    {
+      _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_MISSING_SKILL_JSON, _("The skill has no skill.json"));
+      return NULL;
+    }
   if (!has_file (contents, "SKILL.md"))
-    return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_MISSING_SKILL_MD,
-                                     _("The skill has no SKILL.md")), NULL;
+    {
+      _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_MISSING_SKILL_MD, _("The skill has no SKILL.md"));
+      return NULL;
+    }
 
   name = choose_name (contents, source);
   *tmp = g_dir_make_tmp ("sj-skill-import-XXXXXX", &local);
