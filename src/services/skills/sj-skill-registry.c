@@ -177,9 +177,11 @@ sj_skill_registry_new_for_roots (const char *bundled_root,
                                  const char *user_root,
                                  GSettings  *settings)
 {
-  SjSkillRegistry *self = g_object_new (SJ_TYPE_SKILL_REGISTRY, NULL);
+  SjSkillRegistry *self;
 
   g_return_val_if_fail (!settings || G_IS_SETTINGS (settings), NULL);
+
+  self = g_object_new (SJ_TYPE_SKILL_REGISTRY, NULL);
 
   self->bundled_root = g_strdup (bundled_root);
   self->user_root = g_strdup (user_root);
