@@ -24,6 +24,7 @@
 #include "sj-skill-archive.h"
 #include "sj-skill-registry.h"
 #include "sj-test-files.h"
+#include "sj-test-zip.h"
 
 #define FIXTURES SJ_TEST_DATA "/skills"
 
@@ -62,115 +63,9 @@ fixture_tear_down (Fixture       *fixture,
   g_free (fixture->dir);
 }
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(const char * const *)a, *(const char * const *)b);
-}
-
-/* Every path under @root, hidden ones included, with each file's size. */
-static void
-list_into (GString    *out,
-           const char *root,
-           const char *prefix)
-{
-  g_autoptr(GDir) dir = g_dir_open (root, 0, NULL);
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  for (guint i = 0; i < names->len; i++)
-    {
-      g_autofree char *path = g_build_filename (root, g_ptr_array_index (names, i), NULL);
-      g_autofree char *rel = g_build_filename (prefix, g_ptr_array_index (names, i), NULL);
-      GStatBuf st;
-
-      g_assert_cmpint (g_lstat (path, &st), ==, 0);
-      /* Sizes of folders and modes depend on the file system and umask. */
-      g_string_append_printf (out, "%s %c %" G_GINT64_FORMAT "\n", rel,
-                              S_ISDIR (st.st_mode) ? 'd' : S_ISREG (st.st_mode) ? 'f' : '?',
-                              S_ISDIR (st.st_mode) ? (gint64)0 : (gint64)st.st_size);
-      if (S_ISDIR (st.st_mode))
-        list_into (out, path, rel);
-    }
-}
-
-static char *
-list_tree (const char *root)
-{
-  GString *out = g_string_new (NULL);
-
-  list_into (out, root, "");
-  return g_string_free (out, FALSE);
-}
-
 /* Making archives ----------------------------------------------------------- */
 
-typedef struct
-{
-  const char *path;
-  const char *data;      /* %NULL: a folder, or a link */
-  gsize       size;      /* bytes of zeros when data is %NULL and this is not 0 */
-  mode_t      type;      /* 0: a regular file, or a folder when path ends in / */
-  const char *link;      /* the target of a symbolic or hard link */
-} Entry;
-
-static la_ssize_t
-append_cb (struct archive *archive,
-           void           *data,
-           const void     *buffer,
-           size_t          length)
-{
-  g_byte_array_append (data, buffer, length);
-  return length;
-}
-
-static GByteArray *
-make_zip (const Entry *entries,
-          guint        n_entries)
-{
-  GByteArray *zip = g_byte_array_new ();
-  struct archive *archive = archive_write_new ();
-  struct archive_entry *entry = archive_entry_new ();
-
-  g_assert_cmpint (archive_write_set_format_zip (archive), ==, ARCHIVE_OK);
-  g_assert_cmpint (archive_write_set_bytes_in_last_block (archive, 1), ==, ARCHIVE_OK);
-  g_assert_cmpint (archive_write_open (archive, zip, NULL, append_cb, NULL), ==, ARCHIVE_OK);
-  for (guint i = 0; i < n_entries; i++)
-    {
-      const Entry *e = &entries[i];
-      gboolean folder = g_str_has_suffix (e->path, "/");
-      g_autofree guint8 *zeros = NULL;
-      gsize size = e->data != NULL ? strlen (e->data) : e->size;
-
-      archive_entry_clear (entry);
-      archive_entry_set_pathname (entry, e->path);
-      archive_entry_set_filetype (entry, e->type != 0 ? e->type : folder ? AE_IFDIR : AE_IFREG);
-      archive_entry_set_perm (entry, folder ? 0755 : 0644);
-      if (e->type == AE_IFLNK)
-        archive_entry_set_symlink (entry, e->link);
-      else if (e->link != NULL)
-        archive_entry_set_hardlink (entry, e->link);
-      else if (!folder)
-        archive_entry_set_size (entry, size);
-      g_assert_cmpint (archive_write_header (archive, entry), ==, ARCHIVE_OK);
-      if (e->data != NULL)
-        g_assert_cmpint (archive_write_data (archive, e->data, size), ==, size);
-      else if (size > 0 && e->type == 0 && !folder)
-        {
-          zeros = g_malloc0 (size);
-          g_assert_cmpint (archive_write_data (archive, zeros, size), ==, size);
-        }
-    }
-  g_assert_cmpint (archive_write_close (archive), ==, ARCHIVE_OK);
-  archive_entry_free (entry);
-  archive_write_free (archive);
-
-  return zip;
-}
+typedef SjTestArchiveEntry Entry;
 
 static GFile *
 save (Fixture    *fixture,
@@ -187,67 +82,12 @@ save (Fixture    *fixture,
 }
 
 static void
-put_le32 (guint8  *at,
-          guint32  value)
-{
-  at[0] = value & 0xff;
-  at[1] = (value >> 8) & 0xff;
-  at[2] = (value >> 16) & 0xff;
-  at[3] = (value >> 24) & 0xff;
-}
-
-static guint32
-get_le32 (const guint8 *at)
-{
-  return at[0] | at[1] << 8 | at[2] << 16 | (guint32)at[3] << 24;
-}
-
-/* Rewrites a field of every record with @signature whose field at @offset
- * is @from: the sizes in the headers, or a central record's file mode. */
-static guint
-patch_records (GByteArray *zip,
-               const char *signature,
-               gsize       offset,
-               guint32     from,
-               guint32     to)
-{
-  guint patched = 0;
-
-  for (gsize i = 0; i + offset + 4 <= zip->len; i++)
-    if (memcmp (zip->data + i, signature, 4) == 0 && get_le32 (zip->data + i + offset) == from)
-      {
-        put_le32 (zip->data + i + offset, to);
-        patched++;
-      }
-
-  return patched;
-}
-
-/* Gives the central record of @name another Unix mode. */
-static void
-patch_mode (GByteArray *zip,
-            const char *name,
-            guint32     mode)
-{
-  gsize length = strlen (name);
-
-  for (gsize i = 0; i + 46 + length <= zip->len; i++)
-    if (memcmp (zip->data + i, "PK\1\2", 4) == 0 && memcmp (zip->data + i + 46, name, length) == 0)
-      {
-        put_le32 (zip->data + i + 38, mode << 16);
-        return;
-      }
-
-  g_assert_not_reached ();
-}
-
-static void
 assert_refused (Fixture             *fixture,
                 GFile               *source,
                 SjSkillArchiveError  code,
                 const char          *says)
 {
-  g_autofree char *before = list_tree (fixture->user_root);
+  g_autofree char *before = sj_test_list_tree (fixture->user_root);
   g_autofree char *after = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(SjSkill) skill = NULL;
@@ -261,7 +101,7 @@ assert_refused (Fixture             *fixture,
   g_assert_nonnull (strstr (error->message, says));
   g_assert_true (g_str_has_suffix (error->message, "othing was imported."));
 
-  after = list_tree (fixture->user_root);
+  after = sj_test_list_tree (fixture->user_root);
   g_assert_cmpstr (after, ==, before);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->registry)), ==, n_skills);
 }
@@ -273,7 +113,7 @@ assert_zip_refused (Fixture             *fixture,
                     SjSkillArchiveError  code,
                     const char          *says)
 {
-  g_autoptr(GByteArray) zip = make_zip (entries, n_entries);
+  g_autoptr(GByteArray) zip = sj_test_zip_write (entries, n_entries);
   g_autoptr(GFile) file = save (fixture, "hostile.zip", zip->data, zip->len);
 
   assert_refused (fixture, file, code, says);
@@ -359,20 +199,20 @@ test_round_trip (Fixture       *fixture,
   g_assert_cmpstr (sj_skill_get_rules (imported), ==, sj_skill_get_rules (jazz));
 
   /* Again: the musician must agree to replace their skill. */
-  before = list_tree (fixture->user_root);
+  before = sj_test_list_tree (fixture->user_root);
   again = sj_skill_archive_import (fixture->registry, zip, FALSE, NULL, &error);
   g_assert_null (again);
   g_assert_error (error, SJ_SKILL_ARCHIVE_ERROR, SJ_SKILL_ARCHIVE_ERROR_EXISTS);
   g_assert_nonnull (strstr (error->message, "jazz"));
   g_clear_error (&error);
-  after = list_tree (fixture->user_root);
+  after = sj_test_list_tree (fixture->user_root);
   g_assert_cmpstr (after, ==, before);
 
   again = sj_skill_archive_import (fixture->registry, zip, TRUE, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (again);
   g_clear_pointer (&after, g_free);
-  after = list_tree (fixture->user_root);
+  after = sj_test_list_tree (fixture->user_root);
   g_assert_cmpstr (after, ==, before);
 }
 
@@ -395,8 +235,8 @@ test_good_shapes (Fixture       *fixture,
     { "__MACOSX/good (1)/._SKILL.md", "junk", 0, 0, NULL },
     { "good (1)/.DS_Store", "junk", 0, 0, NULL },
   };
-  g_autoptr(GByteArray) zip1 = make_zip (top, G_N_ELEMENTS (top));
-  g_autoptr(GByteArray) zip2 = make_zip (renamed, G_N_ELEMENTS (renamed));
+  g_autoptr(GByteArray) zip1 = sj_test_zip_write (top, G_N_ELEMENTS (top));
+  g_autoptr(GByteArray) zip2 = sj_test_zip_write (renamed, G_N_ELEMENTS (renamed));
   g_autoptr(GFile) file1 = save (fixture, "top.zip", zip1->data, zip1->len);
   g_autoptr(GFile) file2 = save (fixture, "renamed.zip", zip2->data, zip2->len);
   g_autoptr(GError) error = NULL;
@@ -412,7 +252,7 @@ test_good_shapes (Fixture       *fixture,
   skill = sj_skill_archive_import (fixture->registry, file2, TRUE, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (sj_skill_get_name (skill), ==, "good");
-  tree = list_tree (fixture->user_root);
+  tree = sj_test_list_tree (fixture->user_root);
   /* Only the skill's files, none of the junk. */
   expected = g_strdup_printf ("good d 0\ngood/SKILL.md f %zu\ngood/skill.json f %zu\n", strlen (good_markdown),
                               strlen (good_json));
@@ -444,7 +284,7 @@ test_links (Fixture       *fixture,
   const Entry symlink[] = { GOOD_FILES, { "good/passwd", NULL, 0, AE_IFLNK, "/etc/passwd" } };
   const Entry hardlink[] = { GOOD_FILES, { "good/notes.txt", NULL, 0, 0, "good/SKILL.md" } };
   const Entry device[] = { GOOD_FILES, { "good/device", "x", 0, 0, NULL } };
-  g_autoptr(GByteArray) zip = make_zip (device, G_N_ELEMENTS (device));
+  g_autoptr(GByteArray) zip = sj_test_zip_write (device, G_N_ELEMENTS (device));
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(SjSkill) skill = NULL;
@@ -455,7 +295,7 @@ test_links (Fixture       *fixture,
                       "symbolic link (good/passwd)");
 
   /* A zip's central record carries a Unix mode: a character device. */
-  patch_mode (zip, "good/device", 0020644);
+  sj_test_zip_patch_mode (zip, "good/device", 0020644);
   file = save (fixture, "device.zip", zip->data, zip->len);
   assert_refused (fixture, file, SJ_SKILL_ARCHIVE_ERROR_SPECIAL_FILE, "good/device");
 
@@ -463,7 +303,7 @@ test_links (Fixture       *fixture,
    * an empty file of its own, linked to nothing. */
   g_clear_pointer (&zip, g_byte_array_unref);
   g_clear_object (&file);
-  zip = make_zip (hardlink, G_N_ELEMENTS (hardlink));
+  zip = sj_test_zip_write (hardlink, G_N_ELEMENTS (hardlink));
   file = save (fixture, "hardlink.zip", zip->data, zip->len);
   skill = sj_skill_archive_import (fixture->registry, file, FALSE, NULL, &error);
   g_assert_no_error (error);
@@ -471,25 +311,6 @@ test_links (Fixture       *fixture,
   g_assert_true (S_ISREG (st.st_mode));
   g_assert_cmpint (st.st_nlink, ==, 1);
   g_assert_cmpint (st.st_size, ==, 0);
-}
-
-/* The size libarchive reads in the headers of @name. */
-static gint64
-claimed_size (GByteArray *zip,
-              const char *name)
-{
-  struct archive *archive = archive_read_new ();
-  struct archive_entry *entry;
-  gint64 size = -1;
-
-  archive_read_support_format_zip (archive);
-  g_assert_cmpint (archive_read_open_memory (archive, zip->data, zip->len), ==, ARCHIVE_OK);
-  while (archive_read_next_header (archive, &entry) == ARCHIVE_OK)
-    if (g_str_equal (archive_entry_pathname (entry), name))
-      size = archive_entry_size (entry);
-  archive_read_free (archive);
-
-  return size;
 }
 
 static void
@@ -503,7 +324,7 @@ test_sizes (Fixture       *fixture,
     { "good/3.bin", NULL, 60 * 1024, 0, NULL }, { "good/4.bin", NULL, 60 * 1024, 0, NULL },
     { "good/5.bin", NULL, 60 * 1024, 0, NULL },
   };
-  g_autoptr(GByteArray) bomb = make_zip (big, G_N_ELEMENTS (big));
+  g_autoptr(GByteArray) bomb = sj_test_zip_write (big, G_N_ELEMENTS (big));
   g_autoptr(GFile) file = NULL;
   g_autofree guint8 *noise = g_malloc (2 * 1024 * 1024);
   g_autoptr(GByteArray) huge = NULL;
@@ -514,19 +335,23 @@ test_sizes (Fixture       *fixture,
 
   /* The bomb: 10 MB of zeros in 10 KB, its headers claiming 100 bytes.
    * The bytes that come out are counted, not the claim. */
-  g_assert_cmpuint (patch_records (bomb, "PK\1\2", 24, 10 * 1024 * 1024, 100) +
-                    patch_records (bomb, "PK\3\4", 22, 10 * 1024 * 1024, 100) +
-                    patch_records (bomb, "PK\7\10", 12, 10 * 1024 * 1024, 100), >=, 1);
+  g_assert_cmpuint (sj_test_zip_patch (bomb, "PK\1\2", 24, 10 * 1024 * 1024, 100) +
+                    sj_test_zip_patch (bomb, "PK\3\4", 22, 10 * 1024 * 1024, 100) +
+                    sj_test_zip_patch (bomb, "PK\7\10", 12, 10 * 1024 * 1024, 100), >=, 1);
   g_assert_cmpuint (bomb->len, <, 64 * 1024);
-  g_assert_cmpint (claimed_size (bomb, "good/big.bin"), ==, 100);
+  g_assert_cmpint (sj_test_zip_claimed_size (bomb, "good/big.bin"), ==, 100);
   file = save (fixture, "bomb.zip", bomb->data, bomb->len);
   assert_refused (fixture, file, SJ_SKILL_ARCHIVE_ERROR_TOO_LARGE, "(good/big.bin)");
 
   /* An archive too large to be a skill is not even opened. */
   for (gsize i = 0; i < 2 * 1024 * 1024; i += 4)
-    put_le32 (noise + i, g_random_int ());
+    {
+      guint32 r = g_random_int ();
+
+      memcpy (noise + i, &r, 4);
+    }
   noisy[2].size = 2 * 1024 * 1024;
-  huge = make_zip (noisy, 2);
+  huge = sj_test_zip_write (noisy, 2);
   g_byte_array_append (huge, noise, 2 * 1024 * 1024);
   g_clear_object (&file);
   file = save (fixture, "huge.zip", huge->data, huge->len);
@@ -587,7 +412,8 @@ test_contents (Fixture       *fixture,
   Entry nested[] = { { "good/skill.json", NULL, 0, 0, NULL }, { "good/SKILL.md", good_markdown, 0, 0, NULL } };
   g_autoptr(GFile) text = save (fixture, "notes.zip", "Not a zip at all, just text.\n", 29);
   g_autoptr(GFile) empty = save (fixture, "empty.zip", "", 0);
-  g_autoptr(GByteArray) tar = g_byte_array_new ();
+  g_autofree guint8 *tar = g_malloc0 (16 * 1024);
+  size_t tar_length = 0;
   g_autoptr(GFile) tar_file = NULL;
   struct archive *archive = archive_write_new ();
 
@@ -611,10 +437,10 @@ test_contents (Fixture       *fixture,
 
   /* Another kind of archive is not taken for a zip. */
   archive_write_set_format_pax_restricted (archive);
-  archive_write_open (archive, tar, NULL, append_cb, NULL);
+  archive_write_open_memory (archive, tar, 16 * 1024, &tar_length);
   archive_write_close (archive);
   archive_write_free (archive);
-  tar_file = save (fixture, "skill.tar", tar->data, tar->len);
+  tar_file = save (fixture, "skill.tar", tar, tar_length);
   assert_refused (fixture, tar_file, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE, "not a .zip archive");
 }
 
