@@ -197,6 +197,10 @@ test_round_trip (Fixture       *fixture,
   copied = read_text (sj_skill_get_folder (imported), "SKILL.md");
   g_assert_cmpstr (copied, ==, markdown);
   g_assert_cmpstr (sj_skill_get_rules (imported), ==, sj_skill_get_rules (jazz));
+  g_assert_cmpuint (sj_skill_get_templates (jazz)->len, >, 0);
+  g_assert_cmpuint (sj_skill_get_templates (imported)->len, ==, sj_skill_get_templates (jazz)->len);
+  g_assert_cmpuint (sj_skill_get_patterns (jazz)->len, >, 0);
+  g_assert_cmpuint (sj_skill_get_patterns (imported)->len, ==, sj_skill_get_patterns (jazz)->len);
 
   /* Again: the musician must agree to replace their skill. */
   before = sj_test_list_tree (fixture->user_root);
@@ -226,6 +230,7 @@ test_good_shapes (Fixture       *fixture,
   const Entry top[] = {
     { "skill.json", good_json, 0, 0, NULL },
     { "SKILL.md", good_markdown, 0, 0, NULL },
+    { "__MACOSX/._SKILL.md", "junk", 0, 0, NULL },
   };
   const Entry renamed[] = {
     { "good (1)/", NULL, 0, 0, NULL },
@@ -242,20 +247,22 @@ test_good_shapes (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autoptr(SjSkill) skill = NULL;
   g_autofree char *tree = NULL;
-  g_autofree char *expected = NULL;
+  /* Only the skill's files, none of the junk. */
+  g_autofree char *expected = g_strdup_printf ("good d 0\ngood/SKILL.md f %zu\ngood/skill.json f %zu\n",
+                                               strlen (good_markdown), strlen (good_json));
 
   skill = sj_skill_archive_import (fixture->registry, file1, FALSE, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (sj_skill_get_name (skill), ==, "good");
   g_clear_object (&skill);
+  tree = sj_test_list_tree (fixture->user_root);
+  g_assert_cmpstr (tree, ==, expected);
+  g_clear_pointer (&tree, g_free);
 
   skill = sj_skill_archive_import (fixture->registry, file2, TRUE, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (sj_skill_get_name (skill), ==, "good");
   tree = sj_test_list_tree (fixture->user_root);
-  /* Only the skill's files, none of the junk. */
-  expected = g_strdup_printf ("good d 0\ngood/SKILL.md f %zu\ngood/skill.json f %zu\n", strlen (good_markdown),
-                              strlen (good_json));
   g_assert_cmpstr (tree, ==, expected);
 }
 
@@ -368,6 +375,7 @@ test_counts (Fixture       *fixture,
   const Entry good[] = { GOOD_FILES };
   const Entry duplicate[] = { GOOD_FILES, { "good/SKILL.md", good_markdown, 0, 0, NULL } };
   const Entry nested[] = { GOOD_FILES, { "good/more/x.txt", "x", 0, 0, NULL } };
+  const Entry sub_folder[] = { GOOD_FILES, { "good/more/", NULL, 0, 0, NULL } };
   const Entry two[] = { GOOD_FILES, { "other/x.txt", "x", 0, 0, NULL } };
   const Entry mixed[] = { GOOD_FILES, { "x.txt", "x", 0, 0, NULL } };
 
@@ -389,6 +397,7 @@ test_counts (Fixture       *fixture,
                       "more than 16 files");
   assert_zip_refused (fixture, duplicate, G_N_ELEMENTS (duplicate), SJ_SKILL_ARCHIVE_ERROR_DUPLICATE, "SKILL.md");
   assert_zip_refused (fixture, nested, G_N_ELEMENTS (nested), SJ_SKILL_ARCHIVE_ERROR_NESTED, "good/more/x.txt");
+  assert_zip_refused (fixture, sub_folder, G_N_ELEMENTS (sub_folder), SJ_SKILL_ARCHIVE_ERROR_NESTED, "(good/more/)");
   assert_zip_refused (fixture, two, G_N_ELEMENTS (two), SJ_SKILL_ARCHIVE_ERROR_NESTED, "good and other");
   assert_zip_refused (fixture, mixed, G_N_ELEMENTS (mixed), SJ_SKILL_ARCHIVE_ERROR_NESTED, "x.txt");
 }
@@ -494,6 +503,142 @@ test_folder (Fixture       *fixture,
   g_assert_false (sj_skill_get_overrides (skill));
 }
 
+
+static void
+assert_built_refused (Fixture              *fixture,
+                      const SjTestZipEntry *entries,
+                      guint                 n_entries,
+                      gsize                 cut,
+                      SjSkillArchiveError   code,
+                      const char           *says)
+{
+  g_autoptr(GBytes) zip = sj_test_zip_build (entries, n_entries);
+  gsize length = cut > 0 ? cut : g_bytes_get_size (zip);
+  g_autoptr(GFile) file = save (fixture, "crafted.zip", g_bytes_get_data (zip, NULL), length);
+
+  assert_refused (fixture, file, code, says);
+}
+
+/* Zips no zip program writes, made byte by byte, each lying in a field a
+ * reader could trust: each is refused with its own message, nothing
+ * written. Told the truth, the same entries import. */
+static void
+test_lies (Fixture       *fixture,
+           gconstpointer  data)
+{
+  static const char not_zip_text[] = "PK\3\4 but nothing of a zip after that";
+  g_autofree char *zeros = g_malloc0 (1024 * 1024);
+  SjTestZipEntry entries[] = {
+    SJ_TEST_ZIP_FILE ("good/skill.json", good_json, TRUE),
+    SJ_TEST_ZIP_FILE ("good/SKILL.md", good_markdown, TRUE),
+    SJ_TEST_ZIP_FILE ("good/notes.txt", "twenty bytes of text", FALSE),
+  };
+  const SjTestZipEntry truthful[G_N_ELEMENTS (entries)] = { entries[0], entries[1], entries[2] };
+  const SjTestZipEntry bomb = { "good/notes.txt", zeros, 1024 * 1024, TRUE, 0, 0, 0, 100, -1 };
+  g_autoptr(GBytes) whole = sj_test_zip_build (truthful, G_N_ELEMENTS (truthful));
+  g_autoptr(GFile) not_zip = save (fixture, "not.zip", not_zip_text, sizeof not_zip_text - 1);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SjSkill) skill = NULL;
+
+  /* Encrypted (the old PKWARE kind, flag bit 0). */
+  entries[1].flags = 1;
+  assert_built_refused (fixture, entries, 3, 0, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE,
+                        "an encrypted file (good/SKILL.md)");
+  entries[1] = truthful[1];
+
+  /* Method 19, IBM's LZ77, which no reader here knows. */
+  entries[1].deflate = FALSE;
+  entries[1].method = 19;
+  assert_built_refused (fixture, entries, 3, 0, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE,
+                        "file good/SKILL.md cannot be unpacked (Unsupported ZIP compression method");
+  entries[1] = truthful[1];
+
+  entries[1].crc = 1234;
+  assert_built_refused (fixture, entries, 3, 0, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE,
+                        "file good/SKILL.md cannot be unpacked (ZIP bad CRC");
+  entries[1] = truthful[1];
+
+  /* A stored file of 20 bytes whose headers say 10. */
+  entries[2].declared_size = 10;
+  assert_built_refused (fixture, entries, 3, 0, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE,
+                        "file good/notes.txt cannot be unpacked");
+  entries[2] = truthful[2];
+
+  /* A bomb: 1 MiB of zeros in 1 KiB, its headers saying 100 bytes, with
+   * no data descriptor to correct them. What comes out is counted. */
+  entries[2] = bomb;
+  assert_built_refused (fixture, entries, 3, 0, SJ_SKILL_ARCHIVE_ERROR_TOO_LARGE,
+                        "larger than 64 KiB (good/notes.txt)");
+  entries[2] = truthful[2];
+
+  assert_refused (fixture, not_zip, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE, "not a .zip archive");
+
+  /* Cut anywhere, even right after its last file: without the central
+   * directory at its end, a zip is not taken for whole. */
+  for (gsize cut = 1; cut < g_bytes_get_size (whole); cut++)
+    assert_built_refused (fixture, truthful, 3, cut, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE, "not a whole one");
+
+  file = save (fixture, "truthful.zip", g_bytes_get_data (whole, NULL), g_bytes_get_size (whole));
+  skill = sj_skill_archive_import (fixture->registry, file, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (sj_skill_get_name (skill), ==, "good");
+}
+
+/* The system's programs, each when installed: its unzip finds nothing
+ * wrong with an exported skill, and a folder its zip packs imports. */
+static void
+test_system_zip (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *unzip = g_find_program_in_path ("unzip");
+  g_autofree char *zip = g_find_program_in_path ("zip");
+  g_autofree char *exported = g_build_filename (fixture->dir, "jazz.zip", NULL);
+  g_autofree char *packed = g_build_filename (fixture->dir, "dub.zip", NULL);
+  g_autoptr(GFile) exported_file = g_file_new_for_path (exported);
+  g_autoptr(GFile) packed_file = g_file_new_for_path (packed);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SjSkill) skill = NULL;
+  int status = -1;
+
+  if (unzip == NULL && zip == NULL)
+    {
+      g_test_skip ("Neither zip nor unzip is installed");
+      return;
+    }
+
+  if (unzip != NULL)
+    {
+      const char *argv[] = { unzip, "-tq", exported, NULL };
+
+      g_assert_true (sj_skill_archive_export (sj_skill_registry_lookup (fixture->registry, "jazz"), exported_file,
+                                              NULL, &error));
+      g_assert_no_error (error);
+      g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                    NULL, NULL, &status, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_spawn_check_wait_status (status, NULL));
+    }
+  else
+    g_test_message ("No unzip: exports are not checked by it");
+
+  if (zip != NULL)
+    {
+      const char *argv[] = { zip, "-qr", packed, "dub", NULL };
+
+      g_spawn_sync (FIXTURES "/bundled", (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                    &status, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_spawn_check_wait_status (status, NULL));
+      skill = sj_skill_archive_import (fixture->registry, packed_file, FALSE, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (sj_skill_get_name (skill), ==, "dub");
+      g_assert_cmpint (sj_skill_get_origin (skill), ==, SJ_SKILL_ORIGIN_USER);
+    }
+  else
+    g_test_message ("No zip: importing what it packs is not checked");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -509,6 +654,8 @@ main (int   argc,
   ADD ("counts", test_counts);
   ADD ("contents", test_contents);
   ADD ("folder", test_folder);
+  ADD ("lies", test_lies);
+  ADD ("system-zip", test_system_zip);
 #undef ADD
 
   return g_test_run ();
