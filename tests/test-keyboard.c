@@ -102,10 +102,10 @@ static const struct {
 } context_keys[] = {
   { "Return", "test-composer (send), test-sounds-page (play), test-first-run" },
   { "<Shift>Return", "test-composer (a new line)" },
-  { "Escape", "/panel/stop-agent here; test-chat (the message box); the reference's back" },
+  { "Escape", "/keyboard/stop-agent here; test-chat (the message box); the reference's back" },
   { "Tab", "test-first-run (leaving the editor)" },
   { "<Shift>Tab", "test-first-run (back into the editor)" },
-  { "F6", "/panel/every-shortcut here; test-first-run" },
+  { "F6", "/keyboard/every-shortcut here; test-first-run" },
   { "Down", "test-sounds-page (from the search to the list)" },
 };
 
