@@ -22,6 +22,7 @@
 #include "sj-settings-page.h"
 #include "sj-sounds-page.h"
 #include "sj-tool-logs-page.h"
+#include "sj-voice-session.h"
 #include "sj-window.h"
 
 G_BEGIN_DECLS
@@ -76,6 +77,11 @@ struct _SjWindow
   SjAgentConfig        *agent_config;
   SjSessionsPage       *sessions_page;
   SjSettingsPage       *settings_page;
+
+  /* Voice (sj-window-voice.c) */
+  SjVoiceSession       *voice;
+  gboolean              voice_stopping;
+  gboolean              voice_ducked;
 };
 
 void _sj_window_show_toast       (SjWindow       *self,
@@ -91,6 +97,8 @@ void _sj_window_open_dispose     (SjWindow       *self);
 void _sj_window_agent_class_init (GtkWidgetClass *widget_class);
 void _sj_window_agent_init       (SjWindow       *self);
 void _sj_window_agent_dispose    (SjWindow       *self);
+void _sj_window_voice_init       (SjWindow       *self);
+void _sj_window_voice_dispose    (SjWindow       *self);
 void _sj_window_apply_code       (SjWindow       *self,
                                   const char     *code,
                                   const char     *what);
@@ -101,5 +109,6 @@ SjConsolePage   *_sj_window_get_console_page   (SjWindow *self);
 SjReferencePage *_sj_window_get_reference_page (SjWindow *self);
 SjSoundsPage    *_sj_window_get_sounds_page    (SjWindow *self);
 SjCodeStore     *_sj_window_get_code_store     (SjWindow *self);
+SjVoiceSession  *_sj_window_get_voice          (SjWindow *self);
 
 G_END_DECLS

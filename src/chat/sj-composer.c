@@ -6,6 +6,13 @@
  * message up to about eight lines and then scrolls, and a button that sends
  * the message, or stops the agent's answer while it streams.
  *
+ * The microphone button beside it talks to the agent: held, it listens
+ * while held; clicked (or Ctrl+Shift+Space, the window's win.voice-listen),
+ * it listens until clicked again. The composer only asks (::start-listening,
+ * ::stop-listening) and shows: whoever owns the voice session says when it
+ * listens, the level, and the words, which go where the cursor was, after
+ * what was typed, never over it.
+ *
  * Enter sends and Shift+Enter starts a new line, as in chat applications;
  * Ctrl+Enter sends too. An input method that is composing (Japanese kana
  * waiting for conversion, a Ctrl+Shift+U code point…) owns Enter: it
@@ -20,6 +27,9 @@
 
 /* How many lines the composer grows to before it scrolls. */
 #define MAX_LINES 8
+/* A press of the microphone longer than this is push to talk: releasing it
+ * stops. A shorter one is a click, which toggles. */
+#define HOLD_US (400 * G_TIME_SPAN_MILLISECOND)
 
 struct _SjComposer
 {
@@ -29,11 +39,22 @@ struct _SjComposer
   /* Whether the input method has a preedit (a composition in progress). */
   gboolean           composing;
 
+  /* Voice */
+  gboolean           listening;
+  GtkTextMark       *voice_start;   /* where the spoken words go (left gravity) */
+  GtkTextMark       *voice_end;     /* and end (right gravity) */
+  gint64             press_time;
+  gboolean           press_started; /* this press started listening */
+  gboolean           stop_on_release;
+  gboolean           pointer_handled;
+
   /* Template widgets */
   GtkScrolledWindow *scroller;
   GtkTextView       *text_view;
   GtkLabel          *placeholder;
   GtkButton         *button;
+  GtkButton         *mic_button;
+  GtkLevelBar       *level_bar;
 };
 
 G_DEFINE_FINAL_TYPE (SjComposer, sj_composer, GTK_TYPE_WIDGET)
@@ -41,6 +62,7 @@ G_DEFINE_FINAL_TYPE (SjComposer, sj_composer, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_STREAMING,
+  PROP_LISTENING,
   N_PROPS
 };
 
@@ -49,6 +71,8 @@ static GParamSpec *properties[N_PROPS];
 enum {
   SEND,
   STOP,
+  START_LISTENING,
+  STOP_LISTENING,
   N_SIGNALS
 };
 
@@ -209,6 +233,62 @@ button_clicked_cb (SjComposer *self,
     send_message (self);
 }
 
+static void
+mic_pressed_cb (SjComposer      *self,
+                int              n_press,
+                double           x,
+                double           y,
+                GtkGestureClick *gesture)
+{
+  g_assert (SJ_IS_COMPOSER (self));
+
+  self->pointer_handled = TRUE;
+  if (!self->listening)
+    {
+      self->press_started = TRUE;
+      self->press_time = g_get_monotonic_time ();
+      g_signal_emit (self, signals[START_LISTENING], 0);
+    }
+  else
+    {
+      self->stop_on_release = TRUE;
+    }
+}
+
+static void
+mic_released_cb (SjComposer      *self,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 GtkGestureClick *gesture)
+{
+  gboolean held = self->press_started && g_get_monotonic_time () - self->press_time >= HOLD_US;
+
+  g_assert (SJ_IS_COMPOSER (self));
+
+  if (held || self->stop_on_release)
+    g_signal_emit (self, signals[STOP_LISTENING], 0);
+  self->press_started = FALSE;
+  self->stop_on_release = FALSE;
+}
+
+/* The keyboard's activation of the focused button (Space, Enter): a
+ * toggle. The pointer's presses were handled above. */
+static void
+mic_clicked_cb (SjComposer *self,
+                GtkButton  *button)
+{
+  g_assert (SJ_IS_COMPOSER (self));
+
+  if (self->pointer_handled)
+    {
+      self->pointer_handled = FALSE;
+      return;
+    }
+
+  g_signal_emit (self, self->listening ? signals[STOP_LISTENING] : signals[START_LISTENING], 0);
+}
+
 /* The height of MAX_LINES lines in the text view's font, so that the
  * composer grows with the message up to there and scrolls beyond. */
 static void
@@ -279,6 +359,10 @@ sj_composer_get_property (GObject    *object,
       g_value_set_boolean (value, self->streaming);
       break;
 
+    case PROP_LISTENING:
+      g_value_set_boolean (value, self->listening);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -296,6 +380,10 @@ sj_composer_set_property (GObject      *object,
     {
     case PROP_STREAMING:
       sj_composer_set_streaming (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_LISTENING:
+      sj_composer_set_listening (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -326,6 +414,16 @@ sj_composer_class_init (SjComposerClass *klass)
     g_param_spec_boolean ("streaming", NULL, NULL, FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * SjComposer:listening:
+   *
+   * Whether the microphone listens: the button shows it, and the level
+   * bar is shown.
+   */
+  properties[PROP_LISTENING] =
+    g_param_spec_boolean ("listening", NULL, NULL, FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -345,11 +443,32 @@ sj_composer_class_init (SjComposerClass *klass)
     g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
+  /**
+   * SjComposer::start-listening:
+   *
+   * The user asked to talk to the agent: a press of the microphone button
+   * or of its shortcut.
+   */
+  signals[START_LISTENING] =
+    g_signal_new ("start-listening", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * SjComposer::stop-listening:
+   *
+   * The user is done talking.
+   */
+  signals[STOP_LISTENING] =
+    g_signal_new ("stop-listening", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-composer.ui");
   gtk_widget_class_bind_template_child (widget_class, SjComposer, scroller);
   gtk_widget_class_bind_template_child (widget_class, SjComposer, text_view);
   gtk_widget_class_bind_template_child (widget_class, SjComposer, placeholder);
   gtk_widget_class_bind_template_child (widget_class, SjComposer, button);
+  gtk_widget_class_bind_template_child (widget_class, SjComposer, mic_button);
+  gtk_widget_class_bind_template_child (widget_class, SjComposer, level_bar);
   gtk_widget_class_bind_template_callback (widget_class, preedit_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, button_clicked_cb);
 
@@ -361,6 +480,7 @@ static void
 sj_composer_init (SjComposer *self)
 {
   GtkEventController *keys;
+  GtkGesture *mic_gesture;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -370,6 +490,17 @@ sj_composer_init (SjComposer *self)
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect_object (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->text_view), keys);
+
+  /* In the capture phase, before the button's own gesture takes the press. */
+  mic_gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (mic_gesture), GDK_BUTTON_PRIMARY);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (mic_gesture), GTK_PHASE_CAPTURE);
+  g_signal_connect_object (mic_gesture, "pressed", G_CALLBACK (mic_pressed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (mic_gesture, "released", G_CALLBACK (mic_released_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->mic_button), GTK_EVENT_CONTROLLER (mic_gesture));
+  g_signal_connect_object (self->mic_button, "clicked", G_CALLBACK (mic_clicked_cb), self, G_CONNECT_SWAPPED);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->mic_button), GTK_ACCESSIBLE_STATE_PRESSED,
+                               GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
 
   update_placeholder (self);
   update_button (self);
@@ -449,4 +580,134 @@ sj_composer_set_streaming (SjComposer *self,
   self->streaming = streaming;
   update_button (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STREAMING]);
+}
+
+gboolean
+sj_composer_get_listening (SjComposer *self)
+{
+  g_assert (SJ_IS_COMPOSER (self));
+
+  return self->listening;
+}
+
+/**
+ * sj_composer_set_listening:
+ *
+ * Shows whether the microphone listens. Starting marks where the spoken
+ * words go: at the cursor, so what was typed stays as it is.
+ */
+void
+sj_composer_set_listening (SjComposer *self,
+                           gboolean    listening)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter cursor;
+
+  g_assert (SJ_IS_COMPOSER (self));
+
+  listening = !!listening;
+  if (self->listening == listening)
+    return;
+
+  self->listening = listening;
+  buffer = get_buffer (self);
+  if (listening)
+    {
+      gtk_text_view_reset_im_context (self->text_view);
+      gtk_text_buffer_get_iter_at_mark (buffer, &cursor, gtk_text_buffer_get_insert (buffer));
+      if (self->voice_start != NULL)
+        {
+          gtk_text_buffer_move_mark (buffer, self->voice_start, &cursor);
+          gtk_text_buffer_move_mark (buffer, self->voice_end, &cursor);
+        }
+      else
+        {
+          self->voice_start = gtk_text_buffer_create_mark (buffer, NULL, &cursor, TRUE);
+          self->voice_end = gtk_text_buffer_create_mark (buffer, NULL, &cursor, FALSE);
+        }
+    }
+
+  gtk_level_bar_set_value (self->level_bar, 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->level_bar), listening);
+  if (listening)
+    gtk_widget_add_css_class (GTK_WIDGET (self->mic_button), "destructive-action");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->mic_button), "destructive-action");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->mic_button),
+                               listening ? _("Stop listening (Ctrl+Shift+Space)")
+                                         : _("Talk to the agent (Ctrl+Shift+Space)"));
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->mic_button), GTK_ACCESSIBLE_STATE_PRESSED,
+                               listening ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LISTENING]);
+}
+
+/**
+ * sj_composer_set_voice_level:
+ * @level: the microphone's loudness, 0 to 1
+ */
+void
+sj_composer_set_voice_level (SjComposer *self,
+                             double      level)
+{
+  g_assert (SJ_IS_COMPOSER (self));
+
+  gtk_level_bar_set_value (self->level_bar, CLAMP (level, 0.0, 1.0));
+}
+
+/**
+ * sj_composer_set_voice_text:
+ * @text: the words recognised so far, or in the end
+ *
+ * Puts the spoken words where listening started, in place of the words
+ * recognised before, with a space from what was typed before them.
+ */
+void
+sj_composer_set_voice_text (SjComposer *self,
+                            const char *text)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+  g_autofree char *spaced = NULL;
+
+  g_assert (SJ_IS_COMPOSER (self));
+  g_return_if_fail (text != NULL);
+
+  if (self->voice_start == NULL)
+    return;
+
+  buffer = get_buffer (self);
+  gtk_text_buffer_get_iter_at_mark (buffer, &start, self->voice_start);
+  gtk_text_buffer_get_iter_at_mark (buffer, &end, self->voice_end);
+  gtk_text_buffer_begin_user_action (buffer);
+  gtk_text_buffer_delete (buffer, &start, &end);
+  gtk_text_buffer_get_iter_at_mark (buffer, &start, self->voice_start);
+  if (*text != '\0' && !gtk_text_iter_is_start (&start))
+    {
+      GtkTextIter before = start;
+
+      gtk_text_iter_backward_char (&before);
+      if (!g_unichar_isspace (gtk_text_iter_get_char (&before)))
+        text = spaced = g_strconcat (" ", text, NULL);
+    }
+  gtk_text_buffer_insert (buffer, &start, text, -1);
+  gtk_text_buffer_end_user_action (buffer);
+
+  gtk_text_buffer_get_iter_at_mark (buffer, &end, self->voice_end);
+  gtk_text_buffer_place_cursor (buffer, &end);
+  gtk_text_view_scroll_mark_onscreen (self->text_view, gtk_text_buffer_get_insert (buffer));
+}
+
+/**
+ * sj_composer_send:
+ *
+ * Sends the message as Enter would: not while the agent answers, nor an
+ * empty one.
+ */
+void
+sj_composer_send (SjComposer *self)
+{
+  g_assert (SJ_IS_COMPOSER (self));
+
+  if (!self->streaming)
+    send_message (self);
 }
