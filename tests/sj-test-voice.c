@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "sj-test-voice.h"
+#include "sj-voice-session.h"
 
 const char * const sj_test_voice_commands[SJ_TEST_VOICE_N_COMMANDS] = {
   "add a hi hat",
@@ -172,4 +173,133 @@ sj_test_voice_word_errors (const char *reference,
     *n_words = n;
 
   return result;
+}
+
+/* How long the microphone must hear silence for the speech to be over:
+ * espeak-ng leaves silent gaps between words. */
+#define END_SILENCE_US (250 * G_TIME_SPAN_MILLISECOND)
+
+typedef struct
+{
+  double        level;
+  guint         n_levels;
+  guint         n_partials;
+  gboolean      done;
+  GAsyncResult *result;
+} Say;
+
+static void
+say_level_cb (SjVoiceSession *session,
+              double          level,
+              Say            *say)
+{
+  say->level = level;
+  say->n_levels++;
+}
+
+static void
+say_partial_cb (SjVoiceSession *session,
+                const char     *text,
+                Say            *say)
+{
+  say->n_partials++;
+}
+
+static void
+say_done_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Say *say = user_data;
+
+  say->result = g_object_ref (result);
+  say->done = TRUE;
+}
+
+static void
+say_wait (Say *say)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!say->done)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  say->done = FALSE;
+}
+
+static void
+say_wait_level (Say *say)
+{
+  guint n_levels = say->n_levels;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (say->n_levels == n_levels)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+}
+
+/* Starts listening on @session, says @wav into the microphone once audio
+ * flows (as one speaks once the button is down), waits until the
+ * microphone has heard silence for 250 ms (the end of speech), stops (the
+ * release of the button) and returns the text. @timing gets the time from
+ * the release to the text, from the end of speech (the first silent 50 ms
+ * after it) to the text, and the number of partial results. */
+char *
+sj_test_voice_say (SjVoiceSession      *session,
+                   const char          *wav,
+                   SjTestVoiceTiming   *timing,
+                   GError             **error)
+{
+  g_autoptr(GError) start_error = NULL;
+  Say say = { 0 };
+  gulong level_handler = g_signal_connect (session, "level", G_CALLBACK (say_level_cb), &say);
+  gulong partial_handler = g_signal_connect (session, "partial", G_CALLBACK (say_partial_cb), &say);
+  gint64 silent_since = 0;
+  gint64 released;
+  char *text;
+
+  sj_voice_session_start_async (session, NULL, say_done_cb, &say);
+  say_wait (&say);
+  sj_voice_session_start_finish (session, say.result, &start_error);
+  g_clear_object (&say.result);
+  g_assert_no_error (start_error);
+
+  say_wait_level (&say);
+  say.n_partials = 0;
+  sj_test_voice_play (wav);
+
+  for (;;)
+    {
+      say_wait_level (&say);
+      if (say.level > 0.05)
+        silent_since = 0;
+      else if (silent_since == 0)
+        silent_since = g_get_monotonic_time ();
+      else if (g_get_monotonic_time () - silent_since >= END_SILENCE_US)
+        break;
+    }
+
+  released = g_get_monotonic_time ();
+  sj_voice_session_stop_async (session, NULL, say_done_cb, &say);
+  say_wait (&say);
+  text = sj_voice_session_stop_finish (session, say.result, error);
+  g_clear_object (&say.result);
+
+  if (timing != NULL)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      timing->release_to_text_us = now - released;
+      timing->speech_end_to_text_us = now - silent_since;
+      timing->n_partials = say.n_partials;
+    }
+
+  g_signal_handler_disconnect (session, level_handler);
+  g_signal_handler_disconnect (session, partial_handler);
+
+  return text;
 }

@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "sj-voice-session.h"
+
 G_BEGIN_DECLS
 
 /* The jam commands espeak-ng says to the test microphone. */
@@ -19,6 +21,17 @@ char     *sj_test_voice_render       (const char  *text,
                                       guint        index);
 void      sj_test_voice_play         (const char  *wav);
 char     *sj_test_voice_normalize    (const char  *text);
+typedef struct
+{
+  gint64 release_to_text_us;     /* the stop (button released) to the text */
+  gint64 speech_end_to_text_us;  /* the first silence after speech to the text */
+  guint  n_partials;
+} SjTestVoiceTiming;
+
+char     *sj_test_voice_say          (SjVoiceSession     *session,
+                                      const char         *wav,
+                                      SjTestVoiceTiming  *timing,
+                                      GError            **error);
 guint     sj_test_voice_word_errors  (const char  *reference,
                                       const char  *hypothesis,
                                       guint       *n_words);

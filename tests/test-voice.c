@@ -120,66 +120,18 @@ start (Fixture  *fixture,
   return ok;
 }
 
-/* How long the microphone must hear silence for the speech to be over:
- * espeak-ng leaves silent gaps between words. */
-#define END_SILENCE_US (250 * G_USEC_PER_SEC / 1000)
-
-/* Says @wav into the microphone while listening, waits until the
- * microphone hears silence again (the end of speech), stops (the release
- * of the button) and returns the text; @latency_us gets the time from
- * that release to the text. */
 static char *
 say (Fixture     *fixture,
      const char  *wav,
      gint64      *latency_us,
      GError     **error)
 {
-  g_autoptr(GError) start_error = NULL;
-  gint64 deadline;
-  gint64 silent_since = 0;
-  gint64 released;
-  guint n_levels;
-  char *text;
+  SjTestVoiceTiming timing = { 0 };
+  char *text = sj_test_voice_say (fixture->session, wav, &timing, error);
 
-  g_assert_true (start (fixture, &start_error));
-  g_assert_no_error (start_error);
-
-  /* Speak once audio flows, as one speaks after the button is down. */
-  n_levels = fixture->n_levels;
-  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-  while (fixture->n_levels == n_levels)
-    {
-      g_main_context_iteration (NULL, TRUE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
-
-  fixture->n_partials = 0;
-  sj_test_voice_play (wav);
-
-  /* paplay has played the speech into the sink; it is over when the
-   * microphone has heard silence for a while. */
-  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-  for (;;)
-    {
-      n_levels = fixture->n_levels;
-      g_main_context_iteration (NULL, TRUE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      if (fixture->n_levels == n_levels)
-        continue;
-      if (fixture->level > 0.05)
-        silent_since = 0;
-      else if (silent_since == 0)
-        silent_since = g_get_monotonic_time ();
-      else if (g_get_monotonic_time () - silent_since >= END_SILENCE_US)
-        break;
-    }
-
-  released = g_get_monotonic_time ();
-  sj_voice_session_stop_async (fixture->session, NULL, done_cb, fixture);
-  text = sj_voice_session_stop_finish (fixture->session, wait_result (fixture), error);
-  g_clear_object (&fixture->result);
+  fixture->n_partials = timing.n_partials;
   if (latency_us != NULL)
-    *latency_us = g_get_monotonic_time () - released;
+    *latency_us = timing.release_to_text_us;
 
   return text;
 }
