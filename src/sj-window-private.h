@@ -80,6 +80,7 @@ struct _SjWindow
 
   /* Voice (sj-window-voice.c) */
   SjVoiceSession       *voice;
+  gboolean              voice_starting;  /* reading the endpoint's key */
   gboolean              voice_stopping;
   gboolean              voice_ducked;
 };

@@ -9,7 +9,7 @@
  * (the voice-duck-music setting) through the page's master gain, which
  * leaves the scheduler alone. The transcription endpoint and its model
  * come from the settings and its key from the keyring (provider
- * "transcription" and the endpoint's URL).
+ * "transcription" and the endpoint's URL), read at each start.
  */
 
 #include "config.h"
@@ -19,8 +19,6 @@
 #include "sj-secrets.h"
 #include "sj-voice-session.h"
 #include "sj-window-private.h"
-
-#define ENDPOINT_PROVIDER "transcription"
 
 static SjComposer *
 get_composer (SjWindow *self)
@@ -45,8 +43,11 @@ static void
 show_problem (SjWindow     *self,
               const GError *error)
 {
-  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    sj_chat_panel_show_voice_problem (self->chat_panel, error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  g_debug ("Voice: %s", error->message);
+  sj_chat_panel_show_voice_problem (self->chat_panel, error);
 }
 
 static void
@@ -126,13 +127,49 @@ stopped_cb (GObject      *object,
 }
 
 static void
+key_found_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(SjWindow) self = user_data;
+  g_autofree char *url = g_settings_get_string (self->settings, "voice-endpoint-url");
+  g_autofree char *model = g_settings_get_string (self->settings, "voice-endpoint-model");
+  g_autofree char *key = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* No keyring, or no key, is fine: a local server needs none. */
+  key = sj_secrets_lookup_api_key_finish (result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->voice == NULL)
+    return;
+
+  self->voice_starting = FALSE;
+  sj_voice_session_set_endpoint (self->voice, g_strstrip (url), model, key);
+  sj_voice_session_start_async (self->voice, self->cancellable, started_cb, g_object_ref (self));
+}
+
+/* The endpoint and its key are read at every start, so a change in
+ * Settings or in the keyring counts from the next utterance. */
+static void
 start_listening (SjWindow *self)
 {
-  if (sj_voice_session_get_listening (self->voice) || self->voice_stopping)
+  g_autofree char *url = NULL;
+
+  if (sj_voice_session_get_listening (self->voice) || self->voice_stopping || self->voice_starting)
     return;
 
   sj_chat_panel_show_voice_problem (self->chat_panel, NULL);
-  sj_voice_session_start_async (self->voice, self->cancellable, started_cb, g_object_ref (self));
+  url = g_settings_get_string (self->settings, "voice-endpoint-url");
+  g_strstrip (url);
+  if (*url == '\0')
+    {
+      sj_voice_session_set_endpoint (self->voice, NULL, NULL, NULL);
+      sj_voice_session_start_async (self->voice, self->cancellable, started_cb, g_object_ref (self));
+      return;
+    }
+
+  self->voice_starting = TRUE;
+  sj_secrets_lookup_api_key_async (SJ_SETTINGS_PAGE_TRANSCRIPTION_PROVIDER, url, self->cancellable, key_found_cb,
+                                   g_object_ref (self));
 }
 
 static void
@@ -174,36 +211,6 @@ voice_listen_action (GSimpleAction *action,
 }
 
 static void
-key_found_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(SjWindow) self = user_data;
-  g_autofree char *url = g_settings_get_string (self->settings, "voice-endpoint-url");
-  g_autofree char *model = g_settings_get_string (self->settings, "voice-endpoint-model");
-  g_autofree char *key = NULL;
-  g_autoptr(GError) error = NULL;
-
-  /* No keyring, or no key: a local server needs none. */
-  key = sj_secrets_lookup_api_key_finish (result, &error);
-  if (self->voice != NULL && *url != '\0')
-    sj_voice_session_set_endpoint (self->voice, url, model, key);
-}
-
-static void
-endpoint_changed_cb (SjWindow  *self,
-                     const char *key,
-                     GSettings  *settings)
-{
-  g_autofree char *url = g_settings_get_string (self->settings, "voice-endpoint-url");
-
-  g_strstrip (url);
-  sj_voice_session_set_endpoint (self->voice, NULL, NULL, NULL);
-  if (*url != '\0')
-    sj_secrets_lookup_api_key_async (ENDPOINT_PROVIDER, url, self->cancellable, key_found_cb, g_object_ref (self));
-}
-
-static void
 duck_changed_cb (SjWindow  *self,
                  const char *key,
                  GSettings  *settings)
@@ -232,13 +239,8 @@ _sj_window_voice_init (SjWindow *self)
   g_signal_connect_object (composer, "start-listening", G_CALLBACK (start_listening_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (composer, "stop-listening", G_CALLBACK (stop_listening_cb), self, G_CONNECT_SWAPPED);
 
-  g_signal_connect_object (self->settings, "changed::voice-endpoint-url", G_CALLBACK (endpoint_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->settings, "changed::voice-endpoint-model", G_CALLBACK (endpoint_changed_cb), self,
-                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::voice-duck-music", G_CALLBACK (duck_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  endpoint_changed_cb (self, NULL, self->settings);
 }
 
 void

@@ -103,7 +103,7 @@ composer_open (ComposerFixture *cf)
 
   cf->composer = SJ_COMPOSER (_sj_composer_new ());
   cf->text_view = GTK_TEXT_VIEW (sj_test_find_by_type (GTK_WIDGET (cf->composer), GTK_TYPE_TEXT_VIEW));
-  cf->button = GTK_BUTTON (sj_test_find_by_type (GTK_WIDGET (cf->composer), GTK_TYPE_BUTTON));
+  cf->button = _sj_composer_get_button (cf->composer);
   g_assert_nonnull (cf->text_view);
   g_assert_nonnull (cf->button);
   cf->sent = g_ptr_array_new_with_free_func (g_free);

@@ -45,12 +45,11 @@ typedef struct
 } Text;
 
 static gboolean
-has_text (gpointer data)
+is_stopped (gpointer data)
 {
-  Text *want = data;
-  g_autofree char *text = sj_composer_get_text (want->composer);
+  SjWindow *window = data;
 
-  return g_str_equal (text, want->text);
+  return !window->voice_stopping;
 }
 
 static gboolean
@@ -116,7 +115,7 @@ test_shortcut (void)
   g_autofree char *wav = NULL;
   g_autoptr(JsonObject) result = NULL;
   Text typed = { composer, "Drums:" };
-  Text final = { composer, "Drums: add a cowbell" };
+  g_autofree char *text = NULL;
   Level seen = { 0 };
   gulong handler;
   gint64 released;
@@ -140,7 +139,10 @@ test_shortcut (void)
   sj_test_widgets_spin_until (is_listening, composer, WAIT_TIMEOUT_S, "listening to start");
   sj_test_widgets_spin_until (is_ducked, window, WAIT_TIMEOUT_S, "the music to be lowered");
 
+  /* Speak once the microphone delivers (the model loads at the first
+   * start), as one speaks once the meter moves. */
   handler = g_signal_connect (voice, "level", G_CALLBACK (level_cb), &seen);
+  sj_test_widgets_spin_until (heard_silence, &seen, WAIT_TIMEOUT_S, "the microphone to deliver");
   sj_test_voice_play (wav);
   /* The words come in while listening, after what was typed. */
   sj_test_widgets_spin_until (has_more_text, &typed, WAIT_TIMEOUT_S, "partial words in the composer");
@@ -151,13 +153,17 @@ test_shortcut (void)
   released = g_get_monotonic_time ();
   sj_test_key_window_press (&keys, shortcut);
   sj_test_widgets_spin_until (is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
-  sj_test_widgets_spin_until (has_text, &final, WAIT_TIMEOUT_S, "the final words in the composer");
+  sj_test_widgets_spin_until (is_stopped, window, WAIT_TIMEOUT_S, "the final words");
   g_test_message ("shortcut released to text in the composer: %.0f ms",
                   (g_get_monotonic_time () - released) / 1000.0);
+  /* What was typed stays; the words after it are the command (one word
+   * off at most: a loaded machine may drop an "a"). */
+  text = sj_composer_get_text (composer);
+  g_test_message ("composer: \"%s\"", text);
+  g_assert_true (g_str_has_prefix (text, "Drums: "));
+  g_assert_cmpuint (sj_test_voice_word_errors ("add a cowbell", text + strlen ("Drums: "), NULL), <=, 1);
   sj_test_widgets_spin_until (is_not_ducked, window, WAIT_TIMEOUT_S, "the music back to full gain");
 
-  /* Left for editing: nothing was sent. */
-  g_assert_true (sj_composer_get_text (composer) != NULL);
   sj_composer_set_text (composer, "");
   sj_test_evaluate (window->repl, "silence");
 }

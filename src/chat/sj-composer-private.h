@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * What only the tests need: a composer of their own, outside a chat panel.
+ * What only the tests need: a composer of their own, outside a chat panel,
+ * and its buttons (Send or Stop, and the microphone).
  */
 
 #pragma once
@@ -11,6 +12,8 @@
 
 G_BEGIN_DECLS
 
-GtkWidget *_sj_composer_new (void);
+GtkWidget *_sj_composer_new            (void);
+GtkButton *_sj_composer_get_button     (SjComposer *self);
+GtkButton *_sj_composer_get_mic_button (SjComposer *self);
 
 G_END_DECLS

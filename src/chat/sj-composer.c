@@ -513,6 +513,22 @@ _sj_composer_new (void)
   return g_object_new (SJ_TYPE_COMPOSER, NULL);
 }
 
+GtkButton *
+_sj_composer_get_button (SjComposer *self)
+{
+  g_assert (SJ_IS_COMPOSER (self));
+
+  return self->button;
+}
+
+GtkButton *
+_sj_composer_get_mic_button (SjComposer *self)
+{
+  g_assert (SJ_IS_COMPOSER (self));
+
+  return self->mic_button;
+}
+
 /* Returns: (transfer full): the message being written, as it stands. */
 char *
 sj_composer_get_text (SjComposer *self)

@@ -60,6 +60,11 @@ struct _SjVoiceRecognizer
   GMutex        audio_lock;
   GByteArray   *audio;
 
+  /* Atomic: whether the final text comes from the grammar (the default)
+   * or only from the general English model (the baseline bench/voice
+   * compares with). */
+  gint          use_grammar;
+
   /* Only the worker thread touches these. */
   ps_decoder_t *ps;
   gboolean      in_utterance;
@@ -350,7 +355,7 @@ handle_end (SjVoiceRecognizer *self,
   ps_end_utt (self->ps);
   self->in_utterance = FALSE;
 
-  text = decode_utterance (self, GRAMMAR_SEARCH);
+  text = g_atomic_int_get (&self->use_grammar) ? decode_utterance (self, GRAMMAR_SEARCH) : NULL;
   if (is_blank (text))
     {
       /* Speech the grammar cannot cover. */
@@ -460,6 +465,7 @@ sj_voice_recognizer_init (SjVoiceRecognizer *self)
   self->audio = g_byte_array_new ();
   self->queue = g_async_queue_new ();
   self->context = g_main_context_ref_thread_default ();
+  self->use_grammar = TRUE;
 }
 
 /**
@@ -592,4 +598,21 @@ sj_voice_recognizer_get_audio (SjVoiceRecognizer *self)
   g_mutex_unlock (&self->audio_lock);
 
   return bytes;
+}
+
+/**
+ * sj_voice_recognizer_set_use_grammar:
+ * @use_grammar: %FALSE to recognise with the general English model only
+ *
+ * The jam grammar is what makes jam commands come through; without it,
+ * the recogniser is PocketSphinx as it ships, which bench/voice measures
+ * beside it.
+ */
+void
+sj_voice_recognizer_set_use_grammar (SjVoiceRecognizer *self,
+                                     gboolean           use_grammar)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  g_atomic_int_set (&self->use_grammar, !!use_grammar);
 }

@@ -37,5 +37,7 @@ char              *sj_voice_recognizer_end_finish  (SjVoiceRecognizer    *self,
                                                     GAsyncResult         *result,
                                                     GError              **error);
 GBytes            *sj_voice_recognizer_get_audio   (SjVoiceRecognizer    *self);
+void               sj_voice_recognizer_set_use_grammar (SjVoiceRecognizer *self,
+                                                        gboolean           use_grammar);
 
 G_END_DECLS

@@ -20,7 +20,7 @@
 #include "sj-transcription-client.h"
 #include "sj-voice-capture.h"
 #include "sj-voice-recognizer.h"
-#include "sj-voice-session.h"
+#include "sj-voice-session-private.h"
 
 struct _SjVoiceSession
 {
@@ -33,6 +33,7 @@ struct _SjVoiceSession
   SjTranscriptionClient *endpoint;
   gboolean               listening;
   gboolean               loaded;
+  gboolean               use_grammar;
 };
 
 G_DEFINE_FINAL_TYPE (SjVoiceSession, sj_voice_session, G_TYPE_OBJECT)
@@ -105,6 +106,7 @@ ensure_parts (SjVoiceSession *self)
   if (self->recognizer == NULL)
     {
       self->recognizer = sj_voice_recognizer_new (self->model_dir);
+      sj_voice_recognizer_set_use_grammar (self->recognizer, self->use_grammar);
       g_signal_connect_object (self->recognizer, "partial", G_CALLBACK (partial_cb), self, G_CONNECT_SWAPPED);
     }
 
@@ -195,6 +197,7 @@ sj_voice_session_class_init (SjVoiceSessionClass *klass)
 static void
 sj_voice_session_init (SjVoiceSession *self)
 {
+  self->use_grammar = TRUE;
 }
 
 SjVoiceSession *
@@ -497,4 +500,15 @@ sj_voice_session_cancel (SjVoiceSession *self)
   set_listening (self, FALSE);
   if (self->recognizer != NULL && self->loaded)
     sj_voice_recognizer_begin (self->recognizer);
+}
+
+void
+_sj_voice_session_set_use_grammar (SjVoiceSession *self,
+                                   gboolean        use_grammar)
+{
+  g_assert (SJ_IS_VOICE_SESSION (self));
+
+  self->use_grammar = use_grammar;
+  if (self->recognizer != NULL)
+    sj_voice_recognizer_set_use_grammar (self->recognizer, use_grammar);
 }
