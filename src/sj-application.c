@@ -11,7 +11,8 @@
  * synths and soundfonts, and the sound library's sample maps) with the
  * cache of the page's last snapshot over them, takes every snapshot the
  * page posts, and writes it back to the cache, so that lookups answer even
- * while the page is not running.
+ * while the page is not running. The user's own folders of samples
+ * (SjUserSamples, kept in the "sample-folders" setting) are the app's too.
  */
 
 #include "config.h"
@@ -40,8 +41,11 @@ struct _SjApplication
   SjSoundsIndex        *sounds;
   SjKnowledge          *knowledge;
   SjSoundCache         *sound_cache;
+  SjRemoteSamples      *remote_samples;
+  SjUserSamples        *user_samples;
   SjSoundDownloads     *sound_downloads;
   GSettings            *settings;
+  SjSkillRegistry      *skills;
   guint                 save_sounds_source;
 };
 
@@ -259,9 +263,37 @@ sj_application_get_knowledge (SjApplication *self)
       self->knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), self->sounds);
       /* Sounds say how they would play: cached, downloaded, the kit's voice. */
       sj_knowledge_set_sound_cache (self->knowledge, sj_application_get_sound_cache (self));
+      /* And so do those of the sample maps the code fetched. */
+      sj_knowledge_set_remote_samples (self->knowledge, sj_application_get_remote_samples (self));
     }
 
   return self->knowledge;
+}
+
+/**
+ * sj_application_get_skills:
+ *
+ * Loads the skills on first use: the bundled ones and the musician's,
+ * with the disabled set in the app's settings. Every window's agent and
+ * the Skills page share them.
+ *
+ * Returns: (transfer none): the app's skills registry
+ */
+SjSkillRegistry *
+sj_application_get_skills (SjApplication *self)
+{
+  g_assert (SJ_IS_APPLICATION (self));
+
+  if (self->skills == NULL)
+    {
+      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+      self->skills = sj_skill_registry_new (settings);
+      for (guint i = 0; i < sj_skill_registry_get_errors (self->skills)->len; i++)
+        g_message ("%s", ((GError *) g_ptr_array_index (sj_skill_registry_get_errors (self->skills), i))->message);
+    }
+
+  return self->skills;
 }
 
 static GBytes *
@@ -291,13 +323,58 @@ sj_application_get_sound_cache (SjApplication *self)
       self->sound_cache = sj_sound_cache_new (sj_sound_library_get_default (), NULL);
       /* What a crash left half-written is never served; give its space back. */
       sj_sound_cache_clean_parts_async (self->sound_cache, NULL, NULL, NULL);
-      self->settings = g_settings_new (APP_ID);
+      if (self->settings == NULL)
+        self->settings = g_settings_new (APP_ID);
       g_settings_bind (self->settings, "download-sounds", self->sound_cache, "allow-downloads", G_SETTINGS_BIND_GET);
       /* A standard drum that cannot be had plays the built-in kit's voice. */
       sj_sound_cache_set_fallback (self->sound_cache, drum_kit_fallback);
     }
 
   return self->sound_cache;
+}
+
+/**
+ * sj_application_get_remote_samples:
+ *
+ * The sample maps the code's own samples() loads from the network, and
+ * their files: downloaded once with the sound cache, kept in
+ * $XDG_CACHE_HOME/strudel-jam/sounds/remote.
+ *
+ * Returns: (transfer none): the app's remote samples
+ */
+SjRemoteSamples *
+sj_application_get_remote_samples (SjApplication *self)
+{
+  g_assert (SJ_IS_APPLICATION (self));
+
+  if (self->remote_samples == NULL)
+    self->remote_samples = sj_remote_samples_new (sj_application_get_sound_cache (self), NULL);
+
+  return self->remote_samples;
+}
+
+/**
+ * sj_application_get_user_samples:
+ *
+ * The user's own folders of samples, kept in the "sample-folders" setting
+ * and read again at every start: created on first use.
+ *
+ * Returns: (transfer none): the app's sample folders
+ */
+SjUserSamples *
+sj_application_get_user_samples (SjApplication *self)
+{
+  g_assert (SJ_IS_APPLICATION (self));
+
+  if (self->user_samples == NULL)
+    {
+      self->user_samples = sj_user_samples_new ();
+      if (self->settings == NULL)
+        self->settings = g_settings_new (APP_ID);
+      g_settings_bind (self->settings, "sample-folders", self->user_samples, "folders", G_SETTINGS_BIND_DEFAULT);
+    }
+
+  return self->user_samples;
 }
 
 /**
@@ -343,6 +420,7 @@ sj_application_startup (GApplication *app)
     { "win.show-console", { "<Control><Shift>c", NULL } },
     { "win.show-reference", { "<Control><Shift>r", NULL } },
     { "win.show-sounds", { "<Control><Shift>s", NULL } },
+    { "win.show-skills", { "<Control><Shift>j", NULL } },
     { "win.focus-editor", { "<Control>e", NULL } },
     { "win.undo-change", { "<Control><Alt>z", NULL } },
     { "win.focus-composer", { "<Control>l", NULL } },
@@ -395,9 +473,12 @@ sj_application_finalize (GObject *object)
   g_clear_pointer (&self->dry_run_cli.file, g_free);
   g_clear_handle_id (&self->save_sounds_source, g_source_remove);
   g_clear_object (&self->knowledge);
+  g_clear_object (&self->skills);
   g_clear_object (&self->sounds);
+  g_clear_object (&self->remote_samples);
   g_clear_object (&self->sound_downloads);
   g_clear_object (&self->sound_cache);
+  g_clear_object (&self->user_samples);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (sj_application_parent_class)->finalize (object);

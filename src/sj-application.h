@@ -9,9 +9,12 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-knowledge.h"
+#include "sj-remote-samples.h"
+#include "sj-skill-registry.h"
 #include "sj-sound-cache.h"
 #include "sj-sound-downloads.h"
 #include "sj-sounds-index.h"
+#include "sj-user-samples.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +26,9 @@ SjApplication *sj_application_new            (void);
 void           sj_application_prepare_env    (void);
 SjKnowledge   *sj_application_get_knowledge  (SjApplication *self);
 SjSoundCache  *sj_application_get_sound_cache (SjApplication *self);
+SjRemoteSamples *sj_application_get_remote_samples (SjApplication *self);
+SjSkillRegistry *sj_application_get_skills   (SjApplication *self);
+SjUserSamples *sj_application_get_user_samples (SjApplication *self);
 SjSoundDownloads *sj_application_get_sound_downloads (SjApplication *self);
 void           sj_application_update_sounds  (SjApplication *self,
                                               JsonObject    *snapshot);

@@ -147,6 +147,7 @@ build_agent_cb (gpointer user_data)
                               sj_application_get_knowledge (SJ_APPLICATION (app)),
                               sj_knowledge_base_get_bundled ());
   self->agent = sj_agent_new (tools, self->history);
+  sj_agent_set_skills (self->agent, sj_application_get_skills (SJ_APPLICATION (app)));
   /* Where the musician left off, before the pages show the session. */
   if (!sj_agent_resume (self->agent, g_settings_get_int64 (self->settings, "last-session"), &error))
     g_warning ("Could not reopen the last chat session: %s", error->message);

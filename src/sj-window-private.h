@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * What the parts of SjWindow (sj-window.c, sj-window-panel.c,
- * sj-window-changes.c, sj-window-agent.c, sj-window-open.c) share, and what the tests and
+ * sj-window-changes.c, sj-window-agent.c, sj-window-open.c,
+ * sj-window-samples.c) share, and what the tests and
  * benchmarks reach: the window's page, pages and code store.
  */
 
@@ -20,6 +21,7 @@
 #include "sj-repl.h"
 #include "sj-sessions-page.h"
 #include "sj-settings-page.h"
+#include "sj-skills-page.h"
 #include "sj-sounds-page.h"
 #include "sj-tool-logs-page.h"
 #include "sj-voice-session.h"
@@ -40,6 +42,7 @@ struct _SjWindow
   gboolean              closing;
   gboolean              close_ready;
   gboolean              sound_cache_connected;
+  GHashTable           *samples_reported; /* folder id → what the Console said of it */
 
   /* Opening a file (sj-window-open.c) */
   GCancellable         *open_cancellable;
@@ -64,6 +67,7 @@ struct _SjWindow
   SjConsolePage        *console_page;
   SjReferencePage      *reference_page;
   SjSoundsPage         *sounds_page;
+  SjSkillsPage         *skills_page;
   SjChatPanel          *chat_panel;
   SjToolLogsPage       *tool_logs_page;
   AdwBin               *sessions_bin;
@@ -98,6 +102,11 @@ void _sj_window_open_dispose     (SjWindow       *self);
 void _sj_window_agent_class_init (GtkWidgetClass *widget_class);
 void _sj_window_agent_init       (SjWindow       *self);
 void _sj_window_agent_dispose    (SjWindow       *self);
+void _sj_window_samples_connect  (SjWindow       *self,
+                                  SjUserSamples  *samples);
+void _sj_window_samples_dispose  (SjWindow       *self);
+void _sj_window_remote_connect   (SjWindow       *self,
+                                  SjRemoteSamples *remote);
 void _sj_window_voice_init       (SjWindow       *self);
 void _sj_window_voice_dispose    (SjWindow       *self);
 void _sj_window_apply_code       (SjWindow       *self,
@@ -109,6 +118,7 @@ SjRepl          *_sj_window_get_repl           (SjWindow *self);
 SjConsolePage   *_sj_window_get_console_page   (SjWindow *self);
 SjReferencePage *_sj_window_get_reference_page (SjWindow *self);
 SjSoundsPage    *_sj_window_get_sounds_page    (SjWindow *self);
+SjSkillsPage    *_sj_window_get_skills_page    (SjWindow *self);
 SjCodeStore     *_sj_window_get_code_store     (SjWindow *self);
 SjVoiceSession  *_sj_window_get_voice          (SjWindow *self);
 

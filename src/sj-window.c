@@ -134,8 +134,8 @@ sound_load_failed_cb (SjWindow     *self,
   sj_console_page_append (self->console_page, entry);
 }
 
-/* The page's sounds come from the application's cache, which the window
- * only knows once it belongs to the application. */
+/* The page's sounds come from the application's cache and the user's
+ * folders, which the window only knows once it belongs to the app. */
 static void
 application_changed_cb (SjWindow   *self,
                         GParamSpec *pspec,
@@ -158,6 +158,8 @@ application_changed_cb (SjWindow   *self,
   sj_downloads_indicator_set_downloads (self->downloads_indicator,
                                         sj_application_get_sound_downloads (SJ_APPLICATION (app)));
   self->sound_cache_connected = TRUE;
+  _sj_window_samples_connect (self, sj_application_get_user_samples (SJ_APPLICATION (app)));
+  _sj_window_remote_connect (self, sj_application_get_remote_samples (SJ_APPLICATION (app)));
 }
 
 static void
@@ -442,6 +444,7 @@ sj_window_dispose (GObject *object)
   _sj_window_voice_dispose (self);
   _sj_window_agent_dispose (self);
   _sj_window_changes_dispose (self);
+  _sj_window_samples_dispose (self);
   g_clear_object (&self->repl);
   g_clear_object (&self->code_store);
   g_clear_object (&self->settings);

@@ -52,6 +52,21 @@ check "without a cache: the sound library is known, the rest is not" 0 \
 check "sample uses: the files the code plays" 0 \
   "d['sampleUses'] == [{'sound': 'bd', 'n': 0, 'pack': 'uzu-drumkit', 'path': 'bd/10_bd_switchangel.wav'}, {'sound': 'sd', 'n': 3, 'pack': 'uzu-drumkit', 'path': 'sd/13_sd_switchangel_2.wav'}]" \
   "" --dry-run "$work/kick.strudel.js" --cycles 1
+# samples() in the code: a map the app fetched (in its cache, remembered in
+# the index) is known; one it never fetched is loading, not unknown.
+remote="$XDG_CACHE_HOME/strudel-jam/sounds/remote"
+mkdir -p "$remote/raw.githubusercontent.com/user/repo/main"
+printf '{"_base": "https://raw.githubusercontent.com/user/repo/main/", "ghkick": ["kick.wav"]}' \
+  >"$remote/raw.githubusercontent.com/user/repo/main/strudel.json"
+printf 'https://raw.githubusercontent.com/user/repo/main/strudel.json\n' >"$remote/.index"
+check "a sample map fetched before is known" 0 \
+  "d['ok'] and d['loadingSounds'] == [] and [u['name'] for u in d['unknownSounds']] == ['nosuch']" \
+  "samples('github:user/repo')
+s(\"ghkick nosuch\")" --dry-run - --cycles 1
+check "a sample map never fetched is loading" 0 \
+  "d['ok'] and d['unknownSounds'] == [] and 'otherkick' in [l['name'] if isinstance(l, dict) else l for l in d['loadingSounds']]" \
+  "samples('github:other/repo')
+s(\"otherkick\")" --dry-run - --cycles 1
 check "endless loop times out" 0 "not d['ok'] and d['phase'] == 'timeout'" 'while (true) {}
 s("bd")' --dry-run -
 

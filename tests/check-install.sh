@@ -19,12 +19,20 @@ for file in \
     share/metainfo/io.github.strudeljam.StrudelJam.metainfo.xml \
     share/glib-2.0/schemas/io.github.strudeljam.StrudelJam.gschema.xml \
     share/icons/hicolor/scalable/apps/io.github.strudeljam.StrudelJam.svg \
-    share/icons/hicolor/symbolic/apps/io.github.strudeljam.StrudelJam-symbolic.svg; do
+    share/icons/hicolor/symbolic/apps/io.github.strudeljam.StrudelJam-symbolic.svg \
+    share/strudel-jam/skills/techno/skill.json \
+    share/strudel-jam/skills/techno/SKILL.md; do
   if [ ! -e "$root/$file" ]; then
     echo "missing after install: $file"
     status=1
   fi
 done
+
+# The bundled skills (read-only data) are installed next to the app's.
+if [ ! -d "$root/share/strudel-jam/skills" ]; then
+  echo "missing after install: share/strudel-jam/skills/"
+  status=1
+fi
 
 # The page is inside the binary: nothing from the build tree is needed.
 if ! grep -q "strudel-jam://app/index.html" "$root/bin/strudel-jam"; then

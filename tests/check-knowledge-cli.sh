@@ -39,6 +39,9 @@ check "symbol lookup" 0 "d['ok'] and d['items'][0]['name'] == 'room'" --knowledg
 check "object form" 0 "d['ok'] and d['mode'] == 'list' and len(d['items']) == 2" \
   --knowledge-json '{"q": "list synths", "limit": 2}'
 check "not found" 0 "not d['ok'] and d['reason'] == 'not_found'" --knowledge "is trancegate valid"
+check "phrase" 0 "d['ok'] and d['items'][0]['name'] == 'lpf' and d['items'][0]['match'] == 'concept'" \
+  --knowledge "low pass filter"
+check "use instead" 0 "not d['ok'] and d['suggestions'][0] == 'duckorbit'" --knowledge "sidechain"
 check "bundled sounds without a cache" 0 "d['ok'] and d['items'][0]['name'] == 'sawtooth'" --knowledge "is sawtooth available"
 check "the sound library without a cache" 0 "d['ok'] and d['items'][0]['name'] == 'bd' and d['items'][0]['count'] == 8" \
   --knowledge "sounds:bd"

@@ -186,8 +186,8 @@ test_apply_scheduled (Fixture       *fixture,
 
 /* Tempo changes of both kinds (setcpm, and a cps control on events at
  * whole and fractional cycles: whole numbers are written without a
- * fraction), a sample map and a pack, and a sound that the online pack may
- * provide (not checked offline, so not rejected, but reported). */
+ * fraction), a sample map and a pack, and a sound that the pack's map,
+ * not fetched yet, may register (loading, not rejected, but reported). */
 static void
 test_apply_dry_run_summary (Fixture       *fixture,
                             gconstpointer  data)
@@ -207,7 +207,7 @@ test_apply_dry_run_summary (Fixture       *fixture,
     "\"cycle\":1.75},{\"cps\":1,\"cycle\":2.75},{\"cps\":1,\"cycle\":3.75}],"
     "\"samples\":[{\"source\":\"map\",\"names\":[\"mybd\"],"
     "\"base\":\"https://example.invalid/\"},{\"source\":\"github:tidalcycles/dirt-samples\"}],"
-    "\"unverifiedSounds\":[{\"name\":\"nosuchsound\",\"suggestions\":[]}]}}",
+    "\"loadingSounds\":[\"nosuchsound\"]}}",
     hash);
 
   outcome = assert_apply (fixture, code, expected);
@@ -230,7 +230,8 @@ test_apply_rejections (Fixture       *fixture,
       "\"field\":\"change\"}],\"unknownSymbols\":[],\"unknownSounds\":[],"
       "\"suggestedNext\":{\"action\":\"fix_the_input\"}}",
     },
-    /* Invented names, all at once, with the queries that settle them. */
+    /* Invented names, all at once, with the queries that settle them (after
+     * the spelling, the function whose documentation is most about "room"). */
     {
       "note(\"c3\").fastt(2).roomy(.3)",
       "{\"status\":\"rejected\",\"phase\":\"compile\",\"code\":\"DRY_RUN_FAILED\","
@@ -238,7 +239,7 @@ test_apply_rejections (Fixture       *fixture,
       "\"line\":1,\"column\":12}],\"unknownSymbols\":[{\"name\":\"fastt\",\"kind\":\"method\",\"line\":1,"
       "\"column\":12,\"suggestions\":[\"fast\",\"att\",\"fastcat\",\"fmatt\","
       "\"patt\"]},{\"name\":\"roomy\",\"kind\":\"method\",\"line\":1,\"column\":21,"
-      "\"suggestions\":[\"room\",\"roomlp\",\"zoom\",\"dry\"]}],\"unknownSounds\":[],"
+      "\"suggestions\":[\"room\",\"roomlp\",\"zoom\",\"roomsize\"]}],\"unknownSounds\":[],"
       "\"suggestedNext\":{\"action\":\"consult_strudel_knowledge\",\"queries\":[\"symbol:fastt\","
       "\"symbol:roomy\"]}}",
     },
@@ -436,10 +437,10 @@ test_refusals (Fixture       *fixture,
   const char *expected[] = {
     "{\"status\":\"error\",\"error\":{\"code\":\"UNKNOWN_TOOL\","
     "\"message\":\"There is no tool “play_louder”. The tools are read_code, apply_strudel_change,"
-    " strudel_knowledge and search_knowledge.\",\"tool\":\"play_louder\"}}",
+    " strudel_knowledge, search_knowledge, skills_list and activate_skills.\",\"tool\":\"play_louder\"}}",
     "{\"status\":\"error\",\"error\":{\"code\":\"UNKNOWN_TOOL\","
     "\"message\":\"There is no tool “”. The tools are read_code, apply_strudel_change,"
-    " strudel_knowledge and search_knowledge.\",\"tool\":\"\"}}",
+    " strudel_knowledge, search_knowledge, skills_list and activate_skills.\",\"tool\":\"\"}}",
     /* json-glib's own words are in the middle. */
     "{\"status\":\"error\",\"error\":{\"code\":\"INVALID_ARGUMENTS\","
     "\"message\":\"The arguments are not valid JSON (*). Send one JSON object that matches the tool's parameters.\","
@@ -503,7 +504,7 @@ test_definitions (Fixture       *fixture,
   g_autoptr(SjToolOutcome) unknown = call (fixture, "read_codes", "{}");
   g_autofree char *listed = NULL;
 
-  g_assert_cmpuint (json_array_get_length (definitions), ==, 4);
+  g_assert_cmpuint (json_array_get_length (definitions), ==, 6);
   for (guint i = 0; i < json_array_get_length (definitions); i++)
     {
       JsonObject *function = json_object_get_object_member (json_array_get_object_element (definitions, i), "function");
@@ -516,15 +517,18 @@ test_definitions (Fixture       *fixture,
       g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (definitions, i), "type"), ==, "function");
       g_assert_true (json_object_has_member (function, "parameters"));
       g_assert_null (strstr (text, "UNKNOWN_TOOL"));
-      /* Only a successful apply changes the music. */
+      /* Only a successful apply changes the music; only activate_skills
+       * brings skills into the session. */
       g_assert_cmpint (sj_agent_tools_get_flags (name), ==,
-                       g_str_equal (name, "apply_strudel_change") ? SJ_AGENT_TOOL_CHANGES_MUSIC : SJ_AGENT_TOOL_NONE);
+                       g_str_equal (name, "apply_strudel_change") ? SJ_AGENT_TOOL_CHANGES_MUSIC :
+                       g_str_equal (name, "activate_skills") ? SJ_AGENT_TOOL_ACTIVATES_SKILLS : SJ_AGENT_TOOL_NONE);
       g_ptr_array_add (names, (gpointer) name);
     }
   g_assert_cmpint (sj_agent_tools_get_flags ("read_codes"), ==, SJ_AGENT_TOOL_NONE);
 
-  listed = g_strdup_printf ("The tools are %s, %s, %s and %s.", (char *) names->pdata[0], (char *) names->pdata[1],
-                            (char *) names->pdata[2], (char *) names->pdata[3]);
+  listed = g_strdup_printf ("The tools are %s, %s, %s, %s, %s and %s.", (char *) names->pdata[0], (char *) names->pdata[1],
+                            (char *) names->pdata[2], (char *) names->pdata[3], (char *) names->pdata[4],
+                            (char *) names->pdata[5]);
   g_assert_nonnull (strstr (json_object_get_string_member (json_object_get_object_member (unknown->result, "error"), "message"),
                             listed));
 }

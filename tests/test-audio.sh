@@ -11,6 +11,10 @@
 #   cache          s("casio*4") downloaded from a loopback sample host on a
 #                  first start, then played from the cache on a second start
 #                  with the host gone
+#   remote         samples('github:user/repo') in the code: its map and file
+#                  downloaded from the loopback host standing in for GitHub
+#                  on a first start, then played from the cache on a second
+#                  start with the host gone
 # Each start is checked as follows:
 #   idle     0.5 s before play are silent (the meter sees no stray sound)
 #   playing  after win.play, 3 s of 100 ms blocks with RMS > 0.01 arrive
@@ -408,13 +412,17 @@ samples = b''.join(struct.pack('<h', int(20000 * math.sin(2 * math.pi * 440 * i 
 wav = (b'RIFF' + struct.pack('<I', 36 + len(samples)) + b'WAVEfmt ' +
        struct.pack('<IHHIIHH', 16, 1, 1, rate, rate * 2, 2, 16) + b'data' + struct.pack('<I', len(samples)) + samples)
 
+# A sample map, for samples('github:user/repo') (the remote mode).
+sample_map = b'{"_base": "https://raw.githubusercontent.com/user/repo/main/", "ghtone": ["tone.wav"]}'
+
 class Host(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
+        body, kind = (sample_map, 'application/json') if self.path.endswith('/strudel.json') else (wav, 'audio/wav')
         self.send_response(200)
-        self.send_header('Content-Type', 'audio/wav')
-        self.send_header('Content-Length', str(len(wav)))
+        self.send_header('Content-Type', kind)
+        self.send_header('Content-Length', str(len(body)))
         self.end_headers()
-        self.wfile.write(wav)
+        self.wfile.write(body)
         print('GET', self.path, flush=True)
 
 server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Host)
@@ -468,6 +476,25 @@ case $mode in
     export STRUDEL_JAM_SOUNDS_URL=http://127.0.0.1:9
     session second
     log "PASS: downloaded once, then played from the cache with the host gone"
+    ;;
+  remote)
+    # samples() in the code: the map and its file downloaded on the first
+    # start from the host standing in for raw.githubusercontent.com, then
+    # played from the cache on the second, with the host gone.
+    STRUDEL_JAM_REMOTE_URL=$(start_host) || exit 1
+    export STRUDEL_JAM_REMOTE_URL
+    session first "samples('github:user/repo')
+s(\"ghtone*4\")"
+    github=raw.githubusercontent.com/user/repo/main
+    grep -q "GET /$github/strudel.json" "$tmp/host.log" || fail "the sample map was not downloaded from the host"
+    grep -q "GET /$github/tone.wav" "$tmp/host.log" || fail "ghtone was not downloaded from the host"
+    [ -s "$XDG_CACHE_HOME/strudel-jam/sounds/remote/$github/tone.wav" ] || fail "ghtone is not in the cache"
+    stop_host
+    export STRUDEL_JAM_REMOTE_URL=http://127.0.0.1:9
+    session second
+    ! grep -q "could not be\|is not downloaded" "$tmp/app-second.log" ||
+      fail "the second start could not have the map or its file: $(grep "could not be\|is not downloaded" "$tmp/app-second.log")"
+    log "PASS: samples('github:…') downloaded once, then played from the cache with the host gone"
     ;;
   *)
     fail "unknown mode $mode"

@@ -244,7 +244,7 @@ test_result_landing (void)
 {
   const char * const sounds[] = { "bd", "sd", NULL };
   const char * const names[] = { "kick", "snare", NULL };
-  const char * const suggestions[] = { "piano", NULL };
+  const char * const loading[] = { "rbd", NULL };
   g_autoptr(SjChangeResult) result = sj_change_result_new_landing (SJ_CHANGE_STATUS_SCHEDULED, 13, 0.5, "abc");
   g_autoptr(SjChangeResult) applied = sj_change_result_new_landing (SJ_CHANGE_STATUS_APPLIED, 0, 0, "def");
   SjChangeTempo tempo[] = { { 1.5, NAN }, { 1, 0 }, { 1, 0.75 }, { NAN, 2 } };
@@ -263,7 +263,8 @@ test_result_landing (void)
   g_array_append_vals (result->dry_run.tempo, tempo, G_N_ELEMENTS (tempo));
   g_ptr_array_add (result->dry_run.samples, sj_change_samples_new ("map", names, "https://example.invalid/"));
   g_ptr_array_add (result->dry_run.samples, sj_change_samples_new ("github:someone/pack", NULL, NULL));
-  g_ptr_array_add (result->dry_run.unverified_sounds, sj_change_unknown_name_new ("pianoo", NULL, 0, 0, suggestions));
+  g_strfreev (result->dry_run.loading_sounds);
+  result->dry_run.loading_sounds = g_strdupv ((char **) loading);
 
   text = to_json_text (result);
   g_assert_cmpstr (text, ==,
@@ -272,7 +273,7 @@ test_result_landing (void)
                    "\"tempo\":[{\"cps\":1.5},{\"cps\":1,\"cycle\":0},{\"cps\":1,\"cycle\":0.75},{\"cps\":null,\"cycle\":2}],"
                    "\"samples\":[{\"source\":\"map\",\"names\":[\"kick\",\"snare\"],\"base\":\"https://example.invalid/\"},"
                    "{\"source\":\"github:someone/pack\"}],"
-                   "\"unverifiedSounds\":[{\"name\":\"pianoo\",\"suggestions\":[\"piano\"]}]}}");
+                   "\"loadingSounds\":[\"rbd\"]}}");
 
   /* Applied at once, with nothing to report but the summary's shape. */
   applied_text = to_json_text (applied);

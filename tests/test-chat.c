@@ -918,6 +918,101 @@ test_follows_agent (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 6);
 }
 
+/* Skill chips ------------------------------------------------------------ */
+
+static GPtrArray *
+skill_chips (Fixture *fixture)
+{
+  SjMessageRow *row = answer_row (fixture);
+  g_autoptr(GPtrArray) labels = row != NULL ? sj_test_find_all_by_type (GTK_WIDGET (row), GTK_TYPE_MENU_BUTTON) : NULL;
+  GPtrArray *chips = g_ptr_array_new ();
+
+  for (guint i = 0; labels != NULL && i < labels->len; i++)
+    if (gtk_widget_has_css_class (labels->pdata[i], "sj-skill-chip") && gtk_widget_is_visible (labels->pdata[i]))
+      g_ptr_array_add (chips, labels->pdata[i]);
+
+  return chips;
+}
+
+static gboolean
+has_chips (gpointer data)
+{
+  g_autoptr(GPtrArray) chips = skill_chips (data);
+
+  return chips->len > 0;
+}
+
+/* The skills a turn used show as chips on its answer, named for screen
+ * readers, pin or unpin their skill from their menu, and show again when
+ * the session is read back from the store. */
+static void
+test_skill_chips (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(SjSkillRegistry) skills = sj_skill_registry_new_for_roots (SJ_TEST_DATA "/skills/bundled", NULL, NULL);
+  g_autoptr(GPtrArray) chips = NULL;
+  Shown shown = { fixture, "Swung." };
+  gint64 session;
+
+  sj_agent_set_skills (fixture->agent, skills);
+  g_assert_true (sj_agent_set_skill_pinned (fixture->agent, "dub", TRUE, NULL));
+  sj_test_model_server_reply_text (fixture->server, shown.text, 3);
+  send_message (fixture, "make it jazzy");
+  spin_until (answer_complete, fixture, "the answer");
+  spin_until (answer_shows, &shown, "the answer's text");
+  spin_until (has_chips, fixture, "the skill chips");
+
+  chips = skill_chips (fixture);
+  g_assert_cmpuint (chips->len, ==, 2);
+  wait_frames (fixture, 2);
+  screenshot (fixture, "chat-skills.png");
+  g_assert_cmpstr (gtk_menu_button_get_label (chips->pdata[0]), ==, "Dub");
+  g_assert_cmpstr (gtk_menu_button_get_label (chips->pdata[1]), ==, "Jazz");
+  gtk_test_accessible_assert_property (chips->pdata[1], GTK_ACCESSIBLE_PROPERTY_LABEL, "Skill used: Jazz");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (chips->pdata[0]), ==, "Pinned to this session");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (chips->pdata[1]), ==, "Matched your words");
+
+  /* Each chip's menu pins its skill, or unpins a pinned one, and shows it. */
+  for (guint i = 0; i < 2; i++)
+    {
+      GMenuModel *menu = gtk_menu_button_get_menu_model (chips->pdata[i]);
+      g_autofree char *action = NULL;
+      g_autofree char *target = NULL;
+
+      g_autofree char *show = NULL;
+      g_autofree char *show_target = NULL;
+
+      /* Its second item shows the skill in the Skills page (the window's
+       * action; test-panel activates it). */
+      g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);
+      g_assert_true (g_menu_model_get_item_attribute (menu, 1, G_MENU_ATTRIBUTE_ACTION, "s", &show));
+      g_assert_true (g_menu_model_get_item_attribute (menu, 1, G_MENU_ATTRIBUTE_TARGET, "s", &show_target));
+      g_assert_cmpstr (show, ==, "win.show-skill");
+      g_assert_cmpstr (show_target, ==, i == 0 ? "dub" : "jazz");
+
+      g_assert_true (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+      g_assert_true (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_TARGET, "s", &target));
+      g_assert_cmpstr (action, ==, i == 0 ? "chat.unpin-skill" : "chat.pin-skill");
+      g_assert_cmpstr (target, ==, i == 0 ? "dub" : "jazz");
+      g_assert_true (gtk_widget_activate_action (chips->pdata[i], action, "s", target));
+    }
+  {
+    g_auto(GStrv) pinned = sj_agent_get_pinned_skills (fixture->agent);
+
+    g_assert_cmpuint (g_strv_length (pinned), ==, 1);
+    g_assert_cmpstr (pinned[0], ==, "jazz");
+  }
+  g_clear_pointer (&chips, g_ptr_array_unref);
+
+  session = sj_agent_get_session_id (fixture->agent);
+  sj_agent_new_session (fixture->agent);
+  g_assert_true (sj_agent_load_session (fixture->agent, session, NULL));
+  spin_until (has_chips, fixture, "the skill chips after a reload");
+  chips = skill_chips (fixture);
+  g_assert_cmpuint (chips->len, ==, 2);
+  g_assert_cmpstr (gtk_menu_button_get_label (chips->pdata[1]), ==, "Jazz");
+}
+
 /* Regenerate and edit ---------------------------------------------------- */
 
 static void
@@ -976,6 +1071,8 @@ main (int   argc,
   g_setenv ("GDK_BACKEND", "x11", TRUE);
   g_setenv ("GTK_IM_MODULE", "gtk-im-context-simple", TRUE);
   g_setenv ("LANGUAGE", "C", TRUE);
+  /* Accessible names are read back (the skill chips). */
+  g_setenv ("GTK_A11Y", "test", TRUE);
 
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
@@ -995,6 +1092,7 @@ main (int   argc,
   ADD ("/chat/follows-agent", test_follows_agent);
   ADD ("/chat/screenshots", test_screenshots);
   ADD ("/chat/banner", test_banner);
+  ADD ("/chat/skill-chips", test_skill_chips);
 #undef ADD
 
   return g_test_run ();

@@ -24,6 +24,7 @@
 #include "sj-dry-run-report-private.h"
 #include "sj-sound-library.h"
 #include "sj-knowledge.h"
+#include "sj-test-files.h"
 
 static SjDryRun *dry_run;
 static SjKnowledge *knowledge;
@@ -477,6 +478,98 @@ test_tempo_and_samples (void)
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (answer, "cps"), 0.5, 1e-9);
 }
 
+/* Where a sample map named by a string would be fetched from, as the page
+ * resolves it (remote.mjs, superdough's rules). */
+static void
+test_remote_map_addresses (void)
+{
+  g_autoptr(JsonObject) answer = run ("samples('github:user/repo')\n"
+                                      "samples('github:user/repo/dev/kits')\n"
+                                      "samples('bubo:waveforms')\n"
+                                      "samples('shabda:bass:4')\n"
+                                      "samples('https://host.test/strudel.json')\n"
+                                      "samples('not-a-url.json')\n"
+                                      "s(\"bd\")", 1, 0);
+  const char *expected[] = {
+    "https://raw.githubusercontent.com/user/repo/main/strudel.json",
+    "https://raw.githubusercontent.com/user/repo/dev/kits/strudel.json",
+    "https://raw.githubusercontent.com/Bubobubobubobubo/dough-waveforms/main/strudel.json",
+    "https://shabda.ndre.gr/bass:4.json?strudel=1",
+    "https://host.test/strudel.json",
+    NULL,
+  };
+  JsonArray *samples = json_object_get_array_member (answer, "samples");
+
+  g_assert_cmpuint (json_array_get_length (samples), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpstr (json_object_get_string_member_with_default (json_array_get_object_element (samples, i), "url", NULL),
+                     ==, expected[i]);
+}
+
+/* The sounds of a sample map the code loads from the network are
+ * "loading" until the map has been fetched, then known (or unknown). */
+static void
+test_remote_map_sounds (void)
+{
+  const char *code = "samples('github:user/repo')\ns(\"rbd r_sd nosuch\")";
+  g_autoptr(JsonObject) answer = run (code, 1, 0);
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(JsonObject) known = NULL;
+  g_autoptr(SjKnowledge) remote_knowledge = NULL;
+  g_autoptr(SjSoundCache) cache = NULL;
+  g_autoptr(SjRemoteSamples) remote = NULL;
+  g_autoptr(GFile) directory = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("sj-dry-run-remote-XXXXXX", NULL);
+  g_autofree char *map_dir = g_build_filename (dir, "raw.githubusercontent.com", "user", "repo", "main", NULL);
+  g_autofree char *map_file = g_build_filename (map_dir, "strudel.json", NULL);
+  g_autofree char *index = g_build_filename (dir, ".index", NULL);
+  g_autoptr(JsonNode) answer_node = NULL;
+  const char *text;
+  JsonArray *loading;
+  JsonArray *unknown;
+
+  /* No map fetched (and nothing to ask): every sound it may register. */
+  report = sj_dry_run_report (answer, knowledge);
+  g_assert_true (_sj_dry_run_report_is_playable (report));
+  loading = json_object_get_array_member (report, "loadingSounds");
+  g_assert_cmpuint (json_array_get_length (loading), ==, 3);
+  g_assert_true (array_has_string (loading, "rbd"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (report, "unknownSounds")), ==, 0);
+
+  /* The map fetched before (in the cache and its index): its sounds are
+   * known, a name it does not have is unknown. */
+  g_assert_cmpint (g_mkdir_with_parents (map_dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (map_file, "{\"_base\": \"https://raw.githubusercontent.com/user/repo/main/\","
+                                      " \"rbd\": [\"bd.wav\"], \"r sd\": \"sd.wav\"}", -1, NULL));
+  g_assert_true (g_file_set_contents (index, "https://raw.githubusercontent.com/user/repo/main/strudel.json\n", -1, NULL));
+  directory = g_file_new_for_path (dir);
+  cache = sj_sound_cache_new (sj_sound_library_get_default (), directory);
+  remote = sj_remote_samples_new (cache, directory);
+  remote_knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sj_knowledge_get_sounds (knowledge));
+  sj_knowledge_set_remote_samples (remote_knowledge, remote);
+
+  known = sj_dry_run_report (answer, remote_knowledge);
+  g_assert_false (_sj_dry_run_report_is_playable (known));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (known, "loadingSounds")), ==, 0);
+  unknown = json_object_get_array_member (known, "unknownSounds");
+  g_assert_cmpuint (json_array_get_length (unknown), ==, 1);
+  g_assert_nonnull (find_named (unknown, "nosuch"));
+
+  /* The knowledge names such a sound, and how to have it, though the page
+   * has not registered it. */
+  answer_node = sj_knowledge_query (remote_knowledge, "sounds:rbd");
+  text = json_object_get_string_member (json_node_get_object (answer_node), "answer");
+  g_assert_nonnull (strstr (text, "“rbd” is a sound of the sample map "
+                                  "https://raw.githubusercontent.com/user/repo/main/strudel.json"));
+  g_assert_nonnull (strstr (text, "it is downloaded when first played"));
+  g_assert_true (array_has_string (json_object_get_array_member (json_node_get_object (answer_node), "suggestions"),
+                                   "rbd"));
+
+  sj_test_remove_tree (dir);
+  g_assert_no_error (error);
+}
+
 static void
 test_labels (void)
 {
@@ -734,6 +827,8 @@ main (int    argc,
   g_test_add_func ("/dry-run/cancel", test_cancel);
   g_test_add_func ("/dry-run/input-limits", test_input);
   g_test_add_func ("/dry-run/tempo-and-samples", test_tempo_and_samples);
+  g_test_add_func ("/dry-run/remote-map-addresses", test_remote_map_addresses);
+  g_test_add_func ("/dry-run/remote-map-sounds", test_remote_map_sounds);
   g_test_add_func ("/dry-run/labels", test_labels);
   g_test_add_func ("/dry-run/banks-and-unknown-sounds", test_banks_and_unknown_sounds);
   g_test_add_func ("/dry-run/sample-uses", test_sample_uses);

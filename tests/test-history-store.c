@@ -654,7 +654,7 @@ static const char schema_v1[] =
   "PRAGMA user_version = 1;";
 
 /* A history of version 1 with an answer its app left streaming: opened,
- * it is version 2, every row is kept with its links (tool calls and code
+ * it is the current version, every row is kept with its links (tool calls and code
  * snapshots still point at their message), the answer is interrupted, the
  * new status is allowed and foreign keys hold again. */
 static void
@@ -689,8 +689,9 @@ test_migrate_v1 (Fixture       *fixture,
   store = open_store (fixture);
 
   db = open_raw (fixture->path);
-  g_assert_cmpint (query_int (db, "PRAGMA user_version"), ==, 2);
+  g_assert_cmpint (query_int (db, "PRAGMA user_version"), ==, SJ_HISTORY_STORE_SCHEMA_VERSION);
   g_assert_cmpint (query_int (db, "SELECT count(*) FROM pragma_foreign_key_check"), ==, 0);
+  g_assert_cmpint (query_int (db, "SELECT count(*) FROM sqlite_master WHERE name IN ('session_skills', 'message_skills')"), ==, 2);
   g_assert_cmpint (query_int (db, "SELECT count(*) FROM sqlite_master WHERE name = 'messages_session'"), ==, 1);
   g_assert_cmpint (query_int (db, "SELECT count(*) FROM sqlite_master WHERE name = 'messages_new'"), ==, 0);
   schema = query_text (db, "SELECT sql FROM sqlite_master WHERE name = 'tool_calls'");

@@ -479,7 +479,7 @@ test_filters (Fixture       *fixture,
   status = dropdowns->pdata[1];
   gtk_test_accessible_assert_property (tool, GTK_ACCESSIBLE_PROPERTY_LABEL, "Filter by tool");
   gtk_test_accessible_assert_property (status, GTK_ACCESSIBLE_PROPERTY_LABEL, "Filter by status");
-  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (tool)), ==, 5);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (tool)), ==, 7);
   g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (status)), ==, 4);
 
   /* apply_strudel_change */
@@ -591,6 +591,36 @@ test_empty (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The skill tools are logged like the others, with their own summaries. */
+static void
+test_skill_tools (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkWidget *window;
+  GtkWidget *page = new_page (fixture, fixture->empty_session, &window);
+  g_autoptr(GPtrArray) rows = NULL;
+  gint64 ids[3];
+
+  ids[0] = record (fixture, fixture->other_message, "skills_list", "{}",
+                   "{\"status\":\"ok\",\"skills\":[{\"name\":\"jazz\"},{\"name\":\"dub\"},{\"name\":\"house\"}]}",
+                   SJ_HISTORY_TOOL_SUCCEEDED, 1, NAN);
+  ids[1] = record (fixture, fixture->other_message, "activate_skills", "{\"names\":[\"jaz\"]}",
+                   "{\"status\":\"error\",\"error\":{\"code\":\"UNKNOWN_SKILL\",\"message\":\"No.\"}}",
+                   SJ_HISTORY_TOOL_FAILED, 1, NAN);
+  ids[2] = record (fixture, fixture->other_message, "activate_skills", "{\"names\":[\"jazz\",\"dub\"]}",
+                   "{\"status\":\"ok\",\"skills\":[{\"name\":\"jazz\",\"title\":\"Jazz\"},{\"name\":\"dub\",\"title\":\"Dub\"}]}",
+                   SJ_HISTORY_TOOL_SUCCEEDED, 1, NAN);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    sj_tool_logs_page_add_call (SJ_TOOL_LOGS_PAGE (page), ids[i]);
+
+  rows = wait_for_rows (page, 3);
+  g_assert_cmpstr (_sj_tool_log_row_get_summary (rows->pdata[0]), ==, "3 skills");
+  g_assert_cmpstr (_sj_tool_log_row_get_summary (rows->pdata[1]), ==, "failed: UNKNOWN_SKILL");
+  g_assert_cmpstr (_sj_tool_log_row_get_summary (rows->pdata[2]), ==, "Jazz, Dub");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -608,6 +638,7 @@ main (int   argc,
   g_test_add ("/tool-logs/filters", Fixture, NULL, fixture_set_up, test_filters, fixture_tear_down);
   g_test_add ("/tool-logs/add-call", Fixture, NULL, fixture_set_up, test_add_call, fixture_tear_down);
   g_test_add ("/tool-logs/empty", Fixture, NULL, fixture_set_up, test_empty, fixture_tear_down);
+  g_test_add ("/tool-logs/skill-tools", Fixture, NULL, fixture_set_up, test_skill_tools, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -7,7 +7,7 @@
 
 #include "config.h"
 
-#include "sj-web-assets.h"
+#include "sj-web-assets-private.h"
 #include "sj-web-resources.h"
 
 #define PREFIX "/io/github/strudeljam/StrudelJam/web"
@@ -73,6 +73,28 @@ test_page_csp_allows_only_our_scheme (void)
   directive = g_strndup (script_src, strcspn (script_src, ";"));
   g_assert_cmpstr (directive, ==, "script-src 'self' strudel-jam: 'unsafe-eval'");
   g_assert_nonnull (strstr (html, "default-src 'none'"));
+
+  /* Nothing is fetched from the network, not even the sample maps the
+   * code's own samples('github:…') loads: they come through our scheme. */
+  g_assert_nonnull (strstr (html, "connect-src 'self' strudel-jam:;"));
+  g_assert_nonnull (strstr (html, "media-src 'self' strudel-jam: blob: data:;"));
+  g_assert_null (strstr (html, "https:"));
+  g_assert_null (strstr (html, "http:"));
+}
+
+/* Every response carries the page's policy too. */
+static void
+test_response_csp_is_the_page_csp (void)
+{
+  g_autoptr(GBytes) bytes = g_resources_lookup_data (PREFIX "/index.html", 0, NULL);
+  g_autofree char *html = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  const char *start = strstr (html, "content=\"default-src");
+  g_autofree char *policy = NULL;
+
+  g_assert_nonnull (start);
+  start += strlen ("content=\"");
+  policy = g_strndup (start, strcspn (start, "\""));
+  g_assert_cmpstr (policy, ==, _sj_web_assets_get_content_security_policy ());
 }
 
 static void
@@ -102,6 +124,7 @@ main (int   argc,
 
   g_test_add_func ("/web-assets/serves-bundle", test_serves_bundle);
   g_test_add_func ("/web-assets/csp", test_page_csp_allows_only_our_scheme);
+  g_test_add_func ("/web-assets/response-csp", test_response_csp_is_the_page_csp);
   g_test_add_func ("/web-assets/refuses-everything-else", test_refuses_everything_else);
 
   return g_test_run ();

@@ -193,25 +193,40 @@ has_external_request (gpointer data)
 }
 
 /* The "nothing left our scheme" check above is only worth something if a
- * request that does leave is seen: make one (to a closed loopback port). */
+ * request that does leave is seen. The page's own scripts cannot make one
+ * any more (the CSP allows only our scheme, samples('github:…') included):
+ * a fetch() from the page is refused before it starts. A script in a world
+ * of its own, which the page's CSP does not bind, still can (to a closed
+ * loopback port), and it is noticed. */
 static void
 test_external_requests_are_seen (void)
 {
   SjWindow *window = sj_test_open_window ();
   SjRepl *repl = _sj_window_get_repl (window);
+  g_autoptr(JsonNode) refused = NULL;
   const char * const *external;
 
   g_assert_null (_sj_repl_get_external_requests (repl)[0]);
+  refused = sj_test_call_js (repl,
+                             "const seen = new Promise((resolve) => document.addEventListener("
+                             "  'securitypolicyviolation', (event) => resolve(event.blockedURI), { once: true }));"
+                             "let failed = false;"
+                             "try { await fetch('https://127.0.0.1:39999/page'); } catch { failed = true; }"
+                             "return { failed, blocked: await seen };");
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (refused), "failed"));
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (refused), "blocked"), ==,
+                   "https://127.0.0.1:39999/page");
+  g_assert_null (_sj_repl_get_external_requests (repl)[0]);
+
   webkit_web_view_evaluate_javascript (WEBKIT_WEB_VIEW (sj_repl_get_widget (repl)),
                                        "fetch('https://127.0.0.1:39999/probe').catch(() => {}); 0", -1,
-                                       NULL, NULL, NULL, eval_js_cb, NULL);
+                                       "sj-test-probe", NULL, NULL, eval_js_cb, NULL);
   sj_test_spin_until (has_external_request, repl, "the outgoing request to be noticed");
 
   external = _sj_repl_get_external_requests (repl);
   g_assert_cmpstr (external[0], ==, "https://127.0.0.1:39999/probe");
   g_assert_null (external[1]);
 }
-
 
 static void
 record_string_cb (gpointer    instance,

@@ -16,6 +16,9 @@
  * --passes   timed passes over the queries after one warm-up pass (3)
  * --regexes  {"regexes": [string, ...]}
  * --repeat   calls per regular expression after one warm-up call (50)
+ * --phrases  the phrase set (query, expected first answer): accuracy and
+ *            latency of the questions musicians and models ask
+ * --held-out the same for questions never used to tune the vocabulary
  * --dump-knowledge  write the bundled notes as DIR/<category>.md, so that
  *            the Python side searches exactly the text compiled in here
  */
@@ -161,6 +164,84 @@ bench_queries (JsonBuilder *builder,
   json_builder_end_object (builder);
 }
 
+/* The phrase set (tests/data/knowledge-queries.tsv): how many are right
+ * first, and how long each takes. */
+static void
+bench_phrases (JsonBuilder *builder,
+               SjKnowledge *knowledge,
+               const char  *member,
+               const char  *path,
+               guint        passes)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint n = 0, right = 0;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    g_error ("cannot read %s", path);
+  lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = NULL;
+      g_autoptr(JsonNode) answer = NULL;
+      JsonObject *object;
+      gboolean not_found, ok;
+
+      if (lines[i][0] == '\0' || lines[i][0] == '#')
+        continue;
+      fields = g_strsplit (lines[i], "\t", 3);
+      if (g_strv_length (fields) != 3)
+        continue;
+      not_found = fields[2][0] == '!';
+      n++;
+
+      answer = sj_knowledge_query (knowledge, fields[1]);
+      for (guint p = 0; p < passes; p++)
+        {
+          gint64 start = now_ns ();
+          JsonNode *again = sj_knowledge_query (knowledge, fields[1]);
+          gint64 spent = now_ns () - start;
+
+          g_array_append_val (samples, spent);
+          json_node_unref (again);
+        }
+
+      object = json_node_get_object (answer);
+      ok = json_object_get_boolean_member (object, "ok");
+      if (ok && !not_found)
+        {
+          JsonArray *items = json_object_get_array_member (object, "items");
+          g_auto(GStrv) expected = g_strsplit (fields[2], "|", -1);
+
+          if (json_array_get_length (items) > 0 &&
+              g_strv_contains ((const char * const *)expected,
+                               json_object_get_string_member (json_array_get_object_element (items, 0), "name")))
+            right++;
+        }
+      else if (!ok && not_found)
+        {
+          JsonArray *suggestions = json_object_get_array_member (object, "suggestions");
+          g_auto(GStrv) expected = g_strsplit (fields[2] + 1, " ", -1);
+          gboolean found = expected[0] == NULL || expected[0][0] == '\0';
+
+          for (guint s = 0; !found && s < json_array_get_length (suggestions); s++)
+            found = g_strv_contains ((const char * const *)expected, json_array_get_string_element (suggestions, s));
+          right += found;
+        }
+    }
+
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "n");
+  json_builder_add_int_value (builder, n);
+  json_builder_set_member_name (builder, "right");
+  json_builder_add_int_value (builder, right);
+  add_int_array (builder, "samples_ns", (const gint64 *)(gpointer)samples->data, samples->len);
+  json_builder_end_object (builder);
+}
+
 static void
 bench_regexes (JsonBuilder     *builder,
                SjKnowledgeBase *base,
@@ -235,6 +316,8 @@ main (int   argc,
   g_autofree char *regexes_path = NULL;
   g_autofree char *output_path = NULL;
   g_autofree char *dump_path = NULL;
+  g_autofree char *phrases_path = NULL;
+  g_autofree char *held_out_path = NULL;
   int passes = 3;
   int repeat = 50;
   GOptionEntry entries[] = {
@@ -245,6 +328,8 @@ main (int   argc,
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "Calls per pattern (50)", "N" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path, "Write the JSON here (default: stdout)", "FILE" },
     { "dump-knowledge", 0, 0, G_OPTION_ARG_FILENAME, &dump_path, "Write the bundled notes into DIR", "DIR" },
+    { "phrases", 0, 0, G_OPTION_ARG_FILENAME, &phrases_path, "The phrase set (tests/data/knowledge-queries.tsv)", "FILE" },
+    { "held-out", 0, 0, G_OPTION_ARG_FILENAME, &held_out_path, "Phrases never used to tune (bench/knowledge/held-out.tsv)", "FILE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("- time the knowledge services");
@@ -335,6 +420,10 @@ main (int   argc,
       json_builder_add_int_value (builder, load_ns);
 
       bench_queries (builder, knowledge, queries, passes);
+      if (phrases_path != NULL)
+        bench_phrases (builder, knowledge, "phrases", phrases_path, passes);
+      if (held_out_path != NULL)
+        bench_phrases (builder, knowledge, "held_out", held_out_path, passes);
     }
 
   if (regexes_path != NULL)

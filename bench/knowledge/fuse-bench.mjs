@@ -26,7 +26,7 @@ const fuseVersion = JSON.parse(
   readFileSync(join(dirname(require.resolve('fuse.js')), '..', 'package.json'), 'utf8'),
 ).version;
 
-const [docPath, soundsPath, queriesPath, passesArg] = process.argv.slice(2);
+const [docPath, soundsPath, queriesPath, passesArg, phrasesPath, heldOutPath] = process.argv.slice(2);
 if (!queriesPath) {
   console.error('usage: node fuse-bench.mjs DOC_JSON SOUNDS_JSON QUERIES_JSON [PASSES]');
   process.exit(2);
@@ -114,5 +114,40 @@ const out = {
   configs: {},
 };
 for (const [name, extra] of Object.entries(configs)) out.configs[name] = run(extra);
+
+// The phrase set (category, query, expected): is Fuse's best result, over
+// both collections, one of the expected names?  "!names" expects nothing
+// found; Fuse has no suggestions, so it is right when it finds nothing.
+function judgePhrases(path, member) {
+  const rows = readFileSync(path, 'utf8').split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => l.split('\t'))
+    .filter((f) => f.length === 3);
+  for (const [name, extra] of Object.entries(configs)) {
+    const reference = new Fuse(entries, {
+      keys: [
+        { name: 'name', weight: 3 },
+        { name: 'synonyms', weight: 2 },
+        { name: 'description', weight: 1 },
+      ],
+      includeScore: true,
+      threshold: 0.4,
+      ...extra,
+    });
+    const soundIndex = new Fuse(sounds, { includeScore: true, threshold: 0.4, ...extra });
+    let right = 0;
+    for (const [, query, expected] of rows) {
+      const r = reference.search(query, { limit: 1 });
+      const s = soundIndex.search(query, { limit: 1 });
+      const best = [...r.map((x) => [x.score, x.item.name]), ...s.map((x) => [x.score, x.item])]
+        .sort((a, b) => a[0] - b[0])[0];
+      if (expected.startsWith('!')) right += best === undefined ? 1 : 0;
+      else if (best !== undefined && expected.split('|').includes(best[1])) right++;
+    }
+    out.configs[name][member] = { n: rows.length, right };
+  }
+}
+if (phrasesPath) judgePhrases(phrasesPath, 'phrases');
+if (heldOutPath) judgePhrases(heldOutPath, 'held_out');
 
 process.stdout.write(JSON.stringify(out) + '\n');

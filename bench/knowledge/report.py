@@ -116,6 +116,21 @@ def main():
         verdicts.append(f"{'MET' if s['p99'] < TARGET_P99_US else 'NOT MET'} by {label} (p99 {fmt(s['p99'])} µs)")
     print(f"  target p99 under 1 ms per strudel_knowledge query: {'; '.join(verdicts)}")
     out["strudel_knowledge"]["target_met"] = {label: s["p99"] < TARGET_P99_US for label, s in c_rows}
+    for member, title in (("phrases", "phrase set (tests/data/knowledge-queries.tsv"),
+                          ("held_out", "held-out phrases (bench/knowledge/held-out.tsv, never used to tune")):
+        if member not in c:
+            continue
+        ph = c[member]
+        s = summary(ph["samples_ns"])
+        print(f"  {title}, {ph['n']} questions): right first"
+              f" {ph['right']}/{ph['n']} ({100.0 * ph['right'] / ph['n']:.1f} %) C,"
+              f" p50 {fmt(s['p50'])} µs, p99 {fmt(s['p99'])} µs")
+        for name, config in fuse["configs"].items():
+            if member in config:
+                fp = config[member]
+                print(f"    Fuse.js {name}: right first {fp['right']}/{fp['n']} ({100.0 * fp['right'] / fp['n']:.1f} %)")
+        out["strudel_knowledge"][member] = {"n": ph["n"], "right": ph["right"], "p50": s["p50"], "p99": s["p99"],
+                                            "fuse": {k: v.get(member) for k, v in fuse["configs"].items()}}
     print(f"  answered ok:true: {c['queries']['ok']}/{n} (C);"
           f" Fuse.js returned something for {fuse['configs']['defaults']['found']}/{n}")
     print(f"  set-up: C indexes {c['load_ns'] / 1e6:.1f} ms ({main_label});"

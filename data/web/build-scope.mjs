@@ -33,9 +33,15 @@ const esbuild = createRequire(path.join(workDir, 'package.json'))('esbuild');
 
 // The modules the page hands to evalScope(), in its order (later modules win
 // on equal names), read from src/app.mjs so that the list follows the page.
+// The page's own modules (./…) are found next to it.
 function scopeModules() {
   const app = readFileSync(path.join(here, 'src', 'app.mjs'), 'utf8');
-  const imports = new Map([...app.matchAll(/^import \* as (\w+) from '([^']+)';$/gm)].map((m) => [m[1], m[2]]));
+  const imports = new Map(
+    [...app.matchAll(/^import \* as (\w+) from '([^']+)';$/gm)].map((m) => [
+      m[1],
+      m[2].startsWith('.') ? path.join(here, 'src', m[2]) : m[2],
+    ]),
+  );
   const call = app.match(/\bevalScope\(([\w\s,]+)\)/);
   const ids = call ? call[1].split(',').map((id) => id.trim()) : [];
   if (ids.length === 0 || !ids.every((id) => imports.has(id))) {

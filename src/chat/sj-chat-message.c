@@ -33,6 +33,7 @@ struct _SjChatMessage
   SjChatSwap              swap;
   double                  swap_cycle;
   gboolean                is_last;
+  GPtrArray              *skills;   /* of SjHistorySkillUse */
 };
 
 G_DEFINE_FINAL_TYPE (SjChatMessage, sj_chat_message, G_TYPE_OBJECT)
@@ -43,6 +44,7 @@ enum {
   PROP_SWAP,
   PROP_IS_LAST,
   PROP_HAS_REASONING,
+  PROP_N_SKILLS,
   N_PROPS
 };
 
@@ -62,6 +64,7 @@ sj_chat_message_finalize (GObject *object)
   g_string_free (self->content, TRUE);
   g_string_free (self->reasoning, TRUE);
   g_clear_object (&self->tool_calls);
+  g_clear_pointer (&self->skills, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sj_chat_message_parent_class)->finalize (object);
 }
@@ -88,6 +91,9 @@ sj_chat_message_get_property (GObject    *object,
     case PROP_HAS_REASONING:
       g_value_set_boolean (value, self->reasoning->len > 0);
       break;
+    case PROP_N_SKILLS:
+      g_value_set_uint (value, self->skills->len);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -109,6 +115,8 @@ sj_chat_message_class_init (SjChatMessageClass *klass)
                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_HAS_REASONING] = g_param_spec_boolean ("has-reasoning", NULL, NULL, FALSE,
                                                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_N_SKILLS] = g_param_spec_uint ("n-skills", NULL, NULL, 0, G_MAXUINT, 0,
+                                                 G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -127,6 +135,7 @@ sj_chat_message_init (SjChatMessage *self)
   self->reasoning = g_string_new (NULL);
   self->tool_calls = g_list_store_new (SJ_TYPE_TOOL_CALL_ITEM);
   self->swap_cycle = NAN;
+  self->skills = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_history_skill_use_free);
 }
 
 SjChatMessage *
@@ -305,4 +314,34 @@ sj_chat_format_cooked (gint64 duration_us)
 
   /* Translators: how long the agent took to answer, in minutes and seconds. */
   return g_strdup_printf (_("Cooked for %" G_GINT64_FORMAT " m %" G_GINT64_FORMAT " s"), seconds / 60, seconds % 60);
+}
+
+/**
+ * sj_chat_message_get_skills:
+ *
+ * Returns: (transfer none) (element-type SjHistorySkillUse): the skills
+ *   the message's turn used, for its chips
+ */
+GPtrArray *
+sj_chat_message_get_skills (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+
+  return self->skills;
+}
+
+/**
+ * sj_chat_message_set_skills:
+ * @skills: (transfer full) (element-type SjHistorySkillUse) (nullable):
+ *   the skills, as the store lists them
+ */
+void
+sj_chat_message_set_skills (SjChatMessage *self,
+                            GPtrArray     *skills)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+
+  g_clear_pointer (&self->skills, g_ptr_array_unref);
+  self->skills = skills != NULL ? skills : g_ptr_array_new_with_free_func ((GDestroyNotify) sj_history_skill_use_free);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SKILLS]);
 }

@@ -49,6 +49,9 @@ void                    sj_chat_message_set_swap         (SjChatMessage         
 gboolean                sj_chat_message_get_is_last      (SjChatMessage          *self);
 void                    sj_chat_message_set_is_last      (SjChatMessage          *self,
                                                           gboolean                is_last);
+GPtrArray              *sj_chat_message_get_skills       (SjChatMessage          *self);
+void                    sj_chat_message_set_skills       (SjChatMessage          *self,
+                                                          GPtrArray              *skills);
 char                   *sj_chat_format_cooked            (gint64                  duration_us);
 
 G_END_DECLS

@@ -150,6 +150,17 @@ tool_finished_cb (SjChatPanel *self,
 }
 
 static void
+skills_used_cb (SjChatPanel *self,
+                gint64       message_id)
+{
+  SjChatMessage *message = find_message (self, message_id);
+
+  if (message != NULL)
+    sj_chat_message_set_skills (message, sj_history_store_list_message_skills (sj_agent_get_store (self->agent),
+                                                                               message_id, NULL));
+}
+
+static void
 message_finished_cb (SjChatPanel *self,
                      gint64       id,
                      int          status)
@@ -279,6 +290,8 @@ sj_chat_panel_load_session (SjChatPanel *self,
         }
       while (calls != NULL && k < calls->len && ((SjHistoryToolCall *) g_ptr_array_index (calls, k))->message_id < message->id)
         k++;
+      if (message->role == SJ_HISTORY_ROLE_ASSISTANT)
+        sj_chat_message_set_skills (item, sj_history_store_list_message_skills (store, message->id, NULL));
       g_ptr_array_add (items, item);
     }
 
@@ -344,6 +357,7 @@ _sj_chat_panel_init_messages (SjChatPanel *self)
   g_signal_group_connect_object (self->agent_signals, "text-delta", G_CALLBACK (text_delta_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->agent_signals, "tool-finished", G_CALLBACK (tool_finished_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->agent_signals, "message-finished", G_CALLBACK (message_finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->agent_signals, "skills-used", G_CALLBACK (skills_used_cb), self, G_CONNECT_SWAPPED);
 
   self->messages = g_list_store_new (SJ_TYPE_CHAT_MESSAGE);
   self->slice = gtk_slice_list_model_new (g_object_ref (G_LIST_MODEL (self->messages)), 0, 0);

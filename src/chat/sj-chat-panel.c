@@ -228,6 +228,37 @@ apply_code_action (GtkWidget  *widget,
   g_signal_emit (widget, signals[APPLY_CODE], 0, g_variant_get_string (parameter, NULL));
 }
 
+/* Pins a skill from its chip, or unpins it: the session's next messages
+ * carry it, or no longer do. */
+static void
+pin_skill (SjChatPanel *self,
+           const char  *name,
+           gboolean     pinned)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->agent == NULL)
+    return;
+  if (!sj_agent_set_skill_pinned (self->agent, name, pinned, &error))
+    g_warning ("Could not pin the skill “%s”: %s", name, error->message);
+}
+
+static void
+pin_skill_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  pin_skill (SJ_CHAT_PANEL (widget), g_variant_get_string (parameter, NULL), TRUE);
+}
+
+static void
+unpin_skill_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  pin_skill (SJ_CHAT_PANEL (widget), g_variant_get_string (parameter, NULL), FALSE);
+}
+
 /**
  * sj_chat_panel_set_agent:
  * @config: (nullable): the agent's setup, whose problems the banner shows
@@ -405,6 +436,8 @@ sj_chat_panel_class_init (SjChatPanelClass *klass)
   gtk_widget_class_install_action (widget_class, "chat.regenerate", NULL, regenerate_action);
   gtk_widget_class_install_action (widget_class, "chat.edit-last", NULL, edit_last_action);
   gtk_widget_class_install_action (widget_class, "chat.apply-code", "s", apply_code_action);
+  gtk_widget_class_install_action (widget_class, "chat.pin-skill", "s", pin_skill_action);
+  gtk_widget_class_install_action (widget_class, "chat.unpin-skill", "s", unpin_skill_action);
 }
 
 static void

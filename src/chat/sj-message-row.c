@@ -4,8 +4,8 @@
  *
  * A row of the conversation. The list recycles rows, so one row shows
  * whichever message it is bound to: the musician's words, the agent's
- * answer (its thinking in a collapsed expander, the Markdown, the finished
- * tool calls, when its change lands, how long it cooked, or that the app
+ * answer (its thinking in a collapsed expander, the Markdown, chips for
+ * the skills its turn used, the finished tool calls, when its change lands, how long it cooked, or that the app
  * stopped before it finished), or a line of the app's own. While bound
  * to a streaming message it follows the message's "appended" signal, and
  * the Markdown view renders the new text on the next frame, never the
@@ -35,6 +35,7 @@ struct _SjMessageRow
   GtkLabel      *reasoning_label;
   GtkLabel      *text_label;
   SjMarkdownView *markdown;
+  GtkBox        *skills_box;
   GtkListBox    *tool_list;
   GtkLabel      *swap_label;
   GtkWidget     *footer;
@@ -138,6 +139,64 @@ update_reasoning (SjMessageRow *self)
   gtk_label_set_label (self->reasoning_label, reasoning);
 }
 
+static const char *
+describe_use (const char *how)
+{
+  if (g_strcmp0 (how, "pinned") == 0)
+    return _("Pinned to this session");
+  if (g_strcmp0 (how, "tool") == 0)
+    return _("Activated by the agent");
+  return _("Matched your words");
+}
+
+/* One chip per skill the turn used: its title, how it came in, and a
+ * menu to pin it to the session (or unpin it, when it was pinned) and to
+ * show it in the Skills page. */
+static void
+update_skills (SjMessageRow *self)
+{
+  GPtrArray *skills = sj_chat_message_get_skills (self->message);
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->skills_box))) != NULL)
+    gtk_box_remove (self->skills_box, child);
+
+  for (guint i = 0; i < skills->len; i++)
+    {
+      SjHistorySkillUse *use = g_ptr_array_index (skills, i);
+      gboolean pinned = g_strcmp0 (use->how, "pinned") == 0;
+      g_autoptr(GMenu) menu = g_menu_new ();
+      g_autoptr(GMenuItem) item = NULL;
+      GtkWidget *chip = gtk_menu_button_new ();
+      /* TRANSLATORS: the accessible name of a chip under an answer, e.g. "Skill used: Jazz" */
+      g_autofree char *name = g_strdup_printf (_("Skill used: %s"), use->title);
+
+      item = g_menu_item_new (pinned ? _("Unpin from This Session") : _("Pin to This Session"), NULL);
+      g_menu_item_set_action_and_target_value (item, pinned ? "chat.unpin-skill" : "chat.pin-skill",
+                                               g_variant_new_string (use->name));
+      g_menu_append_item (menu, item);
+      g_clear_object (&item);
+      /* The window's action: the Skills page opens on this skill's rules. */
+      item = g_menu_item_new (_("Show Skill"), NULL);
+      g_menu_item_set_action_and_target_value (item, "win.show-skill", g_variant_new_string (use->name));
+      g_menu_append_item (menu, item);
+
+      gtk_menu_button_set_label (GTK_MENU_BUTTON (chip), use->title);
+      gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (chip), G_MENU_MODEL (menu));
+      gtk_menu_button_set_always_show_arrow (GTK_MENU_BUTTON (chip), FALSE);
+      gtk_widget_add_css_class (chip, "flat");
+      gtk_widget_add_css_class (chip, "caption");
+      gtk_widget_add_css_class (chip, "sj-skill-chip");
+      gtk_widget_set_tooltip_text (chip, describe_use (use->how));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (chip),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, describe_use (use->how),
+                                      -1);
+      gtk_box_append (self->skills_box, chip);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->skills_box), skills->len > 0);
+}
+
 static void
 appended_cb (SjMessageRow *self,
              gboolean      reasoning,
@@ -222,6 +281,7 @@ sj_message_row_bind (SjMessageRow  *self,
   g_signal_connect_object (sj_chat_message_get_tool_calls (message), "items-changed",
                            G_CALLBACK (tool_calls_changed_cb), self, G_CONNECT_SWAPPED);
   tool_calls_changed_cb (self);
+  update_skills (self);
   update_status (self);
   update_swap (self);
   update_is_last (self);
@@ -284,6 +344,7 @@ sj_message_row_class_init (SjMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, reasoning_label);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, text_label);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, markdown);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, skills_box);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, tool_list);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, swap_label);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, footer);
@@ -306,6 +367,7 @@ sj_message_row_init (SjMessageRow *self)
   g_signal_group_connect_swapped (self->signals, "notify::swap", G_CALLBACK (update_swap), self);
   g_signal_group_connect_swapped (self->signals, "notify::is-last", G_CALLBACK (update_is_last), self);
   g_signal_group_connect_swapped (self->signals, "notify::has-reasoning", G_CALLBACK (update_reasoning), self);
+  g_signal_group_connect_swapped (self->signals, "notify::n-skills", G_CALLBACK (update_skills), self);
 
   g_signal_connect_swapped (self->markdown, "apply-code", G_CALLBACK (apply_code_cb), self);
   g_signal_connect_swapped (self->copy_button, "clicked", G_CALLBACK (copy_clicked_cb), self);

@@ -156,6 +156,46 @@ summarize_query (JsonObject *arguments)
   return quoted (query);
 }
 
+/* The skills an activation returned: "Jazz, Dub". */
+static char *
+summarize_skills (JsonObject *result)
+{
+  JsonNode *node = result != NULL ? json_object_get_member (result, "skills") : NULL;
+  g_autoptr(GString) titles = g_string_new (NULL);
+  JsonArray *skills;
+  guint n;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  skills = json_node_get_array (node);
+  n = json_array_get_length (skills);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *item = json_array_get_element (skills, i);
+      const char *title = JSON_NODE_HOLDS_OBJECT (item) ? get_string (json_node_get_object (item), "title") : NULL;
+
+      if (title != NULL)
+        g_string_append_printf (titles, "%s%s", titles->len > 0 ? ", " : "", title);
+    }
+
+  return g_string_free (g_steal_pointer (&titles), FALSE);
+}
+
+static char *
+summarize_skills_list (JsonObject *result)
+{
+  JsonNode *node = result != NULL ? json_object_get_member (result, "skills") : NULL;
+  guint n;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  n = json_array_get_length (json_node_get_array (node));
+  /* TRANSLATORS: skills_list listed the skills, e.g. "12 skills" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u skill", "%u skills", n), n);
+}
+
 /**
  * sj_tool_log_summary:
  *
@@ -190,6 +230,10 @@ sj_tool_log_summary (const SjHistoryToolCall *call)
   else if (g_strcmp0 (call->name, "strudel_knowledge") == 0 ||
            g_strcmp0 (call->name, "search_knowledge") == 0)
     summary = summarize_query (arguments);
+  else if (g_strcmp0 (call->name, "activate_skills") == 0)
+    summary = summarize_skills (result);
+  else if (g_strcmp0 (call->name, "skills_list") == 0)
+    summary = summarize_skills_list (result);
 
   if (summary == NULL)
     summary = g_strdup ("");

@@ -244,3 +244,49 @@ sj_dry_run_engine_is_dirty (SjDryRunEngine *self)
     return TRUE;
   return jsc_value_to_boolean (dirty);
 }
+
+/**
+ * sj_dry_run_engine_set_user_samples:
+ * @packs: the user's folders of samples, `[{id, map}]` as JSON
+ *
+ * Registers them as the page does, replacing the ones given before.
+ *
+ * Returns: (transfer full): `{"ok":true,"userSounds":[…]}` or
+ *   `{"ok":false,"message"}`, one line of JSON
+ */
+char *
+sj_dry_run_engine_set_user_samples (SjDryRunEngine *self,
+                                    const char     *packs)
+{
+  g_autoptr(JSCValue) function = NULL;
+  g_autoptr(JSCValue) ignored = NULL;
+  g_autofree char *exception = NULL;
+  char *answer;
+
+  g_assert (SJ_IS_DRY_RUN_ENGINE (self));
+  g_assert (packs != NULL);
+
+  function = jsc_context_get_value (self->context, "sjDryRunSetUserSamples");
+  if (!jsc_value_is_function (function))
+    return g_strdup ("{\"ok\":false,\"message\":\"the engine cannot register samples\"}");
+  ignored = jsc_value_function_call (function, G_TYPE_STRING, packs, G_TYPE_NONE);
+  if ((exception = take_exception (self->context)) != NULL)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "ok");
+      json_builder_add_boolean_value (builder, FALSE);
+      json_builder_set_member_name (builder, "message");
+      json_builder_add_string_value (builder, exception);
+      json_builder_end_object (builder);
+      root = json_builder_get_root (builder);
+      return json_to_string (root, FALSE);
+    }
+
+  /* Registering settles its promises before the call returns. */
+  if ((answer = call_global_string (self->context, "sjDryRunUserSamplesTake")) == NULL)
+    return g_strdup ("{\"ok\":false,\"message\":\"registering the samples never finished\"}");
+  return answer;
+}

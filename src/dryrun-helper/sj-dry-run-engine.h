@@ -21,5 +21,7 @@ char           *sj_dry_run_engine_run      (SjDryRunEngine  *self,
                                             int              cycles,
                                             gboolean         want_haps);
 gboolean        sj_dry_run_engine_is_dirty (SjDryRunEngine  *self);
+char           *sj_dry_run_engine_set_user_samples (SjDryRunEngine *self,
+                                                    const char     *packs);
 
 G_END_DECLS

@@ -10,6 +10,12 @@
  *   stdout              {"id":N,"ok":true,"events":…,"sounds":[…],…}
  *                       {"id":N,"ok":false,"phase":"syntax|compile|runtime",…}
  *
+ *   stdin               {"id":N,"userSamples":[{"id":"…","map":{…}},…]}
+ *   stdout              {"id":N,"ok":true,"userSounds":[…]}
+ *
+ * The second kind registers the user's folders of samples as the page does
+ * (replacing the ones before); they are kept, and every engine made after
+ * gets them too.
  * A line that is not a valid request gets {"id":…,"ok":false,"phase":"input"}.
  * When the code changed the shared runtime, its answer carries
  * "restarting":true: the engine is rebuilt, and {"ready":true} comes again
@@ -41,6 +47,11 @@
  * times as many bytes.  Longer lines are refused without being kept. */
 #define MAX_LINE_BYTES (8 * 1024 * 1024)
 #define MAX_CYCLES 8
+/* As many folders as the app takes, and room to spare. */
+#define MAX_USER_PACKS 64
+
+/* The user's folders of samples, as JSON: every new engine registers them. */
+static char *user_samples;
 
 /* A few dry-runs before announcing readiness, so that the first real one
  * does not pay for JavaScriptCore's JIT warming up. */
@@ -126,6 +137,32 @@ new_engine (GBytes  *script,
   return g_steal_pointer (&engine);
 }
 
+static char *
+set_user_samples (SjDryRunEngine *engine,
+                  JsonNode       *id,
+                  JsonNode       *packs)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *answer = NULL;
+
+  if (!JSON_NODE_HOLDS_ARRAY (packs) || json_array_get_length (json_node_get_array (packs)) > MAX_USER_PACKS)
+    {
+      write_input_error (id, "\"userSamples\" must be an array of at most 64 packs.");
+      return NULL;
+    }
+
+  json_generator_set_root (generator, packs);
+  g_free (user_samples);
+  user_samples = json_generator_to_data (generator, NULL);
+  answer = sj_dry_run_engine_set_user_samples (engine, user_samples);
+  /* Packs the bundle refused are not given to the next engines. */
+  if (!g_str_has_prefix (answer, "{\"ok\":true"))
+    g_clear_pointer (&user_samples, g_free);
+
+  /* The answer is an object: the id goes in front of its members. */
+  return g_strdup_printf ("{\"id\":%" G_GINT64_FORMAT ",%s", json_node_get_int (id), answer + 1);
+}
+
 /* Returns: the answer, or NULL when an input error was written. */
 static char *
 handle_request (SjDryRunEngine *engine,
@@ -165,6 +202,8 @@ handle_request (SjDryRunEngine *engine,
       write_input_error (id, "\"id\" must be an integer.");
       return NULL;
     }
+  if (json_object_has_member (request, "userSamples"))
+    return set_user_samples (engine, id, json_object_get_member (request, "userSamples"));
   if (code == NULL || json_node_get_value_type (code) != G_TYPE_STRING)
     {
       write_input_error (id, "\"code\" must be a string.");
@@ -268,6 +307,8 @@ main (int    argc,
               g_printerr ("strudel-jam-dryrun: %s\n", error->message);
               return 1;
             }
+          if (user_samples != NULL)
+            g_free (sj_dry_run_engine_set_user_samples (engine, user_samples));
           g_free (ready);
           ready = g_strdup_printf ("{\"ready\":true,\"ms\":%.1f}", (g_get_monotonic_time () - start) / 1000.0);
           write_line (ready);

@@ -159,7 +159,28 @@ sj_chip_bar_set_count (SjChipBar *self,
   label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %u entry", "%s, %u entries", count), title, count);
   gtk_accessible_update_property (GTK_ACCESSIBLE (chip), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 
-  gtk_widget_set_sensitive (chip, count > 0 || gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (chip)));
+  gtk_widget_set_sensitive (chip, count > 0 || gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (chip)) ||
+                                 g_object_get_data (G_OBJECT (chip), "sj-always-sensitive") != NULL);
+}
+
+/**
+ * sj_chip_bar_set_always_sensitive:
+ *
+ * Lets the chip at @position be chosen even when it has nothing to show
+ * (the Sounds page's "User", where the user adds sounds of their own).
+ */
+void
+sj_chip_bar_set_always_sensitive (SjChipBar *self,
+                                  guint      position)
+{
+  GtkWidget *chip;
+
+  g_assert (SJ_IS_CHIP_BAR (self));
+  g_return_if_fail (position < self->chips->len);
+
+  chip = g_ptr_array_index (self->chips, position);
+  g_object_set_data (G_OBJECT (chip), "sj-always-sensitive", GINT_TO_POINTER (TRUE));
+  gtk_widget_set_sensitive (chip, TRUE);
 }
 
 /* Returns: the position of the chosen chip */

@@ -19,5 +19,7 @@ void       sj_chip_bar_set_count  (SjChipBar  *self,
                                    guint       position,
                                    guint       count);
 guint      sj_chip_bar_get_active (SjChipBar  *self);
+void       sj_chip_bar_set_always_sensitive (SjChipBar *self,
+                                             guint      position);
 
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include "sj-sound-packs-view.h"
 #include "sj-sound-row.h"
 #include "sj-sounds-page.h"
+#include "sj-user-samples-view.h"
 
 G_BEGIN_DECLS
 
@@ -45,6 +46,7 @@ struct _SjSoundsPage
   GtkStack                 *stack;
   GtkSearchEntry           *search_entry;
   SjChipBar                *chip_bar;
+  SjUserSamplesView        *user_samples_view;
   GtkStack                 *results_stack;
   GtkListView              *list_view;
   GtkSignalListItemFactory *factory;

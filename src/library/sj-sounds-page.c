@@ -5,7 +5,8 @@
  * The Sounds page of the side panel: every sound the Strudel page has
  * registered, in the categories of the Strudel website's sounds tab, found
  * with the same forgiving matching as the agent's strudel_knowledge tool
- * ("offline" finds what plays with no network). Each row says how its
+ * ("offline" finds what plays with no network). Under "User", the user's
+ * own folders of samples are added and listed (SjUserSamplesView). Each row says how its
  * sound would play now (built in, downloaded, downloaded when first
  * played, the built-in drum kit's voice, not available offline) as the
  * knowledge's sound cache tells, and follows it live; its preview button
@@ -235,6 +236,8 @@ chip_changed_cb (SjSoundsPage *self,
   g_assert (SJ_IS_SOUNDS_PAGE (self));
 
   self->category = chip_specs[sj_chip_bar_get_active (chip_bar)].category;
+  /* "User" is where the user's own folders are added and listed. */
+  gtk_widget_set_visible (GTK_WIDGET (self->user_samples_view), self->category == SJ_SOUND_CATEGORY_USER);
   refresh (self);
 }
 
@@ -366,6 +369,7 @@ sj_sounds_page_class_init (SjSoundsPageClass *klass)
 
   g_type_ensure (SJ_TYPE_CHIP_BAR);
   g_type_ensure (SJ_TYPE_SOUND_ROW);
+  g_type_ensure (SJ_TYPE_USER_SAMPLES_VIEW);
 
   /**
    * SjSoundsPage::preview-requested:
@@ -379,6 +383,7 @@ sj_sounds_page_class_init (SjSoundsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, stack);
   gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, search_entry);
   gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, chip_bar);
+  gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, user_samples_view);
   gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, results_stack);
   gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, list_view);
   gtk_widget_class_bind_template_child (widget_class, SjSoundsPage, factory);
@@ -418,7 +423,13 @@ sj_sounds_page_init (SjSoundsPage *self)
   gtk_widget_add_controller (GTK_WIDGET (self->search_entry), keys);
 
   for (guint c = 0; c < G_N_ELEMENTS (chip_specs); c++)
-    sj_chip_bar_append (self->chip_bar, _(chip_specs[c].title));
+    {
+      guint position = sj_chip_bar_append (self->chip_bar, _(chip_specs[c].title));
+
+      /* "User" is where folders of samples are added, so it is never off. */
+      if (chip_specs[c].category == SJ_SOUND_CATEGORY_USER)
+        sj_chip_bar_set_always_sensitive (self->chip_bar, position);
+    }
 }
 
 /**
@@ -448,6 +459,20 @@ _sj_sounds_page_get_knowledge (SjSoundsPage *self)
   g_assert (SJ_IS_SOUNDS_PAGE (self));
 
   return self->knowledge;
+}
+
+/**
+ * sj_sounds_page_set_user_samples:
+ *
+ * The user's own folders of samples, added and listed under "User".
+ */
+void
+sj_sounds_page_set_user_samples (SjSoundsPage  *self,
+                                 SjUserSamples *samples)
+{
+  g_assert (SJ_IS_SOUNDS_PAGE (self));
+
+  sj_user_samples_view_set_samples (self->user_samples_view, samples);
 }
 
 void

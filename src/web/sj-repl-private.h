@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sj-repl.h"
+#include "sj-web-assets.h"
 
 G_BEGIN_DECLS
 
@@ -21,6 +22,12 @@ JsonNode *_sj_repl_call_finish (SjRepl               *self,
                                GAsyncResult         *result,
                                gpointer              source_tag,
                                GError              **error);
+
+/* sj-repl.c, for the other files of SjRepl. */
+SjWebAssets       *_sj_repl_get_assets              (SjRepl               *self);
+
+/* sj-repl-user-samples.c */
+JsonNode          *_sj_repl_user_samples_for_hello  (SjRepl               *self);
 
 /* Only the tests and benchmarks call these. */
 const char        *_sj_repl_get_code                (SjRepl               *self);

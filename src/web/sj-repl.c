@@ -161,6 +161,9 @@ handle_message (SjRepl        *self,
       json_builder_add_string_value (builder, self->initial_code ? self->initial_code : "");
       json_builder_set_member_name (builder, "drawFps");
       json_builder_add_int_value (builder, self->draw_fps);
+      /* The user's folders of samples (sj-repl-user-samples.c). */
+      json_builder_set_member_name (builder, "userSamples");
+      json_builder_add_value (builder, _sj_repl_user_samples_for_hello (self));
       json_builder_end_object (builder);
       root = json_builder_get_root (builder);
       return json_to_string (root, FALSE);
@@ -765,6 +768,29 @@ sj_repl_set_sound_cache (SjRepl       *self,
   g_assert (SJ_IS_REPL (self));
 
   sj_web_assets_set_sound_cache (self->assets, sound_cache);
+}
+
+/**
+ * sj_repl_set_remote_samples:
+ * @remote_samples: (nullable): what answers the page's requests for the
+ *   sample maps its code loads and their files (strudel-jam://remote/…)
+ */
+void
+sj_repl_set_remote_samples (SjRepl          *self,
+                            SjRemoteSamples *remote_samples)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  sj_web_assets_set_remote_samples (self->assets, remote_samples);
+}
+
+/* Returns: (transfer none): what serves the page's files */
+SjWebAssets *
+_sj_repl_get_assets (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return self->assets;
 }
 
 /* Returns: the URIs outside our scheme that the page requested so far. */

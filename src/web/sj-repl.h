@@ -9,7 +9,9 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-page-message.h"
+#include "sj-remote-samples.h"
 #include "sj-sound-cache.h"
+#include "sj-user-samples.h"
 
 G_BEGIN_DECLS
 
@@ -30,6 +32,10 @@ const SjReplState *sj_repl_get_state               (SjRepl               *self);
 JsonObject        *sj_repl_get_sounds              (SjRepl               *self);
 void               sj_repl_set_sound_cache         (SjRepl               *self,
                                                     SjSoundCache         *sound_cache);
+void               sj_repl_set_remote_samples      (SjRepl               *self,
+                                                    SjRemoteSamples      *remote_samples);
+void               sj_repl_set_user_samples        (SjRepl               *self,
+                                                    SjUserSamples        *user_samples);
 
 void               sj_repl_fetch_code_async        (SjRepl               *self,
                                                     GCancellable         *cancellable,

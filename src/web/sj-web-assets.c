@@ -5,11 +5,17 @@
  * Serves the bundled Strudel page from the binary's GResources on the
  * strudel-jam:// scheme. The scheme is registered secure (so the page is a
  * secure context: AudioWorklet and crypto.subtle need one) and CORS-enabled
- * (so worklet modules and fetch() of our own JSON work). Two hosts exist:
- * "app", the page's files, and "sounds", the sound library's files
+ * (so worklet modules and fetch() of our own JSON work). Three hosts exist:
+ * "app", the page's files; "sounds", the sound library's files
  * (strudel-jam://sounds/<pack>/<path>), which the sound cache answers from
- * the disk or by downloading them once (SjSoundCache). Everything else is a
- * 404. Every response carries the same Content-Security-Policy the page
+ * the disk or by downloading them once (SjSoundCache); the pack "user" is
+ * the user's own folders (strudel-jam://sounds/user/<folder id>/<path>),
+ * answered from the disk by SjUserSamples; and "remote", the sample maps
+ * the code's own samples() loads and their files
+ * (strudel-jam://remote/<map|file>/<scheme>/<host>/<path>, see
+ * data/web/src/remote.mjs), which SjRemoteSamples answers as the sound
+ * cache does. Everything else is a 404. Every response carries the same
+ * Content-Security-Policy the page
  * declares, so that scripts can only come from this scheme even if the
  * page's own meta tag were removed.
  */
@@ -18,32 +24,41 @@
 
 #include <string.h>
 
-#include "sj-web-assets.h"
+#include "sj-web-assets-private.h"
 
 #define PAGE_HOST   "app"
 #define SOUNDS_HOST "sounds"
+#define REMOTE_HOST "remote"
 
-/* https stays in media-src and connect-src for sample maps the user's own
- * code loads (samples('github:…')); the library's sounds come through this
- * scheme (see data/web/src/index.html). */
+/* Nothing but this scheme: the library's sounds and the code's own sample
+ * maps come through it (see data/web/src/index.html). */
 static const char content_security_policy[] =
   "default-src 'none'; "
   "script-src 'self' " SJ_WEB_SCHEME ": 'unsafe-eval'; "
   "style-src 'self' " SJ_WEB_SCHEME ": 'unsafe-inline'; "
   "img-src 'self' " SJ_WEB_SCHEME ": data: blob:; "
   "font-src 'self' " SJ_WEB_SCHEME ": data:; "
-  "media-src 'self' " SJ_WEB_SCHEME ": blob: data: https:; "
-  "connect-src 'self' " SJ_WEB_SCHEME ": https:; "
+  "media-src 'self' " SJ_WEB_SCHEME ": blob: data:; "
+  "connect-src 'self' " SJ_WEB_SCHEME ":; "
   "worker-src 'self' " SJ_WEB_SCHEME ": blob:; "
   "base-uri 'none'; form-action 'none'; object-src 'none'";
 
+/* The policy every response carries (the page declares the same). */
+const char *
+_sj_web_assets_get_content_security_policy (void)
+{
+  return content_security_policy;
+}
+
 struct _SjWebAssets
 {
-  GObject       parent_instance;
+  GObject          parent_instance;
 
-  char         *resource_prefix;
-  SjSoundCache *sound_cache;
-  GCancellable *cancellable;
+  char            *resource_prefix;
+  SjSoundCache    *sound_cache;
+  SjUserSamples   *user_samples;
+  SjRemoteSamples *remote_samples;
+  GCancellable    *cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (SjWebAssets, sj_web_assets, G_TYPE_OBJECT)
@@ -56,6 +71,8 @@ sj_web_assets_dispose (GObject *object)
   /* Sounds still loading for a page that is gone. */
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->sound_cache);
+  g_clear_object (&self->user_samples);
+  g_clear_object (&self->remote_samples);
 
   G_OBJECT_CLASS (sj_web_assets_parent_class)->dispose (object);
 }
@@ -113,6 +130,47 @@ sj_web_assets_set_sound_cache (SjWebAssets  *self,
   g_return_if_fail (sound_cache == NULL || SJ_IS_SOUND_CACHE (sound_cache));
 
   g_set_object (&self->sound_cache, sound_cache);
+}
+
+/**
+ * sj_web_assets_set_remote_samples:
+ * @remote_samples: (nullable): what answers strudel-jam://remote/…
+ *
+ * Without one, every remote request is answered 503.
+ */
+void
+sj_web_assets_set_remote_samples (SjWebAssets     *self,
+                                  SjRemoteSamples *remote_samples)
+{
+  g_assert (SJ_IS_WEB_ASSETS (self));
+  g_return_if_fail (remote_samples == NULL || SJ_IS_REMOTE_SAMPLES (remote_samples));
+
+  g_set_object (&self->remote_samples, remote_samples);
+}
+
+/**
+ * sj_web_assets_set_user_samples:
+ * @user_samples: (nullable): what answers strudel-jam://sounds/user/…
+ *
+ * Without it, every request for a user's sample is answered 404.
+ */
+void
+sj_web_assets_set_user_samples (SjWebAssets   *self,
+                                SjUserSamples *user_samples)
+{
+  g_assert (SJ_IS_WEB_ASSETS (self));
+  g_return_if_fail (user_samples == NULL || SJ_IS_USER_SAMPLES (user_samples));
+
+  g_set_object (&self->user_samples, user_samples);
+}
+
+/* Returns: (transfer none) (nullable): the user's folders of samples */
+SjUserSamples *
+sj_web_assets_get_user_samples (SjWebAssets *self)
+{
+  g_assert (SJ_IS_WEB_ASSETS (self));
+
+  return self->user_samples;
 }
 
 gboolean
@@ -232,6 +290,11 @@ respond (WebKitURISchemeRequest *request,
 static guint
 status_for_error (const GError *error)
 {
+  /* A remote map that is not one, an address that is not of a file. */
+  if (error->domain == SJ_REMOTE_MAP_ERROR)
+    return SOUP_STATUS_BAD_GATEWAY;
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT))
+    return SOUP_STATUS_NOT_FOUND;
   if (!g_error_matches (error, SJ_SOUND_CACHE_ERROR, error->code))
     return SOUP_STATUS_INTERNAL_SERVER_ERROR;
 
@@ -283,6 +346,30 @@ sound_loaded_cb (GObject      *object,
     respond_error (request, status_for_error (error), error->message);
 }
 
+static void
+user_sample_loaded_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(WebKitURISchemeRequest) request = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *content_type = NULL;
+
+  bytes = sj_user_samples_load_finish (SJ_USER_SAMPLES (object), result, &content_type, &error);
+  if (bytes != NULL)
+    respond (request, SOUP_STATUS_OK, bytes, content_type, TRUE);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    webkit_uri_scheme_request_finish_error (request, error);
+  else
+    respond_error (request,
+                   g_error_matches (error, SJ_USER_SAMPLES_ERROR, SJ_USER_SAMPLES_ERROR_NOT_FOUND) ? SOUP_STATUS_NOT_FOUND
+                   : g_error_matches (error, SJ_USER_SAMPLES_ERROR, SJ_USER_SAMPLES_ERROR_TOO_LARGE)
+                     ? SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE
+                     : SOUP_STATUS_INTERNAL_SERVER_ERROR,
+                   error->message);
+}
+
 /* strudel-jam://sounds/<pack>/<path>: the path stays percent-encoded here;
  * the cache decodes it once and serves only files the library lists. */
 static void
@@ -306,8 +393,73 @@ handle_sound_request (SjWebAssets            *self,
     }
 
   pack = g_strndup (path + 1, slash - (path + 1));
+  /* The user's folders: only files a scan listed. */
+  if (g_str_equal (pack, SJ_USER_SAMPLES_PACK))
+    {
+      if (self->user_samples == NULL)
+        respond_error (request, SOUP_STATUS_NOT_FOUND, "no sample folders");
+      else
+        sj_user_samples_load_async (self->user_samples, slash + 1, self->cancellable,
+                                    user_sample_loaded_cb, g_object_ref (request));
+      return;
+    }
   sj_sound_cache_load_async (self->sound_cache, pack, slash + 1, self->cancellable,
                              sound_loaded_cb, g_object_ref (request));
+}
+
+static void
+remote_loaded_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(WebKitURISchemeRequest) request = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *content_type = NULL;
+
+  bytes = sj_remote_samples_load_finish (SJ_REMOTE_SAMPLES (object), result, &content_type, &error);
+  if (bytes != NULL)
+    respond (request, SOUP_STATUS_OK, bytes, content_type, TRUE);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    webkit_uri_scheme_request_finish_error (request, error);
+  else
+    respond_error (request, status_for_error (error), error->message);
+}
+
+/* strudel-jam://remote/<map|file>/<scheme>/<host>/<path>?<query>: the
+ * address stays percent-encoded; SjRemoteSamples checks it. */
+static void
+handle_remote_request (SjWebAssets            *self,
+                       WebKitURISchemeRequest *request,
+                       GUri                   *uri)
+{
+  g_autofree char *url = NULL;
+  const char *path = g_uri_get_path (uri);
+  SjRemoteKind kind;
+
+  if (self->remote_samples == NULL)
+    {
+      respond_error (request, SOUP_STATUS_SERVICE_UNAVAILABLE, "no remote samples");
+      return;
+    }
+  if (g_str_has_prefix (path, "/map/"))
+    kind = SJ_REMOTE_KIND_MAP;
+  else if (g_str_has_prefix (path, "/file/"))
+    kind = SJ_REMOTE_KIND_FILE;
+  else
+    {
+      respond_error (request, SOUP_STATUS_NOT_FOUND, "no such sample map or file");
+      return;
+    }
+
+  url = sj_remote_samples_url_for_path (strchr (path + 1, '/'), g_uri_get_query (uri), NULL);
+  if (url == NULL)
+    {
+      respond_error (request, SOUP_STATUS_NOT_FOUND, "not an http or https address");
+      return;
+    }
+  sj_remote_samples_load_async (self->remote_samples, kind, url, self->cancellable,
+                                remote_loaded_cb, g_object_ref (request));
 }
 
 static void
@@ -328,6 +480,11 @@ handle_request_cb (WebKitURISchemeRequest *request,
   if (parsed != NULL && g_strcmp0 (g_uri_get_host (parsed), SOUNDS_HOST) == 0)
     {
       handle_sound_request (self, request, parsed);
+      return;
+    }
+  if (parsed != NULL && g_strcmp0 (g_uri_get_host (parsed), REMOTE_HOST) == 0)
+    {
+      handle_remote_request (self, request, parsed);
       return;
     }
 

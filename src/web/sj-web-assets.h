@@ -7,7 +7,9 @@
 
 #include <webkit/webkit.h>
 
+#include "sj-remote-samples.h"
 #include "sj-sound-cache.h"
+#include "sj-user-samples.h"
 
 G_BEGIN_DECLS
 
@@ -27,6 +29,11 @@ GBytes      *sj_web_assets_lookup        (SjWebAssets      *self,
                                           GError          **error);
 void         sj_web_assets_set_sound_cache (SjWebAssets    *self,
                                           SjSoundCache     *sound_cache);
+void         sj_web_assets_set_remote_samples (SjWebAssets *self,
+                                          SjRemoteSamples  *remote_samples);
+void         sj_web_assets_set_user_samples (SjWebAssets *self,
+                                          SjUserSamples    *user_samples);
+SjUserSamples *sj_web_assets_get_user_samples (SjWebAssets *self);
 gboolean     sj_web_assets_is_own_uri    (const char       *uri);
 
 G_END_DECLS

@@ -11,6 +11,9 @@
 //   globalThis.sjDryRunTake()                         its JSON answer
 //   globalThis.sjDryRunDirty()                        whether the code changed
 //                                                     the shared runtime
+//   globalThis.sjDryRunSetUserSamples(json)           registers the user's
+//                                                     folders of samples
+//   globalThis.sjDryRunUserSamplesTake()              its JSON answer
 //
 // JavaScriptCore settles every promise before an API call returns, so the
 // answer is there as soon as sjDryRun() has returned.
@@ -32,7 +35,8 @@ import * as draw from '@strudel/draw';
 import * as soundfonts from '@strudel/soundfonts';
 import { transpiler, registerWidgetType } from '@strudel/transpiler';
 import { checkCode } from './checks.mjs';
-import { registerLibrary, SOUNDS_URL } from '../src/library.mjs';
+import { registerLibrary, registerUserSamples, SOUNDS_URL } from '../src/library.mjs';
+import { isWebUrl, resolveMapUrl } from '../src/remote.mjs';
 
 // Filled in by build-dryrun.mjs: the page's runtime names (runtime-scope.json)
 // and the names @strudel/codemirror exports.
@@ -49,7 +53,10 @@ let recorded = { tempo: [], samples: [] };
 
 function recordSamples(source, baseUrl) {
   if (typeof source === 'string') {
-    recorded.samples.push({ source });
+    // Where the page would fetch the map from (remote.mjs): the C side
+    // knows the names of a map it has fetched before.
+    const url = resolveMapUrl(source);
+    recorded.samples.push({ source, ...(isWebUrl(url) ? { url } : {}) });
   } else if (source && typeof source === 'object') {
     const names = Object.keys(source).filter((name) => !name.startsWith('_'));
     const base = typeof baseUrl === 'string' && baseUrl ? baseUrl : source._base;
@@ -384,3 +391,24 @@ PAGE_SCOPE.globalSet = new Set(PAGE_SCOPE.globals);
 PAGE_SCOPE.methodSet = new Set(PAGE_SCOPE.methods);
 init().catch((error) => (initError = String(error?.stack ?? error)));
 globalThis.sjDryRunInitError = () => initError;
+
+// The user's folders of samples ([{id, map}]), registered as the page
+// registers them (library.mjs), so that their sounds resolve to their own
+// files (sampleUses: pack "user") and replace a library sound of the same
+// name. The helper keeps the last set and gives it to every engine it makes.
+let userSamplesAnswer = null;
+globalThis.sjDryRunSetUserSamples = (json) => {
+  userSamplesAnswer = null;
+  let packs;
+  try {
+    packs = JSON.parse(json);
+  } catch (error) {
+    userSamplesAnswer = JSON.stringify({ ok: false, message: `not JSON: ${error?.message}` });
+    return;
+  }
+  registerUserSamples(webaudio, packs).then(
+    (names) => (userSamplesAnswer = JSON.stringify({ ok: true, userSounds: names })),
+    (error) => (userSamplesAnswer = JSON.stringify({ ok: false, message: String(error?.message ?? error) })),
+  );
+};
+globalThis.sjDryRunUserSamplesTake = () => userSamplesAnswer;

@@ -17,13 +17,14 @@ import * as soundfonts from '@strudel/soundfonts';
 import { transpiler } from '@strudel/transpiler';
 
 import { installWorkletMap } from './worklets.mjs';
-import { registerLibrary, soundfontUrl, SOUNDS_URL } from './library.mjs';
+import { registerLibrary, registerUserSamples, soundfontUrl, SOUNDS_URL } from './library.mjs';
 import * as workerTimers from './worker-timers.mjs';
 import { capFrameRate } from './frame-rate.mjs';
 import { post, request } from './post.mjs';
 import { soundSnapshot, watchSounds } from './sounds.mjs';
 import { Swapper } from './swap.mjs';
 import { preloadPattern } from './preload.mjs';
+import * as remote from './remote-scope.mjs';
 
 const { evalScope, logger, silence } = core;
 const { StrudelMirror } = codemirror;
@@ -110,8 +111,10 @@ async function registerLibraryTimed() {
 // the C side answers from its cache (or downloads them once).
 async function prebake() {
   soundfonts.setSoundfontUrl(soundfontUrl(pageOptions.soundsBase));
+  // The code's own samples() goes through the app (remote-scope.mjs): last
+  // in the scope, so that it is the `samples` the code sees.
   await Promise.all([
-    settle('modules', evalScope(core, mini, tonal, webaudio, codemirror, draw, soundfonts)),
+    settle('modules', evalScope(core, mini, tonal, webaudio, codemirror, draw, soundfonts, remote)),
     settle('synth sounds', registerSynthSounds()),
     settle('zzfx sounds', registerZZFXSounds()),
     settle('soundfonts', soundfonts.registerSoundfonts()),
@@ -291,6 +294,11 @@ const bridge = {
   getSounds() {
     return soundSnapshot(soundMap.get());
   },
+  // The user's folders of samples ([{id, map}], SjUserSamples), replacing
+  // the ones registered before (library.mjs).
+  async setUserSamples(packs) {
+    return { ok: true, sounds: await registerUserSamples(webaudio, packs) };
+  },
   // Inserts text at the cursor (replacing the selection) as one edit, without
   // evaluating. 'input.paste' is not a user event CodeMirror's history joins
   // with its neighbours, so a single undo takes the whole insertion back.
@@ -446,6 +454,8 @@ async function main() {
   swapper.install();
   focusEditorWithPage(mirror.editor);
   await prebaked;
+  // The user's own samples, after the library (the hello's userSamples).
+  await settle('your samples', registerUserSamples(webaudio, hello?.userSamples ?? []));
   bridge.ready = true;
   post({ type: 'ready', version: PROTOCOL_VERSION, strudel: __STRUDEL_VERSIONS__ });
   watchSounds(soundMap, (sounds) => post({ type: 'sounds', sounds }));

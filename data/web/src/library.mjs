@@ -95,3 +95,68 @@ export function soundfontUrl(base = SOUNDS_URL) {
 
 // The pack a sound was registered from, for the dry-run's report.
 export const packs = library.packs.map(({ id }) => id);
+
+// The user's own folders of samples (SjUserSamples): each folder a pack of
+// its own, strudel-jam://sounds/user/<folder id>/<path>, answered from the
+// disk by the C side.
+export function userPackUrl(id) {
+  return `${SOUNDS_URL}user/${id}/`;
+}
+
+// superdough's registerSound() key.
+const soundKey = (name) => name.toLowerCase().replace(/\s+/g, '_');
+
+function checkUserPacks(packs) {
+  if (!Array.isArray(packs)) {
+    throw new TypeError('the user packs must be an array');
+  }
+  for (const pack of packs) {
+    if (typeof pack?.id !== 'string' || !/^[0-9a-f]{1,64}$/.test(pack.id) || !pack.map || typeof pack.map !== 'object') {
+      throw new TypeError('a user pack is {id, map}');
+    }
+    for (const files of Object.values(pack.map)) {
+      if (!Array.isArray(files) || files.some((file) => typeof file !== 'string')) {
+        throw new TypeError('a user sound is an array of paths');
+      }
+    }
+  }
+}
+
+// What registerUserSamples() put in the sound map: name → {entry, replaced}.
+const userSounds = new Map();
+
+// Registers the user's packs with samples(map, base) and no prebake, as the
+// Strudel website registers imported sounds (the sounds tab's "user"), in
+// their order and after the library: an equal name replaces the library's,
+// as a later samples() call would. Calling it again replaces the previous
+// set. superdough cannot unregister a sound, so the names no longer given
+// are taken out of its soundMap (a nanostore) with soundMap.set(), and a
+// sound they had replaced is put back; a name the code registered since is
+// left alone. Returns the names registered.
+export async function registerUserSamples({ samples, soundMap }, packs) {
+  checkUserPacks(packs);
+  const sounds = { ...soundMap.get() };
+  let changed = false;
+  for (const [name, { entry, replaced }] of userSounds) {
+    if (sounds[name] !== entry) continue;
+    if (replaced) sounds[name] = replaced;
+    else delete sounds[name];
+    changed = true;
+  }
+  userSounds.clear();
+  if (changed) {
+    soundMap.set(sounds);
+  }
+
+  const before = soundMap.get();
+  for (const { id, map } of packs) {
+    await samples(map, userPackUrl(id));
+  }
+  const after = soundMap.get();
+  for (const { map } of packs) {
+    for (const name of Object.keys(map).map(soundKey)) {
+      userSounds.set(name, { entry: after[name], replaced: before[name] });
+    }
+  }
+  return [...userSounds.keys()];
+}

@@ -38,6 +38,7 @@ typedef struct
   char       *envelope;    /* user */
   char       *code;        /* user: the code shown to the model, NULL once condensed */
   char       *code_hash;   /* user and tool: the hash of the code the item shows */
+  char       *skills;      /* user: the <skills> block of the turn, NULL once condensed */
   JsonArray  *tool_calls;  /* assistant, in the API's shape */
   char       *call_id;     /* tool */
   JsonObject *result;      /* tool */
@@ -61,6 +62,7 @@ item_free (gpointer data)
   g_free (item->envelope);
   g_free (item->code);
   g_free (item->code_hash);
+  g_free (item->skills);
   g_clear_pointer (&item->tool_calls, json_array_unref);
   g_free (item->call_id);
   g_clear_pointer (&item->result, json_object_unref);
@@ -80,6 +82,8 @@ item_to_message (const Item *item)
 
         if (item->code != NULL)
           g_string_append_printf (content, "\n<code hash=\"%s\">\n%s\n</code>", item->code_hash, item->code);
+        if (item->skills != NULL && *item->skills != '\0')
+          g_string_append_printf (content, "%s%s", content->len > 0 ? "\n" : "", item->skills);
         if (content->len > 0)
           g_string_append (content, "\n\n");
         g_string_append (content, item->text);
@@ -216,15 +220,19 @@ sj_agent_context_format_envelope (const SjAgentEnvelope *envelope)
  * @envelope: the `<runtime>` block
  * @code: (nullable): the active code, when the model has not seen it
  * @code_hash: (nullable): its hash
+ * @skills: (nullable): the `<skills>` block of the skills this turn uses
  *
- * Starts a turn.
+ * Starts a turn. The skills' rules are the turn's own: once the turn is
+ * old they are condensed away with its envelope, as the next turn
+ * carries the skills it uses.
  */
 void
 sj_agent_context_add_user (SjAgentContext *self,
                            const char     *text,
                            const char     *envelope,
                            const char     *code,
-                           const char     *code_hash)
+                           const char     *code_hash,
+                           const char     *skills)
 {
   Item *item;
 
@@ -234,6 +242,7 @@ sj_agent_context_add_user (SjAgentContext *self,
   item->envelope = g_strdup (envelope ? envelope : "");
   item->code = g_strdup (code);
   item->code_hash = g_strdup (code != NULL ? code_hash : NULL);
+  item->skills = g_strdup (skills);
   item_measure (item);
 }
 
@@ -391,6 +400,7 @@ condense_user (Item      *item,
   if (item->code_hash != NULL)
     g_ptr_array_add (dropped, g_steal_pointer (&item->code_hash));
   g_clear_pointer (&item->code, g_free);
+  g_clear_pointer (&item->skills, g_free);
   g_free (item->envelope);
   item->envelope = g_strdup ("");
   item->condensed = TRUE;

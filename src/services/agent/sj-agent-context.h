@@ -35,7 +35,8 @@ void            sj_agent_context_add_user            (SjAgentContext        *sel
                                                       const char            *text,
                                                       const char            *envelope,
                                                       const char            *code,
-                                                      const char            *code_hash);
+                                                      const char            *code_hash,
+                                                      const char            *skills);
 void            sj_agent_context_add_assistant       (SjAgentContext        *self,
                                                       const char            *content,
                                                       JsonArray             *tool_calls);

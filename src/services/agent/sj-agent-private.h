@@ -7,6 +7,7 @@
 
 #include "sj-agent.h"
 #include "sj-agent-context.h"
+#include "sj-skill-registry.h"
 
 G_BEGIN_DECLS
 
@@ -40,6 +41,8 @@ typedef struct
   gboolean      sent_reasoning;
   gboolean      received;        /* this round streamed something */
   gboolean      has_content;     /* the message has text from an earlier round */
+
+  GPtrArray    *skills;          /* of SjHistorySkillUse: the skills this turn used */
 
   JsonArray    *calls;           /* the round's tool calls, run in order */
   guint         next_call;
@@ -76,6 +79,9 @@ struct _SjAgent
   guint           timeline_length;
 
   SjAgentTurn    *turn;
+
+  SjSkillRegistry *skills;       /* nullable: no skills then */
+  GPtrArray      *pending_pins;  /* names pinned before the session exists */
 };
 
 /* sj-agent.c: the signals and properties are its own; the other parts
@@ -96,6 +102,9 @@ void _sj_agent_emit_retrying         (SjAgent                *self,
 void _sj_agent_emit_request_sent     (SjAgent                *self,
                                       guint                   round,
                                       gint64                  overhead_us);
+void _sj_agent_emit_skills_used      (SjAgent                *self,
+                                      gint64                  message_id);
+void _sj_agent_emit_pins_changed     (SjAgent                *self);
 void _sj_agent_notify_busy           (SjAgent                *self);
 void _sj_agent_notify_session_id     (SjAgent                *self);
 
@@ -120,6 +129,14 @@ void _sj_agent_turn_free          (SjAgentTurn           *turn);
 void _sj_agent_add_system_message (SjAgent               *self,
                                    gint64                 session_id,
                                    const char            *text);
+
+/* sj-agent-skills.c */
+char *_sj_agent_skills_begin_turn  (SjAgent       *self,
+                                    SjAgentTurn   *turn);
+void  _sj_agent_skills_activated   (SjAgent       *self,
+                                    SjAgentTurn   *turn,
+                                    SjToolOutcome *outcome);
+void  _sj_agent_skills_session_created (SjAgent   *self);
 
 /* For the tests. */
 SjAgentTools *_sj_agent_get_tools               (SjAgent    *self);

@@ -53,6 +53,7 @@ _sj_agent_turn_free (SjAgentTurn *turn)
   g_clear_handle_id (&turn->retry_id, g_source_remove);
   g_clear_handle_id (&turn->retry_cancel_id, g_source_remove);
   g_clear_pointer (&turn->calls, json_array_unref);
+  g_clear_pointer (&turn->skills, g_ptr_array_unref);
   g_clear_pointer (&turn->orphan, sj_agent_context_free);
   g_free (turn->text);
   g_free (turn);
@@ -121,6 +122,7 @@ read_code_cb (GObject      *object,
   g_autoptr(JsonObject) code = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *envelope_text = NULL;
+  g_autofree char *skills_text = NULL;
   const char *hash = NULL;
   const char *text = NULL;
   SjAgentEnvelope envelope = { 0 };
@@ -161,7 +163,8 @@ read_code_cb (GObject      *object,
   /* The full code only when the model has not seen this version. */
   if (hash != NULL && g_strcmp0 (hash, self->known_hash) == 0)
     text = NULL;
-  sj_agent_context_add_user (turn->context, turn->text, envelope_text, text, hash);
+  skills_text = _sj_agent_skills_begin_turn (self, turn);
+  sj_agent_context_add_user (turn->context, turn->text, envelope_text, text, hash, skills_text);
   if (hash != NULL && turn->context == self->context)
     {
       g_free (self->known_hash);

@@ -74,6 +74,7 @@ _sj_agent_ensure_session (SjAgent     *self,
   self->session_id = sj_history_store_create_session (self->store, g_strstrip (title), error);
   if (self->session_id == 0)
     return FALSE;
+  _sj_agent_skills_session_created (self);
 
   _sj_agent_notify_session_id (self);
   return TRUE;
@@ -106,6 +107,7 @@ sj_agent_new_session (SjAgent *self)
   sj_agent_stop (self);
   _sj_agent_reset_conversation (self);
   self->session_id = 0;
+  g_clear_pointer (&self->pending_pins, g_ptr_array_unref);
   _sj_agent_notify_session_id (self);
 }
 
@@ -153,13 +155,14 @@ sj_agent_load_session (SjAgent  *self,
   sj_agent_stop (self);
   _sj_agent_reset_conversation (self);
   self->session_id = session_id;
+  g_clear_pointer (&self->pending_pins, g_ptr_array_unref);
 
   for (guint i = 0; i < messages->len; i++)
     {
       SjHistoryMessage *message = g_ptr_array_index (messages, i);
 
       if (message->role == SJ_HISTORY_ROLE_USER)
-        sj_agent_context_add_user (self->context, message->content, NULL, NULL, NULL);
+        sj_agent_context_add_user (self->context, message->content, NULL, NULL, NULL, NULL);
       else if (message->role == SJ_HISTORY_ROLE_ASSISTANT)
         add_stored_answer (self->context, message);
     }

@@ -18,19 +18,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "sj-agent-tools.h"
+#include "sj-agent-tools-private.h"
 #include "sj-bundled-data.h"
 
 #define TOOLS_RESOURCE "/io/github/strudeljam/StrudelJam/agent/tools.json"
-
-struct _SjAgentTools
-{
-  GObject          parent_instance;
-
-  SjChangeApplier *applier;
-  SjKnowledge     *knowledge;
-  SjKnowledgeBase *knowledge_base;
-};
 
 G_DEFINE_FINAL_TYPE (SjAgentTools, sj_agent_tools, G_TYPE_OBJECT)
 
@@ -60,6 +51,8 @@ static const ToolEntry tools[] = {
   { "apply_strudel_change", run_apply,             SJ_AGENT_TOOL_CHANGES_MUSIC },
   { "strudel_knowledge",    run_strudel_knowledge, SJ_AGENT_TOOL_NONE },
   { "search_knowledge",     run_search_knowledge,  SJ_AGENT_TOOL_NONE },
+  { "skills_list",          _sj_agent_tools_run_skills_list,     SJ_AGENT_TOOL_NONE },
+  { "activate_skills",      _sj_agent_tools_run_activate_skills, SJ_AGENT_TOOL_ACTIVATES_SKILLS },
 };
 
 static const ToolEntry *
@@ -83,6 +76,7 @@ sj_tool_outcome_free (SjToolOutcome *outcome)
   g_free (outcome->arguments);
   g_clear_pointer (&outcome->result, json_object_unref);
   g_free (outcome->known_hash);
+  g_strfreev (outcome->skills);
   g_free (outcome);
 }
 
@@ -163,14 +157,27 @@ sj_agent_tools_dispose (GObject *object)
   g_clear_object (&self->applier);
   g_clear_object (&self->knowledge);
   g_clear_object (&self->knowledge_base);
+  g_clear_object (&self->skills);
 
   G_OBJECT_CLASS (sj_agent_tools_parent_class)->dispose (object);
+}
+
+static void
+sj_agent_tools_finalize (GObject *object)
+{
+  SjAgentTools *self = (SjAgentTools *)object;
+
+  g_strfreev (self->pinned_skills);
+  g_strfreev (self->activated_skills);
+
+  G_OBJECT_CLASS (sj_agent_tools_parent_class)->finalize (object);
 }
 
 static void
 sj_agent_tools_class_init (SjAgentToolsClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = sj_agent_tools_dispose;
+  G_OBJECT_CLASS (klass)->finalize = sj_agent_tools_finalize;
 }
 
 static void
@@ -203,6 +210,38 @@ sj_agent_tools_get_applier (SjAgentTools *self)
   g_assert (SJ_IS_AGENT_TOOLS (self));
 
   return self->applier;
+}
+
+/**
+ * sj_agent_tools_set_skills:
+ * @skills: (nullable): the registry the skill tools read
+ */
+void
+sj_agent_tools_set_skills (SjAgentTools    *self,
+                           SjSkillRegistry *skills)
+{
+  g_assert (SJ_IS_AGENT_TOOLS (self));
+
+  g_set_object (&self->skills, skills);
+}
+
+/**
+ * sj_agent_tools_set_session_skills:
+ *
+ * What skills_list says is pinned and active: the agent keeps it in step
+ * with the session.
+ */
+void
+sj_agent_tools_set_session_skills (SjAgentTools       *self,
+                                   const char * const *pinned,
+                                   const char * const *activated)
+{
+  g_assert (SJ_IS_AGENT_TOOLS (self));
+
+  g_strfreev (self->pinned_skills);
+  g_strfreev (self->activated_skills);
+  self->pinned_skills = g_strdupv ((GStrv) pinned);
+  self->activated_skills = g_strdupv ((GStrv) activated);
 }
 
 /* The table and tools.json list the same tools in the same order. */
@@ -280,9 +319,9 @@ sj_agent_tools_get_flags (const char *name)
   return tool != NULL ? tool->flags : SJ_AGENT_TOOL_NONE;
 }
 
-static void
-finish_outcome (GTask         *task,
-                SjToolOutcome *outcome)
+void
+_sj_agent_tools_finish_outcome (GTask         *task,
+                                SjToolOutcome *outcome)
 {
   outcome->duration_us = g_get_real_time () - outcome->started;
   g_task_return_pointer (task, outcome, (GDestroyNotify) sj_tool_outcome_free);
@@ -307,7 +346,7 @@ apply_cb (GObject      *object,
 
       canceled->started = outcome->started;
       sj_tool_outcome_free (outcome);
-      finish_outcome (task, canceled);
+      _sj_agent_tools_finish_outcome (task, canceled);
       return;
     }
 
@@ -328,7 +367,7 @@ apply_cb (GObject      *object,
         outcome->known_hash = g_strdup (answer->latest_hash);
     }
 
-  finish_outcome (task, outcome);
+  _sj_agent_tools_finish_outcome (task, outcome);
 }
 
 static void
@@ -353,7 +392,7 @@ read_code_cb (GObject      *object,
                                              "PAGE_UNAVAILABLE", error->message);
       other->started = outcome->started;
       sj_tool_outcome_free (outcome);
-      finish_outcome (task, other);
+      _sj_agent_tools_finish_outcome (task, other);
       return;
     }
 
@@ -362,7 +401,7 @@ read_code_cb (GObject      *object,
   if (json_object_has_member (answer, "code"))
     outcome->known_hash = g_strdup (json_object_get_string_member_with_default (answer, "hash", NULL));
 
-  finish_outcome (task, outcome);
+  _sj_agent_tools_finish_outcome (task, outcome);
 }
 
 static void
@@ -406,7 +445,7 @@ finish_knowledge (SjToolOutcome *outcome,
       (json_object_has_member (object, "ok") && !json_object_get_boolean_member (object, "ok")))
     outcome->status = SJ_HISTORY_TOOL_FAILED;
 
-  finish_outcome (task, outcome);
+  _sj_agent_tools_finish_outcome (task, outcome);
   g_object_unref (task);
 }
 
@@ -525,7 +564,7 @@ sj_agent_tools_call_async (SjAgentTools        *self,
 
   if (g_cancellable_is_cancelled (cancellable))
     {
-      finish_outcome (task, sj_tool_outcome_new_canceled (name, call_id, arguments));
+      _sj_agent_tools_finish_outcome (task, sj_tool_outcome_new_canceled (name, call_id, arguments));
       return;
     }
 
@@ -535,14 +574,14 @@ sj_agent_tools_call_async (SjAgentTools        *self,
       g_autofree char *names = list_tools ();
       g_autofree char *message = g_strdup_printf ("There is no tool “%s”. The tools are %s.", name ? name : "", names);
 
-      finish_outcome (task, sj_tool_outcome_new_refused (name, call_id, arguments, "UNKNOWN_TOOL", message));
+      _sj_agent_tools_finish_outcome (task, sj_tool_outcome_new_refused (name, call_id, arguments, "UNKNOWN_TOOL", message));
       return;
     }
 
   parsed = parse_arguments (arguments, &problem);
   if (parsed == NULL)
     {
-      finish_outcome (task, sj_tool_outcome_new_refused (name, call_id, arguments, "INVALID_ARGUMENTS", problem));
+      _sj_agent_tools_finish_outcome (task, sj_tool_outcome_new_refused (name, call_id, arguments, "INVALID_ARGUMENTS", problem));
       return;
     }
 

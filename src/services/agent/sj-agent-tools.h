@@ -9,6 +9,7 @@
 #include "sj-history-store.h"
 #include "sj-knowledge.h"
 #include "sj-knowledge-base.h"
+#include "sj-skill-registry.h"
 
 G_BEGIN_DECLS
 
@@ -28,6 +29,7 @@ typedef struct
   gint64               started;        /* g_get_real_time () */
   gint64               duration_us;
   gint64               dry_run_us;     /* the part of it spent in the dry-run */
+  GStrv                skills;         /* the skills a call activated, or NULL */
 } SjToolOutcome;
 
 void           sj_tool_outcome_free (SjToolOutcome *outcome);
@@ -47,6 +49,7 @@ typedef enum
 {
   SJ_AGENT_TOOL_NONE          = 0,
   SJ_AGENT_TOOL_CHANGES_MUSIC = 1 << 0,  /* a success changes the code that plays */
+  SJ_AGENT_TOOL_ACTIVATES_SKILLS = 1 << 1,  /* a success brings skills into the session */
 } SjAgentToolFlags;
 
 /* Larger arguments are refused before they are parsed. */
@@ -62,6 +65,11 @@ SjAgentTools    *sj_agent_tools_new             (SjChangeApplier    *applier,
 JsonArray       *sj_agent_tools_get_definitions (void);
 SjAgentToolFlags sj_agent_tools_get_flags       (const char         *name);
 SjChangeApplier *sj_agent_tools_get_applier     (SjAgentTools       *self);
+void             sj_agent_tools_set_skills      (SjAgentTools       *self,
+                                                 SjSkillRegistry    *skills);
+void             sj_agent_tools_set_session_skills (SjAgentTools    *self,
+                                                 const char * const *pinned,
+                                                 const char * const *activated);
 void             sj_agent_tools_call_async      (SjAgentTools       *self,
                                                  const char         *name,
                                                  const char         *call_id,

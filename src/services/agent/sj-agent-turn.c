@@ -344,6 +344,9 @@ after_outcome (SjAgent       *self,
   if ((sj_agent_tools_get_flags (outcome->name) & SJ_AGENT_TOOL_CHANGES_MUSIC) != 0 &&
       outcome->status == SJ_HISTORY_TOOL_SUCCEEDED)
     turn->applied = TRUE;
+  if ((sj_agent_tools_get_flags (outcome->name) & SJ_AGENT_TOOL_ACTIVATES_SKILLS) != 0 &&
+      outcome->status == SJ_HISTORY_TOOL_SUCCEEDED)
+    _sj_agent_skills_activated (self, turn, outcome);
   turn->round_dry_run_us += outcome->dry_run_us;
 
   record_outcome (self, turn, outcome);

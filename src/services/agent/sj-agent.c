@@ -30,6 +30,8 @@ enum {
   SIGNAL_MESSAGE_FINISHED,
   SIGNAL_RETRYING,
   SIGNAL_REQUEST_SENT,
+  SIGNAL_SKILLS_USED,
+  SIGNAL_PINS_CHANGED,
   N_SIGNALS
 };
 
@@ -130,6 +132,7 @@ sj_agent_dispose (GObject *object)
   g_clear_object (&self->client);
   g_clear_object (&self->tools);
   g_clear_object (&self->store);
+  g_clear_object (&self->skills);
 
   G_OBJECT_CLASS (sj_agent_parent_class)->dispose (object);
 }
@@ -145,6 +148,7 @@ sj_agent_finalize (GObject *object)
   g_hash_table_unref (self->no_reasoning);
   g_clear_pointer (&self->context, sj_agent_context_free);
   g_free (self->known_hash);
+  g_clear_pointer (&self->pending_pins, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sj_agent_parent_class)->finalize (object);
 }
@@ -262,6 +266,26 @@ sj_agent_class_init (SjAgentClass *klass)
   signals[SIGNAL_REQUEST_SENT] =
     g_signal_new ("request-sent", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_INT64);
+  /**
+   * SjAgent::skills-used:
+   * @message_id: the assistant message
+   *
+   * The skills of the message's turn are recorded in the store (when the
+   * turn starts, and again when the model activates more): the chat shows
+   * them on the message.
+   */
+  signals[SIGNAL_SKILLS_USED] =
+    g_signal_new ("skills-used", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
+  /**
+   * SjAgent::pins-changed:
+   *
+   * A skill was pinned to the current session or unpinned (a new session
+   * is #SjAgent:session-id): sj_agent_get_pinned_skills() says which.
+   */
+  signals[SIGNAL_PINS_CHANGED] =
+    g_signal_new ("pins-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -304,6 +328,19 @@ _sj_agent_emit_request_sent (SjAgent *self,
                              gint64   overhead_us)
 {
   g_signal_emit (self, signals[SIGNAL_REQUEST_SENT], 0, round, overhead_us);
+}
+
+void
+_sj_agent_emit_skills_used (SjAgent *self,
+                            gint64   message_id)
+{
+  g_signal_emit (self, signals[SIGNAL_SKILLS_USED], 0, message_id);
+}
+
+void
+_sj_agent_emit_pins_changed (SjAgent *self)
+{
+  g_signal_emit (self, signals[SIGNAL_PINS_CHANGED], 0);
 }
 
 void

@@ -8,6 +8,7 @@
 #include "sj-agent-tools.h"
 #include "sj-history-store.h"
 #include "sj-llm-client.h"
+#include "sj-skill-registry.h"
 
 G_BEGIN_DECLS
 
@@ -85,5 +86,14 @@ gboolean        sj_agent_send_finish        (SjAgent              *self,
                                              GAsyncResult         *result,
                                              GError              **error);
 void            sj_agent_stop               (SjAgent              *self);
+
+void            sj_agent_set_skills         (SjAgent              *self,
+                                             SjSkillRegistry      *skills);
+SjSkillRegistry *sj_agent_get_skills        (SjAgent              *self);
+gboolean        sj_agent_set_skill_pinned   (SjAgent              *self,
+                                             const char           *name,
+                                             gboolean              pinned,
+                                             GError              **error);
+GStrv           sj_agent_get_pinned_skills  (SjAgent              *self);
 
 G_END_DECLS

@@ -117,35 +117,12 @@ read_unknown_names (JsonObject *report,
     }
 }
 
-/* Whether the code loads samples from the network (samples('github:…')
- * or a URL): the sounds those register cannot be known offline, so an
- * unknown sound is then no proof of a mistake. */
-static gboolean
-loads_remote_samples (JsonObject *report)
-{
-  JsonArray *samples = get_array (report, "samples");
-
-  for (guint i = 0; samples != NULL && i < json_array_get_length (samples); i++)
-    {
-      JsonNode *element = json_array_get_element (samples, i);
-      const char *source = NULL;
-
-      if (JSON_NODE_HOLDS_OBJECT (element))
-        source = get_string (json_node_get_object (element), "source");
-      if (source != NULL && (g_str_has_prefix (source, "github:") || g_str_has_prefix (source, "http") ||
-                             g_str_has_prefix (source, "shabda")))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
 static gboolean
 has_unknown_sounds (JsonObject *report)
 {
   JsonArray *unknown = get_array (report, "unknownSounds");
 
-  return unknown != NULL && json_array_get_length (unknown) > 0 && !loads_remote_samples (report);
+  return unknown != NULL && json_array_get_length (unknown) > 0;
 }
 
 /**
@@ -153,7 +130,8 @@ has_unknown_sounds (JsonObject *report)
  * @report: a report of sj_dry_run_report()
  *
  * Whether the change may go on to the page: the code ran, and every sound
- * it plays is registered, or may come from an online pack it loads.
+ * it plays is registered, or may come from a sample map it loads from the
+ * network that has not been fetched yet (the report's loadingSounds).
  */
 gboolean
 sj_change_report_lets_through (JsonObject *report)
@@ -207,7 +185,7 @@ sj_change_report_rejection (JsonObject *report)
  *   sj_change_result_new_landing() made it
  *
  * What the dry-run saw: events, sounds, tempo changes and sample sources,
- * and the sounds that only an online pack may provide.
+ * and the sounds that only a sample map not fetched yet may provide.
  */
 void
 sj_change_report_read_dry_run (JsonObject     *report,
@@ -256,5 +234,10 @@ sj_change_report_read_dry_run (JsonObject     *report,
                                                                 get_string (json_node_get_object (node), "base")));
     }
 
-  read_unknown_names (report, "unknownSounds", dry_run->unverified_sounds);
+  sounds = get_strv (report, "loadingSounds");
+  if (sounds != NULL)
+    {
+      g_strfreev (dry_run->loading_sounds);
+      dry_run->loading_sounds = sounds;
+    }
 }

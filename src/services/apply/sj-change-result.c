@@ -10,7 +10,7 @@
  *
  *   {status: "scheduled"|"applied", applyAt: {cycle, inSeconds}, newHash,
  *    activeUnchangedUntilApply: true,
- *    dryRun: {events, sounds, tempo, samples, unverifiedSounds?}}
+ *    dryRun: {events, sounds, tempo, samples, loadingSounds?}}
  *
  *   {status: "rejected", phase, code,
  *    diagnostics: [{message, field?, line?, column?}],
@@ -192,7 +192,7 @@ result_new (SjChangeStatus status)
   self->dry_run.sounds = g_new0 (char *, 1);
   self->dry_run.tempo = g_array_new (FALSE, FALSE, sizeof (SjChangeTempo));
   self->dry_run.samples = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_change_samples_free);
-  self->dry_run.unverified_sounds = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_change_unknown_name_free);
+  self->dry_run.loading_sounds = g_new0 (char *, 1);
   self->diagnostics = g_ptr_array_new_with_free_func (diagnostic_free);
   self->unknown_symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_change_unknown_name_free);
   self->unknown_sounds = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_change_unknown_name_free);
@@ -285,7 +285,7 @@ sj_change_result_unref (SjChangeResult *self)
   g_strfreev (self->dry_run.sounds);
   g_array_unref (self->dry_run.tempo);
   g_ptr_array_unref (self->dry_run.samples);
-  g_ptr_array_unref (self->dry_run.unverified_sounds);
+  g_strfreev (self->dry_run.loading_sounds);
   g_ptr_array_unref (self->diagnostics);
   g_ptr_array_unref (self->unknown_symbols);
   g_ptr_array_unref (self->unknown_sounds);
@@ -405,10 +405,10 @@ dry_run_to_json (const SjChangeDryRun *dry_run)
   json_object_set_array_member (object, "sounds", strv_to_json ((const char * const *) dry_run->sounds));
   json_object_set_array_member (object, "tempo", tempo);
   json_object_set_array_member (object, "samples", samples);
-  /* Sounds from online sample packs could not be checked: say so, so the
-   * model does not claim more than is known. */
-  if (dry_run->unverified_sounds->len > 0)
-    json_object_set_array_member (object, "unverifiedSounds", unknown_names_to_json (dry_run->unverified_sounds));
+  /* Sounds of sample maps the page has yet to fetch: not known before
+   * they are, so the model does not claim more than is known. */
+  if (dry_run->loading_sounds != NULL && dry_run->loading_sounds[0] != NULL)
+    json_object_set_array_member (object, "loadingSounds", strv_to_json ((const char * const *) dry_run->loading_sounds));
 
   return object;
 }

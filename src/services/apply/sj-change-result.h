@@ -91,8 +91,8 @@ typedef struct
   GStrv      sounds;             /* every sound it plays, sorted */
   GArray    *tempo;              /* of SjChangeTempo */
   GPtrArray *samples;            /* of SjChangeSamples */
-  GPtrArray *unverified_sounds;  /* of SjChangeUnknownName: not registered, but an online
-                                  * pack the code loads may provide them */
+  GStrv      loading_sounds;     /* not registered yet: a sample map the code loads from the
+                                  * network (not fetched yet) may register them */
 } SjChangeDryRun;
 
 /* The sample files a change plays ("bd:3", "piano (C4)"), as they were had

@@ -9,6 +9,10 @@
  * rejected with SOUND_UNAVAILABLE and sounds of its kind that do play; the
  * others land once the page has loaded them (preload.mjs), and the result
  * says which were ready, which had to load and which the kit plays.
+ *
+ * The sounds of a sample map the code loads from the network are judged
+ * the same way, a sound at a time (SjRemoteSamples knows its files once
+ * the map has been fetched); a map not fetched yet must be fetchable.
  */
 
 #include "config.h"
@@ -56,36 +60,37 @@ add_alternative (GPtrArray    *out,
     g_ptr_array_add (out, g_strdup (name));
 }
 
-/* Sounds that play now, close to @sound by name first, then of its kind. */
+/* Sounds that play now, close to @name by name first, then of its kind. */
 static GStrv
-alternatives_for (SjSoundCache         *cache,
-                  SjKnowledge          *knowledge,
-                  const SjLibrarySound *sound)
+alternatives_for (SjSoundCache *cache,
+                  SjKnowledge  *knowledge,
+                  const char   *name,
+                  gboolean      drums)
 {
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
   g_auto(GStrv) close = NULL;
-  gboolean drums = g_strcmp0 (sound->tag, "drum-machines") == 0;
   const char * const *fallbacks = drums ? drum_fallbacks : synth_fallbacks;
 
   if (knowledge != NULL)
-    close = sj_knowledge_suggest (knowledge, sound->name, SJ_KNOWLEDGE_DOMAIN_SOUNDS, 40);
+    close = sj_knowledge_suggest (knowledge, name, SJ_KNOWLEDGE_DOMAIN_SOUNDS, 40);
   for (guint i = 0; close != NULL && close[i] != NULL && out->len < MAX_ALTERNATIVES / 2; i++)
-    add_alternative (out, cache, close[i], sound->name);
+    add_alternative (out, cache, close[i], name);
   for (guint i = 0; fallbacks[i] != NULL; i++)
-    add_alternative (out, cache, fallbacks[i], sound->name);
+    add_alternative (out, cache, fallbacks[i], name);
 
   g_ptr_array_add (out, NULL);
   return (GStrv) g_ptr_array_free (g_steal_pointer (&out), FALSE);
 }
 
 static void
-unavailable_add (GPtrArray            *unavailable,
-                 const char           *label,
-                 SjSoundCache         *cache,
-                 SjKnowledge          *knowledge,
-                 const SjLibrarySound *sound)
+unavailable_add (GPtrArray    *unavailable,
+                 const char   *label,
+                 SjSoundCache *cache,
+                 SjKnowledge  *knowledge,
+                 const char   *name,
+                 gboolean      drums)
 {
-  g_auto(GStrv) alternatives = alternatives_for (cache, knowledge, sound);
+  g_auto(GStrv) alternatives = alternatives_for (cache, knowledge, name, drums);
 
   for (guint i = 0; i < unavailable->len; i++)
     if (g_str_equal (((SjChangeUnknownName *) g_ptr_array_index (unavailable, i))->name, label))
@@ -102,6 +107,65 @@ member_string (JsonObject *object,
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     return NULL;
   return json_node_get_string (node);
+}
+
+static GStrv
+labels (JsonObject *object,
+        const char *member)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  JsonNode *node = json_object_get_member (object, member);
+  JsonArray *array = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING)
+        g_strv_builder_add (builder, json_node_get_string (element));
+    }
+  return g_strv_builder_end (builder);
+}
+
+/* The sounds of sample maps the code loads from the network. Those of a
+ * map fetched before play as their files do; those of a map not fetched
+ * yet (the report's loadingSounds) wait for the page to fetch it, which
+ * needs downloads. */
+static void
+classify_remote (JsonObject   *report,
+                 SjSoundCache *cache,
+                 SjKnowledge  *knowledge,
+                 GStrvBuilder *ready,
+                 GStrvBuilder *loading,
+                 GPtrArray    *unavailable)
+{
+  SjRemoteSamples *remote = knowledge != NULL ? sj_knowledge_get_remote_samples (knowledge) : NULL;
+  SjSoundLibrary *library = sj_sound_cache_get_library (cache);
+  g_auto(GStrv) pending = labels (report, "loadingSounds");
+  g_auto(GStrv) sounds = labels (report, "sounds");
+
+  for (guint i = 0; pending[i] != NULL; i++)
+    {
+      if (sj_sound_cache_get_online (cache))
+        g_strv_builder_add (loading, pending[i]);
+      else
+        unavailable_add (unavailable, pending[i], cache, knowledge, pending[i], FALSE);
+    }
+
+  for (guint i = 0; remote != NULL && sounds[i] != NULL; i++)
+    {
+      SjSoundAvailability availability;
+
+      if (sj_sound_library_lookup (library, sounds[i]) != NULL ||
+          !sj_remote_samples_get_sound_availability (remote, sounds[i], &availability, NULL))
+        continue;
+      if (availability == SJ_SOUND_AVAILABILITY_CACHED)
+        g_strv_builder_add (ready, sounds[i]);
+      else if (availability == SJ_SOUND_AVAILABILITY_DOWNLOAD)
+        g_strv_builder_add (loading, sounds[i]);
+      else
+        unavailable_add (unavailable, sounds[i], cache, knowledge, sounds[i], FALSE);
+    }
 }
 
 /**
@@ -172,10 +236,13 @@ sj_change_sounds_classify (SjChangeSounds *sounds,
           break;
         case SJ_SOUND_AVAILABILITY_UNAVAILABLE:
         default:
-          unavailable_add (unavailable, label, cache, knowledge, file->sound);
+          unavailable_add (unavailable, label, cache, knowledge, file->sound->name,
+                           g_strcmp0 (file->sound->tag, "drum-machines") == 0);
           break;
         }
     }
+
+  classify_remote (report, cache, knowledge, ready, loading, unavailable);
 
   g_strfreev (sounds->ready);
   g_strfreev (sounds->loading);
@@ -183,24 +250,6 @@ sj_change_sounds_classify (SjChangeSounds *sounds,
   sounds->ready = g_strv_builder_end (ready);
   sounds->loading = g_strv_builder_end (loading);
   sounds->kit = g_strv_builder_end (kit);
-}
-
-static GStrv
-labels (JsonObject *object,
-        const char *member)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  JsonNode *node = json_object_get_member (object, member);
-  JsonArray *array = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonNode *element = json_array_get_element (array, i);
-
-      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING)
-        g_strv_builder_add (builder, json_node_get_string (element));
-    }
-  return g_strv_builder_end (builder);
 }
 
 /**

@@ -10,11 +10,13 @@
 G_BEGIN_DECLS
 
 /* How a query term matched a name, best first.  The order is the ranking
- * order of strudel_knowledge: exact name, exact synonym, prefix, fuzzy. */
+ * order of strudel_knowledge: exact name, exact synonym, a phrase of the
+ * concept vocabulary, prefix, fuzzy. */
 typedef enum
 {
   SJ_MATCH_EXACT = 0,
   SJ_MATCH_SYNONYM,
+  SJ_MATCH_CONCEPT,
   SJ_MATCH_PREFIX,
   SJ_MATCH_FUZZY,
   SJ_MATCH_SUBSTRING,

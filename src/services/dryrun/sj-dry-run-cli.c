@@ -92,6 +92,8 @@ sj_dry_run_cli_run (const SjDryRunCliOptions *options,
 {
   g_autoptr(SjSoundsIndex) sounds = NULL;
   g_autoptr(SjKnowledge) knowledge = NULL;
+  g_autoptr(SjSoundCache) cache = NULL;
+  g_autoptr(SjRemoteSamples) remote_samples = NULL;
   g_autoptr(SjDryRun) dry_run = NULL;
   g_autoptr(JsonObject) raw = NULL;
   g_autoptr(JsonObject) report = NULL;
@@ -125,6 +127,11 @@ sj_dry_run_cli_run (const SjDryRunCliOptions *options,
     }
 
   knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sounds);
+  /* What the sample maps the app fetched register (from their cache; nothing
+   * is downloaded here). */
+  cache = sj_sound_cache_new (sj_sound_library_get_default (), NULL);
+  remote_samples = sj_remote_samples_new (cache, NULL);
+  sj_knowledge_set_remote_samples (knowledge, remote_samples);
   dry_run = sj_dry_run_new ();
   raw = sj_dry_run_run_sync (dry_run, code, cycles, 0, SJ_DRY_RUN_FLAGS_NONE, NULL, &error);
   if (raw == NULL)

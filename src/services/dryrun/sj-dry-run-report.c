@@ -6,9 +6,14 @@
  * the agent read: the same object, with the sounds that are not registered
  * (unknownSounds) and, for every unknown symbol and sound, real names that
  * are close (from SjKnowledge, so that no suggestion is ever invented).
+ * A sound that a sample map the code loads from the network registers is
+ * known once that map has been fetched (SjRemoteSamples remembers it);
+ * until then it is "loading" (loadingSounds), not unknown: the page
+ * fetches the map before the code plays.
  *
  *   {"ok":true, "events", "cycles", "cps", "sounds", "tempo", "samples",
- *    "sampleUses", "unknownSounds":[{"name","suggestions"}], …}
+ *    "sampleUses", "unknownSounds":[{"name","suggestions"}],
+ *    "loadingSounds":["name", …], …}
  *   {"ok":false, "phase", "message", "line", "column",
  *    "unknownSymbols":[{"name","kind","line","column","suggestions"}],
  *    "unknownSounds":[…], …}
@@ -110,12 +115,48 @@ inline_sample_names (JsonObject *raw)
   return names;
 }
 
+/* The sample maps the code loads from the network (samples('github:…'),
+ * whose address the helper resolved as the page does): the names of those
+ * fetched before go into @names; whether any has not been. Without
+ * SjRemoteSamples to ask, none is known. */
+static gboolean
+remote_sample_names (JsonObject      *raw,
+                     SjRemoteSamples *remote,
+                     GHashTable      *names)
+{
+  JsonArray *samples = get_array (raw, "samples");
+  gboolean pending = FALSE;
+
+  for (guint i = 0; samples != NULL && i < json_array_get_length (samples); i++)
+    {
+      JsonNode *node = json_array_get_element (samples, i);
+      JsonNode *member;
+      const SjRemoteMap *map;
+      const char *url;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node) ||
+          (member = json_object_get_member (json_node_get_object (node), "url")) == NULL ||
+          !JSON_NODE_HOLDS_VALUE (member) || (url = json_node_get_string (member)) == NULL)
+        continue;
+      if (remote == NULL || (map = sj_remote_samples_lookup_map (remote, url)) == NULL)
+        {
+          pending = TRUE;
+          continue;
+        }
+      for (guint n = 0; n < map->sounds->len; n++)
+        g_hash_table_add (names, g_strdup (((const SjRemoteSound *) g_ptr_array_index (map->sounds, n))->name));
+    }
+  return pending;
+}
+
 static JsonArray *
 unknown_sounds (JsonObject  *raw,
-                SjKnowledge *knowledge)
+                SjKnowledge *knowledge,
+                JsonArray   *loading)
 {
   g_autoptr(GHashTable) inline_names = inline_sample_names (raw);
   SjSoundsIndex *sounds = sj_knowledge_get_sounds (knowledge);
+  gboolean pending = remote_sample_names (raw, sj_knowledge_get_remote_samples (knowledge), inline_names);
   JsonArray *used = get_array (raw, "sounds");
   JsonArray *unknown = json_array_new ();
 
@@ -127,6 +168,11 @@ unknown_sounds (JsonObject  *raw,
       if (name == NULL || sj_sounds_index_lookup (sounds, name) != NULL ||
           g_hash_table_contains (inline_names, name))
         continue;
+      if (pending)
+        {
+          json_array_add_string_element (loading, name);
+          continue;
+        }
 
       entry = json_object_new ();
       json_object_set_string_member (entry, "name", name);
@@ -141,8 +187,8 @@ unknown_sounds (JsonObject  *raw,
  * sj_dry_run_report:
  * @raw: an answer of sj_dry_run_run_finish()
  *
- * Returns: (transfer full): a new object: @raw with unknownSounds and
- *   suggestions added
+ * Returns: (transfer full): a new object: @raw with unknownSounds,
+ *   loadingSounds and suggestions added
  */
 JsonObject *
 sj_dry_run_report (JsonObject  *raw,
@@ -152,6 +198,7 @@ sj_dry_run_report (JsonObject  *raw,
   g_autoptr(JsonNode) copy = NULL;
   JsonObject *report;
   JsonArray *symbols;
+  JsonArray *loading;
 
   g_return_val_if_fail (raw != NULL, NULL);
   g_return_val_if_fail (SJ_IS_KNOWLEDGE (knowledge), NULL);
@@ -173,7 +220,9 @@ sj_dry_run_report (JsonObject  *raw,
   if (!json_object_has_member (report, "unknownSymbols"))
     json_object_set_array_member (report, "unknownSymbols", json_array_new ());
 
-  json_object_set_array_member (report, "unknownSounds", unknown_sounds (report, knowledge));
+  loading = json_array_new ();
+  json_object_set_array_member (report, "unknownSounds", unknown_sounds (report, knowledge, loading));
+  json_object_set_array_member (report, "loadingSounds", loading);
   return report;
 }
 
@@ -196,6 +245,7 @@ sj_dry_run_report_error (const GError *error)
   json_object_set_string_member (report, "message", error->message);
   json_object_set_array_member (report, "unknownSymbols", json_array_new ());
   json_object_set_array_member (report, "unknownSounds", json_array_new ());
+  json_object_set_array_member (report, "loadingSounds", json_array_new ());
   return report;
 }
 

@@ -12,6 +12,11 @@
  * request is answered {"ok":false,"phase":"timeout"}.  One helper is kept
  * warm; requests go to it strictly one at a time, in the order they came.
  *
+ * The user's folders of samples (sj_dry_run_set_user_samples()) go to the
+ * helper as a request of their own, before anything else a new helper is
+ * sent and again whenever they change, so that their sounds resolve in the
+ * dry-run as in the page.
+ *
  * Failures of the code itself (syntax, compile, runtime, timeout, a crash)
  * are answers, JSON objects with "ok": false.  Only a request the client
  * refuses (cycles, timeout or size out of range), a helper that cannot start
@@ -45,6 +50,8 @@ struct _SjDryRun
   gint64           next_id;
   guint            n_starts;
   guint            start_failures;
+  char            *user_samples;       /* the packs as JSON, or NULL */
+  guint            user_samples_start; /* the helper (by n_starts) that has them */
 };
 
 G_DEFINE_FINAL_TYPE (SjDryRun, sj_dry_run, G_TYPE_OBJECT)
@@ -296,12 +303,40 @@ send_request (SjDryRun *self,
   sj_dry_run_process_send (self->process, request->line);
 }
 
+/* The user's samples for the running helper, unless it has them: a
+ * request of the app's own, answered to no one. */
+static gboolean
+send_user_samples (SjDryRun *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Request *request;
+
+  if (self->user_samples == NULL || self->user_samples_start == self->n_starts)
+    return FALSE;
+
+  self->user_samples_start = self->n_starts;
+  task = g_task_new (self, NULL, NULL, NULL);
+  g_task_set_source_tag (task, send_user_samples);
+  request = g_new0 (Request, 1);
+  request->id = self->next_id++;
+  request->timeout_ms = STARTUP_TIMEOUT_MS;
+  request->line = g_strdup_printf ("{\"id\":%" G_GINT64_FORMAT ",\"userSamples\":%s}\n", request->id,
+                                   self->user_samples);
+  g_task_set_task_data (task, request, (GDestroyNotify) request_free);
+  send_request (self, g_steal_pointer (&task));
+  return TRUE;
+}
+
 /* Moves the queue along: starts the helper when needed, sends the next
  * request when the helper is idle. */
 static void
 pump (SjDryRun *self)
 {
-  if (self->in_flight != NULL || g_queue_is_empty (&self->queue))
+  if (self->in_flight != NULL)
+    return;
+  if (self->process != NULL && sj_dry_run_process_get_ready (self->process) && send_user_samples (self))
+    return;
+  if (g_queue_is_empty (&self->queue))
     return;
 
   if (self->process == NULL)
@@ -365,6 +400,7 @@ sj_dry_run_finalize (GObject *object)
   SjDryRun *self = (SjDryRun *)object;
 
   g_free (self->helper_path);
+  g_free (self->user_samples);
   g_main_context_unref (self->main_context);
 
   G_OBJECT_CLASS (sj_dry_run_parent_class)->finalize (object);
@@ -449,6 +485,27 @@ _sj_dry_run_get_n_starts (SjDryRun *self)
   g_return_val_if_fail (SJ_IS_DRY_RUN (self), 0);
 
   return self->n_starts;
+}
+
+/**
+ * sj_dry_run_set_user_samples:
+ * @packs: (nullable): the user's folders of samples, as
+ *   sj_user_samples_dup_packs() gives them (a JSON array); %NULL for none
+ *
+ * The helper registers them as the page does, before the next dry-run.
+ */
+void
+sj_dry_run_set_user_samples (SjDryRun *self,
+                             JsonNode *packs)
+{
+  g_return_if_fail (SJ_IS_DRY_RUN (self));
+  g_return_if_fail (packs == NULL || JSON_NODE_HOLDS_ARRAY (packs));
+
+  g_clear_pointer (&self->user_samples, g_free);
+  self->user_samples = packs != NULL ? json_to_string (packs, FALSE) : g_strdup ("[]");
+  /* Every helper, the running one included, needs them now. */
+  self->user_samples_start = 0;
+  pump (self);
 }
 
 void

@@ -42,6 +42,8 @@ GQuark      sj_dry_run_error_quark      (void);
 SjDryRun   *sj_dry_run_new              (void);
 SjDryRun   *sj_dry_run_new_for_helper   (const char           *helper_path);
 void        sj_dry_run_start            (SjDryRun             *self);
+void        sj_dry_run_set_user_samples (SjDryRun             *self,
+                                         JsonNode             *packs);
 void        sj_dry_run_run_async        (SjDryRun             *self,
                                          const char           *code,
                                          guint                 cycles,

@@ -92,6 +92,7 @@ append_message (SjHistoryStore          *self,
                 GError                 **error)
 {
   g_autoptr(GPtrArray) calls = NULL;
+  g_autoptr(GPtrArray) skills = NULL;
 
   g_string_append_printf (out, "## %s", role_heading (message->role));
   if (message->model != NULL)
@@ -105,6 +106,18 @@ append_message (SjHistoryStore          *self,
 
       g_string_append_printf (out, "*Cooked for %" G_GINT64_FORMAT " m %" G_GINT64_FORMAT " s*\n\n",
                               seconds / 60, seconds % 60);
+    }
+
+  /* The skills the answer was given, as the chat's chips show them. */
+  skills = sj_history_store_list_message_skills (self, message->id, error);
+  if (skills == NULL)
+    return FALSE;
+  if (skills->len > 0)
+    {
+      g_string_append (out, "*Skills:");
+      for (guint i = 0; i < skills->len; i++)
+        g_string_append_printf (out, "%s %s", i > 0 ? "," : "", ((SjHistorySkillUse *) g_ptr_array_index (skills, i))->title);
+      g_string_append (out, "*\n\n");
     }
 
   if (message->reasoning != NULL && *message->reasoning != '\0')

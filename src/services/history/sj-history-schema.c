@@ -72,6 +72,22 @@ static const char * const migrations[] = {
   "DROP TABLE messages;"
   "ALTER TABLE messages_new RENAME TO messages;"
   "CREATE INDEX messages_session ON messages(session_id, id);",
+
+  /* 3: skills. Those pinned to a session or activated in it by the model,
+   * and those each answer used (the chips on a message). */
+  "CREATE TABLE session_skills ("
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  name TEXT NOT NULL,"
+  "  state TEXT NOT NULL CHECK (state IN ('pinned', 'activated')),"
+  "  created INTEGER NOT NULL,"
+  "  PRIMARY KEY (session_id, state, name));"
+  "CREATE TABLE message_skills ("
+  "  message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,"
+  "  position INTEGER NOT NULL,"
+  "  name TEXT NOT NULL,"
+  "  title TEXT NOT NULL,"
+  "  how TEXT NOT NULL CHECK (how IN ('pinned', 'tool', 'auto')),"
+  "  PRIMARY KEY (message_id, name));",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == SJ_HISTORY_STORE_SCHEMA_VERSION);

@@ -97,7 +97,22 @@ typedef struct
   gint64           created;
 } SjHistorySnapshot;
 
+typedef enum
+{
+  SJ_HISTORY_SKILL_PINNED,     /* the musician pinned it to the session */
+  SJ_HISTORY_SKILL_ACTIVATED,  /* the model activated it in the session */
+} SjHistorySkillState;
+
+/* A skill a message's turn used, for its chip. */
+typedef struct
+{
+  char *name;
+  char *title;
+  char *how;   /* "pinned", "tool" or "auto" */
+} SjHistorySkillUse;
+
 void sj_history_session_free   (SjHistorySession  *session);
+void sj_history_skill_use_free (SjHistorySkillUse *use);
 void sj_history_message_free   (SjHistoryMessage  *message);
 void sj_history_tool_call_free (SjHistoryToolCall *call);
 void sj_history_snapshot_free  (SjHistorySnapshot *snapshot);
@@ -106,8 +121,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistorySession, sj_history_session_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistoryMessage, sj_history_message_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistoryToolCall, sj_history_tool_call_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistorySnapshot, sj_history_snapshot_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistorySkillUse, sj_history_skill_use_free)
 
-#define SJ_HISTORY_STORE_SCHEMA_VERSION 2
+#define SJ_HISTORY_STORE_SCHEMA_VERSION 3
 #define SJ_HISTORY_STORE_FLUSH_INTERVAL_MS 1000
 
 #define SJ_TYPE_HISTORY_STORE (sj_history_store_get_type ())
@@ -186,6 +202,24 @@ gint64          sj_history_store_record_snapshot  (SjHistoryStore          *self
                                                    GError                 **error);
 GPtrArray      *sj_history_store_list_snapshots   (SjHistoryStore          *self,
                                                    gint64                   session_id,
+                                                   GError                 **error);
+
+gboolean        sj_history_store_set_session_skill (SjHistoryStore        *self,
+                                                   gint64                   session_id,
+                                                   const char              *name,
+                                                   SjHistorySkillState      state,
+                                                   gboolean                 on,
+                                                   GError                 **error);
+GStrv           sj_history_store_list_session_skills (SjHistoryStore      *self,
+                                                   gint64                   session_id,
+                                                   SjHistorySkillState      state,
+                                                   GError                 **error);
+gboolean        sj_history_store_record_message_skills (SjHistoryStore    *self,
+                                                   gint64                   message_id,
+                                                   GPtrArray               *uses,
+                                                   GError                 **error);
+GPtrArray      *sj_history_store_list_message_skills (SjHistoryStore      *self,
+                                                   gint64                   message_id,
                                                    GError                 **error);
 
 char           *sj_history_store_export_markdown  (SjHistoryStore          *self,

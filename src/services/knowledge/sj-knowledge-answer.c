@@ -15,7 +15,7 @@
 #include "sj-knowledge-private.h"
 
 static const char * const match_names[] = {
-  "exact", "synonym", "prefix", "fuzzy", "partial", "description", "none",
+  "exact", "synonym", "concept", "prefix", "fuzzy", "partial", "description", "none",
 };
 
 static void

@@ -14,7 +14,8 @@
  * know about every sound: which have a file in the cache comes from one
  * read of the cache directory, kept up to date with SjSoundCache::file-cached,
  * and the rest is the library's own data. A query then looks at the files
- * of the sounds it returns, never at all of them.
+ * of the sounds it returns, never at all of them. A sound of a sample map
+ * the code fetched (SjRemoteSamples) is known the same way, from the map.
  */
 
 #include "config.h"
@@ -35,6 +36,7 @@ struct _SjKnowledgeSoundInfo
   guint                 known : 1;  /* the app's own sound, whose availability is known */
   guint                 built_in : 1;
   guint                 kit : 1;    /* a standard drum the kit plays when nothing else can */
+  guint                 remote : 1; /* a sound of a sample map the code fetched */
 };
 
 /* The order of the offline listing: the sounds that really are there
@@ -74,6 +76,9 @@ _sj_knowledge_availability_dispose (SjKnowledge *self)
   if (self->sound_cache != NULL)
     g_signal_handlers_disconnect_by_data (self->sound_cache, self);
   g_clear_object (&self->sound_cache);
+  if (self->remote_samples != NULL)
+    g_signal_handlers_disconnect_by_data (self->remote_samples, self);
+  g_clear_object (&self->remote_samples);
   g_clear_pointer (&self->availability, g_hash_table_unref);
   g_clear_pointer (&self->cached_sounds, g_hash_table_unref);
   g_clear_pointer (&self->sound_info, g_free);
@@ -171,6 +176,66 @@ sj_knowledge_get_sound_cache (SjKnowledge *self)
   return self->sound_cache;
 }
 
+/* A map or one of its files was fetched, or a file failed. */
+static void
+remote_changed_cb (SjKnowledge *self)
+{
+  g_assert (SJ_IS_KNOWLEDGE (self));
+
+  _sj_knowledge_forget_index (self);
+  _sj_knowledge_emit_availability_changed (self);
+}
+
+/**
+ * sj_knowledge_set_remote_samples:
+ * @remote_samples: (nullable): the sample maps the code fetched
+ *
+ * With them, a sound of a map the code fetched says how it would play
+ * (cached, downloaded, not available), as the library's sounds do, and
+ * the dry-run's report knows what such a map registers (sj_dry_run_report()).
+ */
+void
+sj_knowledge_set_remote_samples (SjKnowledge     *self,
+                                 SjRemoteSamples *remote_samples)
+{
+  g_assert (SJ_IS_KNOWLEDGE (self));
+  g_return_if_fail (remote_samples == NULL || SJ_IS_REMOTE_SAMPLES (remote_samples));
+
+  if (self->remote_samples == remote_samples)
+    return;
+
+  if (self->remote_samples != NULL)
+    g_signal_handlers_disconnect_by_data (self->remote_samples, self);
+  g_set_object (&self->remote_samples, remote_samples);
+  _sj_knowledge_forget_index (self);
+
+  if (remote_samples != NULL)
+    {
+      g_signal_connect_object (remote_samples, "map-cached", G_CALLBACK (remote_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (remote_samples, "file-cached", G_CALLBACK (remote_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (remote_samples, "load-failed", G_CALLBACK (remote_changed_cb), self, G_CONNECT_SWAPPED);
+    }
+
+  _sj_knowledge_emit_availability_changed (self);
+}
+
+/* Returns: (transfer none) (nullable): the sample maps the code fetched, once set */
+SjRemoteSamples *
+sj_knowledge_get_remote_samples (SjKnowledge *self)
+{
+  g_assert (SJ_IS_KNOWLEDGE (self));
+
+  return self->remote_samples;
+}
+
+/* Whether @name is a sound of a sample map the code fetched. */
+static gboolean
+is_remote (SjKnowledge *self,
+           const char  *name)
+{
+  return self->remote_samples != NULL && sj_remote_samples_lookup_sound (self->remote_samples, name, NULL) != NULL;
+}
+
 /* Whether the cache can tell anything about @sound: the app's own sounds
  * only (a sound the code registered comes from wherever the code says). */
 static const SjLibrarySound *
@@ -198,7 +263,8 @@ library_sound (SjKnowledge   *self,
  *   cached and their size (all zero for a synthesizer)
  *
  * Returns: whether it is known: %FALSE without a sound cache, and for a
- *   sound that the code registered rather than the app
+ *   sound that the code registered rather than the app, unless it comes
+ *   from a sample map the code fetched (sj_knowledge_set_remote_samples())
  */
 gboolean
 sj_knowledge_get_sound_availability (SjKnowledge         *self,
@@ -217,7 +283,7 @@ sj_knowledge_get_sound_availability (SjKnowledge         *self,
   if (self->sound_cache == NULL)
     return FALSE;
   library_sound (self, sound, &known);
-  if (!known)
+  if (!known && !is_remote (self, sound->name))
     return FALSE;
 
   /* Going on or off line (the hosts could not be reached, or half a
@@ -232,7 +298,11 @@ sj_knowledge_get_sound_availability (SjKnowledge         *self,
   if ((found = g_hash_table_lookup (self->availability, sound->name)) == NULL)
     {
       found = g_new0 (Availability, 1);
-      found->availability = sj_sound_cache_get_sound_availability (self->sound_cache, sound->name, &found->files);
+      if (known)
+        found->availability = sj_sound_cache_get_sound_availability (self->sound_cache, sound->name, &found->files);
+      else
+        sj_remote_samples_get_sound_availability (self->remote_samples, sound->name, &found->availability,
+                                                  &found->files);
       g_hash_table_insert (self->availability, g_strdup (sound->name), found);
     }
 
@@ -279,6 +349,7 @@ get_info (SjKnowledge *self,
   info->library = library_sound (self, sound, &known);
   info->known = known;
   info->built_in = known && info->library == NULL;
+  info->remote = !known && is_remote (self, sound->name);
   info->kit = info->library != NULL && self->sound_cache != NULL &&
               sj_sound_cache_get_fallback (self->sound_cache) != NULL &&
               fallback_voice_of (sj_sound_cache_get_library (self->sound_cache), info->library) != NULL;
@@ -318,7 +389,19 @@ _sj_knowledge_get_offline (SjKnowledge         *self,
   const SjKnowledgeSoundInfo *info = get_info (self, position);
   GHashTable *cached;
 
-  if (info->built_in)
+  if (info->remote)
+    {
+      const SjSound *sound = sj_sounds_index_get_sound (self->sounds, position);
+      SjSoundAvailability availability;
+      SjSoundFiles files;
+
+      /* Some of its files cached: those play with no network. */
+      if (!sj_remote_samples_get_sound_availability (self->remote_samples, sound->name, &availability, &files) ||
+          files.n_cached == 0)
+        return FALSE;
+      *offline = SJ_SOUND_AVAILABILITY_CACHED;
+    }
+  else if (info->built_in)
     *offline = SJ_SOUND_AVAILABILITY_BUILT_IN;
   else if (info->library != NULL && (cached = get_cached_sounds (self)) != NULL &&
            g_hash_table_contains (cached, info->library))
@@ -349,7 +432,7 @@ _sj_knowledge_list_offline (SjKnowledge     *self,
   for (guint i = 0; i < n; i++)
     {
       const SjSound *sound = sj_sounds_index_get_sound (self->sounds, i);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_EXACT, 0, 0, NULL, sound->name };
+      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_EXACT, 0, 0, NULL, sound->name, 0 };
       SjSoundAvailability offline;
 
       if (sound->alias || !sj_sound_in_category (sound, any_category ? SJ_SOUND_CATEGORY_ALL : category) ||

@@ -89,6 +89,7 @@ sj_knowledge_cli_run (const SjKnowledgeCliOptions *options)
   g_autoptr(SjSoundsIndex) sounds = NULL;
   g_autoptr(SjKnowledge) knowledge = NULL;
   g_autoptr(SjSoundCache) sound_cache = NULL;
+  g_autoptr(SjRemoteSamples) remote_samples = NULL;
   g_autoptr(JsonNode) answer = NULL;
   g_autoptr(GError) error = NULL;
   int commands = (options->knowledge != NULL) + (options->knowledge_json != NULL) + (options->search != NULL);
@@ -123,6 +124,9 @@ sj_knowledge_cli_run (const SjKnowledgeCliOptions *options)
   knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sounds);
   sound_cache = open_sound_cache ();
   sj_knowledge_set_sound_cache (knowledge, sound_cache);
+  /* The sample maps the code fetched in the app (nothing is downloaded here). */
+  remote_samples = sj_remote_samples_new (sound_cache, NULL);
+  sj_knowledge_set_remote_samples (knowledge, remote_samples);
 
   if (options->knowledge_json != NULL)
     {

@@ -4,10 +4,11 @@
  *
  * The matching behind strudel_knowledge and the Reference and Sounds
  * pages: query terms against the reference's names and synonyms, the
- * sounds and their banks, and the descriptions; ranked exact name, exact
- * synonym, prefix, spelling mistake, part of a name, description word.
- * Suggestions for unknown names come from here too, and only ever name
- * what the indexes hold.
+ * sounds and their banks, the phrases of the concept vocabulary and the
+ * descriptions; ranked exact name, exact synonym, concept, prefix,
+ * spelling mistake, part of a name, description (BM25).  A phrase of the
+ * vocabulary hides the names of its own words: "low pass filter" is lpf,
+ * not filter.  Every name ranked comes from the indexes.
  */
 
 #include "config.h"
@@ -61,8 +62,14 @@ compare_hits (gconstpointer a,
 
   if (ha->match != hb->match)
     return (int)ha->match - (int)hb->match;
+  /* Descriptions rank by relevance; names by their typos, then by how
+   * much of the whole query their documentation is about. */
+  if (ha->match == SJ_MATCH_TEXT && ha->score != hb->score)
+    return ha->score > hb->score ? -1 : 1;
   if (ha->distance != hb->distance)
     return ha->distance < hb->distance ? -1 : 1;
+  if (ha->score != hb->score)
+    return ha->score > hb->score ? -1 : 1;
   /* A bank groups its sounds: it comes before them on a tie. */
   if ((ha->kind == SJ_KNOWLEDGE_HIT_BANK) != (hb->kind == SJ_KNOWLEDGE_HIT_BANK))
     return ha->kind == SJ_KNOWLEDGE_HIT_BANK ? -1 : 1;
@@ -88,8 +95,8 @@ _sj_knowledge_sort_hits (SjKnowledge *self,
   g_array_sort_with_data (hits, compare_hits, self);
 }
 
-static gboolean
-better (const SjKnowledgeHit *a,
+gboolean
+_sj_knowledge_better (const SjKnowledgeHit *a,
         const SjKnowledgeHit *b)
 {
   if (a->match != b->match)
@@ -97,22 +104,68 @@ better (const SjKnowledgeHit *a,
   return a->distance < b->distance;
 }
 
-/* Keeps the best hit per item: @slots maps an item to its position in
- * @hits plus one. */
-static void
-offer (GArray               *hits,
-       guint                *slots,
-       const SjKnowledgeHit *hit)
+void
+_sj_knowledge_match_dispose (SjKnowledge *self)
 {
-  guint slot = slots[hit->index];
+  self->bm25 = NULL;  /* the reference's */
+  g_clear_pointer (&self->entry_positions, g_hash_table_unref);
+  g_clear_object (&self->concepts);
+}
 
-  if (slot == 0)
+SjKnowledgeConcepts *
+_sj_knowledge_get_concepts (SjKnowledge *self)
+{
+  if (self->concepts == NULL)
+    self->concepts = g_object_ref (sj_knowledge_concepts_get_bundled ());
+  return self->concepts;
+}
+
+/* The index belongs with the reference it is built from (4 to 8 ms): every
+ * SjKnowledge over the same reference shares it. */
+SjReferenceBm25 *
+_sj_knowledge_get_bm25 (SjKnowledge *self)
+{
+  if (self->bm25 == NULL)
     {
-      g_array_append_val (hits, *hit);
-      slots[hit->index] = hits->len;
+      self->bm25 = g_object_get_data (G_OBJECT (self->reference), "sj-knowledge-bm25");
+      if (self->bm25 == NULL)
+        {
+          self->bm25 = sj_reference_bm25_new (self->reference);
+          g_object_set_data_full (G_OBJECT (self->reference), "sj-knowledge-bm25", self->bm25,
+                                  (GDestroyNotify)sj_reference_bm25_free);
+        }
     }
-  else if (better (hit, &g_array_index (hits, SjKnowledgeHit, slot - 1)))
-    g_array_index (hits, SjKnowledgeHit, slot - 1) = *hit;
+  return self->bm25;
+}
+
+/* The position of the entry named exactly @name, or -1. */
+static int
+entry_position (SjKnowledge *self,
+                const char  *name)
+{
+  if (self->entry_positions == NULL)
+    {
+      self->entry_positions = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < sj_reference_index_get_n_entries (self->reference); i++)
+        g_hash_table_insert (self->entry_positions,
+                             sj_reference_index_get_entry (self->reference, i)->name,
+                             GUINT_TO_POINTER (i + 1));
+    }
+
+  return (int)GPOINTER_TO_UINT (g_hash_table_lookup (self->entry_positions, name)) - 1;
+}
+
+/**
+ * _sj_knowledge_find_concepts:
+ *
+ * Returns: (transfer full): the #SjKnowledgeConceptMatch of the query's
+ *   words
+ */
+GArray *
+_sj_knowledge_find_concepts (SjKnowledge      *self,
+                             SjKnowledgeQuery *query)
+{
+  return sj_knowledge_concepts_find (_sj_knowledge_get_concepts (self), query->words);
 }
 
 /* Finds @term_lower as the start of a word of @text; returns its offset
@@ -127,32 +180,150 @@ find_word (const char *text,
   return -1;
 }
 
+/* The IDF of a word no entry uses: BM25 knows nothing of it. */
+#define MAX_IDF 6.0
+
+/* The distance of the @n-th name of @concept: longer phrases say more
+ * ("pitch shift" before "sample"), then the vocabulary's order. */
+guint
+_sj_knowledge_concept_rank (const SjKnowledgeConcept *concept,
+              guint                     n)
+{
+  return n + 10 * (SJ_KNOWLEDGE_CONCEPTS_MAX_WORDS - MIN (concept->n_words, SJ_KNOWLEDGE_CONCEPTS_MAX_WORDS));
+}
+
+gboolean
+_sj_knowledge_has_phrase (GArray *concepts)
+{
+  for (guint c = 0; c < concepts->len; c++)
+    if (g_array_index (concepts, SjKnowledgeConceptMatch, c).concept->n_words >= 2)
+      return TRUE;
+  return FALSE;
+}
+
+/* Offers @hit for an item already found as @existing: the better stays,
+ * and a concept naming an exact name is remembered. */
+void
+_sj_knowledge_offer_again (SjKnowledgeHit       *existing,
+                           const SjKnowledgeHit *hit)
+{
+  gboolean in_phrase = existing->in_phrase || hit->in_phrase ||
+                       existing->match == SJ_MATCH_CONCEPT || hit->match == SJ_MATCH_CONCEPT;
+
+  if (_sj_knowledge_better (hit, existing))
+    *existing = *hit;
+  existing->in_phrase = in_phrase;
+}
+
+/* Exact names and synonyms rank as concepts: first when a phrase of the
+ * query names them too ("sometimes apply a function"), else after every
+ * phrase's names (whose distances stay under 40). */
+void
+_sj_knowledge_after_phrases (GArray *hits)
+{
+  for (guint i = 0; i < hits->len; i++)
+    {
+      SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i);
+
+      if (hit->match <= SJ_MATCH_SYNONYM)
+        {
+          hit->distance = (hit->in_phrase ? 0 : 50) + hit->distance + (hit->match == SJ_MATCH_SYNONYM);
+          hit->match = SJ_MATCH_CONCEPT;
+        }
+    }
+}
+
+/* Below this IDF a word is used by more than about one entry in fifty. */
+#define COMMON_WORD_IDF 3.9
+
+/* In a phrase, a plain word that many descriptions use ("apply", "time",
+ * "sound") is English before it is a name. */
+gboolean
+_sj_knowledge_is_common_word (SjKnowledge *self,
+                const char  *term)
+{
+  return sj_reference_bm25_idf (_sj_knowledge_get_bm25 (self), term) < COMMON_WORD_IDF;
+}
+
+/* Whether the documentation uses @term as a word at all. */
+gboolean
+_sj_knowledge_is_known_word (SjKnowledge *self,
+                             const char  *term)
+{
+  return sj_reference_bm25_idf (_sj_knowledge_get_bm25 (self), term) < MAX_IDF;
+}
+
+/* Whether @term is one of the words of a phrase of two words or more that
+ * the vocabulary knows: its own name matches then say nothing. */
+gboolean
+_sj_knowledge_covered (SjKnowledgeQuery *query,
+         GArray           *concepts,
+         const char       *term)
+{
+  for (guint c = 0; c < concepts->len; c++)
+    {
+      const SjKnowledgeConceptMatch *match = &g_array_index (concepts, SjKnowledgeConceptMatch, c);
+
+      if (match->n_words < 2)
+        continue;
+      for (guint w = match->first; w < match->first + match->n_words && w < query->words->len; w++)
+        if (g_ascii_strcasecmp (g_ptr_array_index (query->words, w), term) == 0)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+/* Keeps the best hit per item: @slots maps an item to its position in
+ * @hits plus one. */
+void
+_sj_knowledge_offer (GArray               *hits,
+                     guint                *slots,
+                     const SjKnowledgeHit *hit)
+{
+  guint slot = slots[hit->index];
+
+  if (slot == 0)
+    {
+      g_array_append_val (hits, *hit);
+      slots[hit->index] = hits->len;
+    }
+  else
+    _sj_knowledge_offer_again (&g_array_index (hits, SjKnowledgeHit, slot - 1), hit);
+}
+
 static void
 match_reference_term (SjKnowledge *self,
                       const char  *term,
                       gboolean     include_uncallable,
+                      gboolean     phrase,
                       GArray      *hits,
                       guint       *slots)
 {
+  gboolean common = phrase && _sj_knowledge_is_common_word (self, term);
+  gboolean word = phrase && _sj_knowledge_is_known_word (self, term);
+
   g_autofree char *lower = g_ascii_strdown (term, -1);
   gsize len = strlen (lower);
   guint64 mask = sj_fuzzy_mask (lower, len);
   const SjReferenceKey *keys;
   guint n_keys;
-  guint n_entries = sj_reference_index_get_n_entries (sj_knowledge_get_reference (self));
 
   keys = sj_reference_index_get_keys (sj_knowledge_get_reference (self), &n_keys);
 
   for (guint i = 0; i < n_keys; i++)
     {
       const SjReferenceEntry *entry = sj_reference_index_get_entry (sj_knowledge_get_reference (self), keys[i].entry);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, keys[i].entry, SJ_MATCH_NONE, 0, 0, term, NULL };
+      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, keys[i].entry, SJ_MATCH_NONE, 0, 0, term, NULL, 0 };
 
       if (!include_uncallable && !keys[i].callable)
         continue;
 
       hit.match = sj_fuzzy_match_name (lower, len, mask, keys[i].lower, keys[i].len, keys[i].mask, &hit.distance);
       if (hit.match == SJ_MATCH_NONE)
+        continue;
+      /* In a phrase, a word the documentation uses ("long") is that word,
+       * not a typo of a name ("log"). */
+      if (word && hit.match == SJ_MATCH_FUZZY && g_ascii_strcasecmp (keys[i].lower, lower) != 0)
         continue;
 
       if (keys[i].is_synonym)
@@ -180,29 +351,16 @@ match_reference_term (SjKnowledge *self,
         /* A fuzzy synonym ranks after a fuzzy name with the same typos. */
         hit.distance++;
 
-      offer (hits, slots, &hit);
+      /* Its name then ranks by relevance, with the descriptions. */
+      if (common)
+        {
+          hit.match = SJ_MATCH_TEXT;
+          hit.term = NULL;
+        }
+
+      _sj_knowledge_offer (hits, slots, &hit);
     }
 
-  if (len < 3)
-    return;
-
-  for (guint i = 0; i < n_entries; i++)
-    {
-      const SjReferenceEntry *entry = sj_reference_index_get_entry (sj_knowledge_get_reference (self), i);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, i, SJ_MATCH_TEXT, 0, 0, term, NULL };
-      gssize offset;
-
-      if (slots[i] != 0 || (!include_uncallable && !entry->callable))
-        continue;
-
-      offset = find_word (sj_reference_index_get_text (sj_knowledge_get_reference (self), i), lower);
-      if (offset < 0)
-        continue;
-
-      hit.distance = offset;
-      hit.matched = entry->name;
-      offer (hits, slots, &hit);
-    }
 }
 
 /**
@@ -218,279 +376,20 @@ sj_knowledge_search_reference (SjKnowledge *self,
                                gboolean     include_uncallable)
 {
   g_autoptr(SjKnowledgeQuery) query = NULL;
-  g_autofree guint *slots = NULL;
-  GArray *hits = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
+  g_autoptr(GArray) concepts = NULL;
+  GArray *hits;
 
   g_assert (SJ_IS_KNOWLEDGE (self));
 
   query = sj_knowledge_query_parse (text, SJ_KNOWLEDGE_DOMAIN_REFERENCE, SJ_KNOWLEDGE_MODE_SEARCH);
-  slots = g_new0 (guint, sj_reference_index_get_n_entries (sj_knowledge_get_reference (self)) + 1);
-
-  for (guint i = 0; i < query->terms->len; i++)
-    match_reference_term (self, g_ptr_array_index (query->terms, i), include_uncallable, hits, slots);
+  concepts = _sj_knowledge_find_concepts (self, query);
+  hits = _sj_knowledge_match_reference (self, query, concepts, include_uncallable);
 
   /* The terms die with the query: the hits must not point at them. */
   for (guint i = 0; i < hits->len; i++)
     g_array_index (hits, SjKnowledgeHit, i).term = NULL;
 
-  _sj_knowledge_sort_hits (self, hits);
   return hits;
-}
-
-static void
-match_sounds_term (SjKnowledge     *self,
-                   const char      *term,
-                   gboolean         any_category,
-                   SjSoundCategory  category,
-                   GArray          *hits,
-                   guint           *slots,
-                   guint           *bank_slots)
-{
-  g_autofree char *lower = g_ascii_strdown (term, -1);
-  gsize len = strlen (lower);
-  guint64 mask = sj_fuzzy_mask (lower, len);
-  guint n_sounds = sj_sounds_index_get_n_sounds (sj_knowledge_get_sounds (self));
-  guint n_banks = sj_sounds_index_get_n_banks (sj_knowledge_get_sounds (self));
-
-  for (guint i = 0; i < n_sounds; i++)
-    {
-      const SjSound *sound = sj_sounds_index_get_sound (sj_knowledge_get_sounds (self), i);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_NONE, 0, 0, term, sound->name };
-
-      if ((sound->categories & (1u << (any_category ? SJ_SOUND_CATEGORY_ALL : category))) == 0)
-        continue;
-
-      /* Sound names ignore case (superdough lower-cases them). */
-      hit.match = sj_fuzzy_match_name (lower, len, mask, sound->lower, sound->len, sound->mask, &hit.distance);
-
-      /* "bd" in a bank ("RolandTR808_bd") is what s("bd").bank(…) plays. */
-      if (hit.match > SJ_MATCH_SUBSTRING && sound->bank_sound != NULL &&
-          strcmp (sound->lower + sound->len - strlen (sound->bank_sound), lower) == 0)
-        hit.match = SJ_MATCH_SUBSTRING;
-
-      if (hit.match != SJ_MATCH_NONE)
-        offer (hits, slots, &hit);
-    }
-
-  for (guint i = 0; i < n_banks; i++)
-    {
-      const SjSoundBank *bank = sj_sounds_index_get_bank (sj_knowledge_get_sounds (self), i);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_BANK, i, SJ_MATCH_NONE, 0, 0, term, bank->name };
-      gboolean member_in_category = any_category;
-
-      for (guint s = 0; s < bank->sounds->len && !member_in_category; s++)
-        member_in_category = sj_sound_in_category (g_ptr_array_index (bank->sounds, s), category);
-      if (!member_in_category)
-        continue;
-
-      hit.match = sj_fuzzy_match_name (lower, len, mask, bank->lower, bank->len, bank->mask, &hit.distance);
-      if (hit.match == SJ_MATCH_NONE)
-        continue;
-
-      /* Banks and sounds share the result list; their slots are apart. */
-      if (bank_slots[i] == 0)
-        {
-          g_array_append_val (hits, hit);
-          bank_slots[i] = hits->len;
-        }
-      else if (better (&hit, &g_array_index (hits, SjKnowledgeHit, bank_slots[i] - 1)))
-        g_array_index (hits, SjKnowledgeHit, bank_slots[i] - 1) = hit;
-    }
-}
-
-GArray *
-_sj_knowledge_match_sounds (SjKnowledge     *self,
-                     GPtrArray       *terms,
-                     gboolean         any_category,
-                     SjSoundCategory  category)
-{
-  g_autofree guint *slots = g_new0 (guint, sj_sounds_index_get_n_sounds (sj_knowledge_get_sounds (self)) + 1);
-  g_autofree guint *bank_slots = g_new0 (guint, sj_sounds_index_get_n_banks (sj_knowledge_get_sounds (self)) + 1);
-  GArray *hits = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
-
-  for (guint i = 0; i < terms->len; i++)
-    match_sounds_term (self, g_ptr_array_index (terms, i), any_category, category,
-                       hits, slots, bank_slots);
-
-  _sj_knowledge_sort_hits (self, hits);
-  return hits;
-}
-
-/**
- * sj_knowledge_search_sounds:
- * @text: words to look for; empty lists the whole category, "offline"
- *   what of it plays with no network
- *
- * Returns: (transfer full): ranked #SjKnowledgeHit of sounds and banks
- */
-GArray *
-sj_knowledge_search_sounds (SjKnowledge     *self,
-                            const char      *text,
-                            SjSoundCategory  category)
-{
-  g_autoptr(SjKnowledgeQuery) query = NULL;
-  GArray *hits;
-
-  g_assert (SJ_IS_KNOWLEDGE (self));
-
-  query = sj_knowledge_query_parse (text, SJ_KNOWLEDGE_DOMAIN_SOUNDS, SJ_KNOWLEDGE_MODE_SEARCH);
-  /* "offline" alone lists what plays with no network; with other words,
-   * keeps what does among their matches. */
-  if (query->offline && query->terms->len == 0)
-    return _sj_knowledge_list_offline (self, FALSE, category);
-  hits = _sj_knowledge_match_sounds (self, query->terms, FALSE, category);
-  if (query->offline)
-    _sj_knowledge_keep_offline (self, hits);
-  for (guint i = 0; i < hits->len; i++)
-    g_array_index (hits, SjKnowledgeHit, i).term = NULL;
-
-  return hits;
-}
-
-void
-_sj_knowledge_add_suggestion (GPtrArray  *suggestions,
-                const char *name,
-                guint       max)
-{
-  if (suggestions->len >= max)
-    return;
-  for (guint i = 0; i < suggestions->len; i++)
-    if (g_str_equal (g_ptr_array_index (suggestions, i), name))
-      return;
-  g_ptr_array_add (suggestions, g_strdup (name));
-}
-
-typedef struct
-{
-  const char *name;
-  guint       score;
-} Candidate;
-
-static int
-compare_candidates (gconstpointer a,
-                    gconstpointer b)
-{
-  const Candidate *ca = a;
-  const Candidate *cb = b;
-
-  if (ca->score != cb->score)
-    return ca->score < cb->score ? -1 : 1;
-  return strcmp (ca->name, cb->name);
-}
-
-static void
-consider (GArray     *candidates,
-          const char *term_lower,
-          gsize       term_len,
-          const char *name,
-          const char *name_lower,
-          gsize       name_len)
-{
-  guint limit = MAX (2, term_len / 3);
-  Candidate candidate = { name, G_MAXUINT };
-  guint distance = sj_fuzzy_distance (term_lower, term_len, name_lower, name_len, limit);
-
-  if (distance <= limit)
-    candidate.score = distance * 10;
-  else if (name_len >= 3 && term_len > name_len && strstr (term_lower, name_lower) != NULL)
-    /* A real name inside the term: "gate" in "trancegate". */
-    candidate.score = 15 + (term_len - name_len);
-  else if (term_len >= 3 && name_len > term_len && strncmp (name_lower, term_lower, term_len) == 0)
-    candidate.score = 12 + (name_len - term_len);
-
-  if (candidate.score != G_MAXUINT)
-    g_array_append_val (candidates, candidate);
-}
-
-/**
- * sj_knowledge_suggest:
- * @term: an unknown name
- *
- * Returns: (transfer full): up to @max real names close to @term: within
- *   a few typos, contained in it, or starting with it; callable names only
- *   for the reference.
- */
-char **
-sj_knowledge_suggest (SjKnowledge       *self,
-                      const char        *term,
-                      SjKnowledgeDomain  domain,
-                      guint              max)
-{
-  g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
-  g_autoptr(GPtrArray) suggestions = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *lower = g_ascii_strdown (term, MIN (strlen (term), SJ_FUZZY_MAX_TERM));
-  gsize len = strlen (lower);
-
-  g_assert (SJ_IS_KNOWLEDGE (self));
-
-  if (domain != SJ_KNOWLEDGE_DOMAIN_SOUNDS)
-    {
-      const SjReferenceKey *keys;
-      guint n_keys;
-
-      keys = sj_reference_index_get_keys (sj_knowledge_get_reference (self), &n_keys);
-      for (guint i = 0; i < n_keys; i++)
-        {
-          const SjReferenceEntry *entry = sj_reference_index_get_entry (sj_knowledge_get_reference (self), keys[i].entry);
-          const char *name = entry->name;
-
-          if (!keys[i].callable)
-            continue;
-          for (guint s = 0; keys[i].is_synonym && entry->synonyms[s] != NULL; s++)
-            if (g_ascii_strcasecmp (entry->synonyms[s], keys[i].lower) == 0)
-              name = entry->synonyms[s];
-          consider (candidates, lower, len, name, keys[i].lower, keys[i].len);
-        }
-    }
-
-  if (domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE)
-    {
-      for (guint i = 0; i < sj_sounds_index_get_n_sounds (sj_knowledge_get_sounds (self)); i++)
-        {
-          const SjSound *sound = sj_sounds_index_get_sound (sj_knowledge_get_sounds (self), i);
-
-          if (sound->name[0] != '_')
-            consider (candidates, lower, len, sound->name, sound->lower, sound->len);
-        }
-      for (guint i = 0; i < sj_sounds_index_get_n_banks (sj_knowledge_get_sounds (self)); i++)
-        {
-          const SjSoundBank *bank = sj_sounds_index_get_bank (sj_knowledge_get_sounds (self), i);
-
-          consider (candidates, lower, len, bank->name, bank->lower, bank->len);
-        }
-    }
-
-  g_array_sort (candidates, compare_candidates);
-  for (guint i = 0; i < candidates->len; i++)
-    {
-      const Candidate *candidate = &g_array_index (candidates, Candidate, i);
-
-      /* The term itself, spelled the same way, is no suggestion. */
-      if (strcmp (candidate->name, term) != 0)
-        _sj_knowledge_add_suggestion (suggestions, candidate->name, max);
-    }
-
-  /* Still short of ideas: the functions whose documentation uses a word
-   * hidden in the term, longest words first ("gate" in "trancegate"). */
-  for (gsize width = len; domain != SJ_KNOWLEDGE_DOMAIN_SOUNDS && width >= 4 &&
-                          suggestions->len < max; width--)
-    for (gsize start = 0; start + width <= len && suggestions->len < max; start++)
-      {
-        g_autofree char *word = g_strndup (lower + start, width);
-        GArray *entries = sj_reference_index_lookup_word (sj_knowledge_get_reference (self), word);
-
-        for (guint e = 0; entries != NULL && e < entries->len && e < 2; e++)
-          {
-            const SjReferenceEntry *entry =
-              sj_reference_index_get_entry (sj_knowledge_get_reference (self), g_array_index (entries, guint, e));
-
-            if (entry->callable)
-              _sj_knowledge_add_suggestion (suggestions, entry->name, max);
-          }
-      }
-
-  g_ptr_array_add (suggestions, NULL);
-  return (char **)g_ptr_array_free (g_steal_pointer (&suggestions), FALSE);
 }
 
 /* Among functions found only through their descriptions, the head of a
@@ -498,46 +397,150 @@ sj_knowledge_suggest (SjKnowledge       *self,
  * and roomfade, and room is the one to start with. */
 static void
 demote_family_members (SjKnowledge *self,
-                       GArray      *hits)
+                       GArray      *hits,
+                       guint       *slots)
 {
   for (guint i = 0; i < hits->len; i++)
     {
       SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i);
       const char *name;
+      gsize len;
 
       if (hit->match != SJ_MATCH_TEXT)
         continue;
-      name = sj_reference_index_get_entry (sj_knowledge_get_reference (self), hit->index)->name;
+      name = sj_reference_index_get_entry (self->reference, hit->index)->name;
+      len = strlen (name);
 
-      for (guint j = 0; j < hits->len; j++)
+      for (gsize head_len = 2; head_len < len && head_len <= 32; head_len++)
         {
-          const SjKnowledgeHit *other = &g_array_index (hits, SjKnowledgeHit, j);
-          const char *head;
+          char head[33];
+          int head_position;
 
-          if (j == i || other->match != SJ_MATCH_TEXT)
-            continue;
-          head = sj_reference_index_get_entry (sj_knowledge_get_reference (self), other->index)->name;
-          if (strlen (head) < strlen (name) && g_str_has_prefix (name, head))
+          memcpy (head, name, head_len);
+          head[head_len] = '\0';
+          head_position = entry_position (self, head);
+          if (head_position >= 0 && slots[head_position] != 0 &&
+              g_array_index (hits, SjKnowledgeHit, slots[head_position] - 1).match == SJ_MATCH_TEXT)
             {
-              hit->distance += 1000;
+              hit->score *= 0.8f;
               break;
             }
         }
     }
 }
 
-GArray *
-_sj_knowledge_match_reference (SjKnowledge *self,
-                        GPtrArray   *terms)
+/* Classes, pattern internals and names written like classes are real, but
+ * never what a phrase asks for: they go to the end unless named exactly. */
+static gboolean
+is_internal (SjKnowledge            *self,
+             const SjReferenceEntry *entry)
 {
-  g_autofree guint *slots = g_new0 (guint, sj_reference_index_get_n_entries (sj_knowledge_get_reference (self)) + 1);
+  return g_ascii_isupper (entry->name[0]) ||
+         sj_knowledge_concepts_is_internal (_sj_knowledge_get_concepts (self), entry->name);
+}
+
+/**
+ * _sj_knowledge_match_reference:
+ * @concepts: the query's #SjKnowledgeConceptMatch
+ * @include_uncallable: also what the bundled runtime lacks (the Reference
+ *   page shows it, marked)
+ *
+ * Returns: (transfer full): ranked #SjKnowledgeHit of reference entries
+ */
+GArray *
+_sj_knowledge_match_reference (SjKnowledge      *self,
+                               SjKnowledgeQuery *query,
+                               GArray           *concepts,
+                               gboolean          include_uncallable)
+{
+  guint n_entries = sj_reference_index_get_n_entries (self->reference);
+  g_autofree guint *slots = g_new0 (guint, n_entries + 1);
+  g_autofree float *scores = g_new0 (float, n_entries + 1);
   GArray *hits = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
 
-  for (guint i = 0; i < terms->len; i++)
-    match_reference_term (self, g_ptr_array_index (terms, i), FALSE, hits, slots);
+  for (guint i = 0; i < query->terms->len; i++)
+    if (!_sj_knowledge_covered (query, concepts, g_ptr_array_index (query->terms, i)))
+      match_reference_term (self, g_ptr_array_index (query->terms, i), include_uncallable,
+                            query->terms->len >= 2, hits, slots);
 
-  demote_family_members (self, hits);
+  for (guint c = 0; c < concepts->len; c++)
+    {
+      const SjKnowledgeConcept *concept = g_array_index (concepts, SjKnowledgeConceptMatch, c).concept;
+
+      for (guint n = 0; concept->names[n] != NULL; n++)
+        {
+          int position = entry_position (self, concept->names[n]);
+          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, 0, SJ_MATCH_CONCEPT, _sj_knowledge_concept_rank (concept, n), 0, NULL, NULL, 0 };
+
+          if (position < 0)
+            continue;
+          hit.index = position;
+          hit.matched = sj_reference_index_get_entry (self->reference, position)->name;
+          if (include_uncallable || sj_reference_index_get_entry (self->reference, position)->callable)
+            _sj_knowledge_offer (hits, slots, &hit);
+        }
+    }
+
+  /* The descriptions, by relevance to all the content words at once. */
+  if (sj_reference_bm25_score (_sj_knowledge_get_bm25 (self), query->terms, scores))
+    for (guint i = 0; i < n_entries; i++)
+      {
+        const SjReferenceEntry *entry = sj_reference_index_get_entry (self->reference, i);
+        SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, i, SJ_MATCH_TEXT, 0, 0, NULL, entry->name, 0 };
+
+        if (scores[i] <= 0 || slots[i] != 0 || (!include_uncallable && !entry->callable))
+          continue;
+        _sj_knowledge_offer (hits, slots, &hit);
+      }
+
+  /* A phrase of several words says more than a name among other words:
+   * in "register a sound alias", soundAlias before register. */
+  if (query->terms->len >= 2 && _sj_knowledge_has_phrase (concepts))
+    _sj_knowledge_after_phrases (hits);
+
+  /* A word the descriptions only start ("gen" for "generates"): where it
+   * starts a word, the earlier the better, after every BM25 hit. */
+  for (guint t = 0; t < query->terms->len; t++)
+    {
+      const char *term = g_ptr_array_index (query->terms, t);
+      g_autofree char *lower = g_ascii_strdown (term, -1);
+
+      if (strlen (lower) < 3 || sj_reference_bm25_idf (_sj_knowledge_get_bm25 (self), lower) < MAX_IDF)
+        continue;
+      for (guint i = 0; i < n_entries; i++)
+        {
+          const SjReferenceEntry *entry = sj_reference_index_get_entry (self->reference, i);
+          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, i, SJ_MATCH_TEXT, 0, 0, NULL, entry->name, 0 };
+          gssize offset;
+
+          if (slots[i] != 0 || (!include_uncallable && !entry->callable))
+            continue;
+          offset = find_word (sj_reference_index_get_text (self->reference, i), lower);
+          if (offset < 0)
+            continue;
+          scores[i] = 0.01f / (1.0f + offset);
+          _sj_knowledge_offer (hits, slots, &hit);
+        }
+    }
+
+  for (guint i = 0; i < hits->len; i++)
+    {
+      SjKnowledgeHit *hit = &g_array_index (hits, SjKnowledgeHit, i);
+
+      hit->score = scores[hit->index];
+
+      /* Alone, a prefix or a typo of an internal name is still that name
+       * ("Patte", "withHp"); in a phrase it never comes first. */
+      if (hit->match > SJ_MATCH_SYNONYM &&
+          (query->terms->len >= 2 || hit->match == SJ_MATCH_CONCEPT || hit->match == SJ_MATCH_TEXT) &&
+          is_internal (self, sj_reference_index_get_entry (self->reference, hit->index)))
+        {
+          hit->match = SJ_MATCH_TEXT;
+          hit->score = -1;
+        }
+    }
+
+  demote_family_members (self, hits, slots);
   _sj_knowledge_sort_hits (self, hits);
   return hits;
 }
-

@@ -9,7 +9,9 @@
 
 #pragma once
 
+#include "sj-knowledge-concepts.h"
 #include "sj-knowledge.h"
+#include "sj-reference-bm25.h"
 
 G_BEGIN_DECLS
 
@@ -23,9 +25,16 @@ struct _SjKnowledge
   SjReferenceIndex     *reference;
   SjSoundsIndex        *sounds;
 
+  /* sj-knowledge-match.c: the concept vocabulary and the BM25 index of the
+   * reference, built on first use. */
+  SjKnowledgeConcepts  *concepts;
+  SjReferenceBm25      *bm25;
+  GHashTable           *entry_positions;     /* entry name → position + 1 */
+
   /* sj-knowledge-availability.c: all of it computed on demand, dropped
    * when the cache or the index says something changed. */
   SjSoundCache         *sound_cache;
+  SjRemoteSamples      *remote_samples;      /* the maps the code fetched, or NULL */
   GHashTable           *availability;        /* sound name → SjKnowledgeAvailability */
   gboolean              availability_online; /* sj_sound_cache_get_online() when it was filled */
   GHashTable           *cached_sounds;       /* SjLibrarySound set: a file in the cache; or NULL */
@@ -57,11 +66,37 @@ JsonNode *_sj_knowledge_answer_failure  (const char              *query,
 void      _sj_knowledge_sort_hits       (SjKnowledge             *self,
                                          GArray                  *hits);
 GArray   *_sj_knowledge_match_reference (SjKnowledge             *self,
-                                         GPtrArray               *terms);
+                                         SjKnowledgeQuery        *query,
+                                         GArray                  *concepts,
+                                         gboolean                 include_uncallable);
 GArray   *_sj_knowledge_match_sounds    (SjKnowledge             *self,
-                                         GPtrArray               *terms,
+                                         SjKnowledgeQuery        *query,
+                                         GArray                  *concepts,
                                          gboolean                 any_category,
                                          SjSoundCategory          category);
+GArray   *_sj_knowledge_find_concepts   (SjKnowledge             *self,
+                                         SjKnowledgeQuery        *query);
+void      _sj_knowledge_match_dispose   (SjKnowledge             *self);
+SjKnowledgeConcepts *_sj_knowledge_get_concepts (SjKnowledge     *self);
+SjReferenceBm25     *_sj_knowledge_get_bm25     (SjKnowledge     *self);
+gboolean  _sj_knowledge_better          (const SjKnowledgeHit    *a,
+                                         const SjKnowledgeHit    *b);
+void      _sj_knowledge_offer           (GArray                  *hits,
+                                         guint                   *slots,
+                                         const SjKnowledgeHit    *hit);
+guint     _sj_knowledge_concept_rank    (const SjKnowledgeConcept *concept,
+                                         guint                    n);
+gboolean  _sj_knowledge_is_common_word  (SjKnowledge             *self,
+                                         const char              *term);
+gboolean  _sj_knowledge_is_known_word   (SjKnowledge             *self,
+                                         const char              *term);
+gboolean  _sj_knowledge_has_phrase      (GArray                  *concepts);
+void      _sj_knowledge_after_phrases   (GArray                  *hits);
+void      _sj_knowledge_offer_again     (SjKnowledgeHit          *existing,
+                                         const SjKnowledgeHit    *hit);
+gboolean  _sj_knowledge_covered         (SjKnowledgeQuery        *query,
+                                         GArray                  *concepts,
+                                         const char              *term);
 void      _sj_knowledge_add_suggestion  (GPtrArray               *suggestions,
                                          const char              *name,
                                          guint                    max);

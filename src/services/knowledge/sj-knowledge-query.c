@@ -151,6 +151,7 @@ sj_knowledge_query_free (SjKnowledgeQuery *query)
     return;
 
   g_clear_pointer (&query->terms, g_ptr_array_unref);
+  g_clear_pointer (&query->words, g_ptr_array_unref);
   g_free (query);
 }
 
@@ -239,6 +240,7 @@ sj_knowledge_query_parse (const char        *text,
   guint seen = 0;
 
   query->terms = g_ptr_array_new_with_free_func (g_free);
+  query->words = g_ptr_array_new_with_free_func (g_free);
   query->domain = domain;
   query->mode = mode;
 
@@ -297,6 +299,9 @@ sj_knowledge_query_parse (const char        *text,
       SjSoundCategory category;
       guint classes = classify (word_lower);
 
+      if (query->words->len < SJ_KNOWLEDGE_MAX_WORDS && strlen (word_lower) <= 64)
+        g_ptr_array_add (query->words, g_strdup (word_lower));
+
       if (category_of (word_lower, &category))
         {
           /* "samples" alone is also a function: a category only when the
@@ -334,7 +339,10 @@ sj_knowledge_query_parse (const char        *text,
   if (query->domain == SJ_KNOWLEDGE_DOMAIN_AUTO)
     {
       if ((seen & WORD_SOUNDS) && !(seen & WORD_REFERENCE))
-        query->domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
+        {
+          query->domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
+          query->domain_from_words = TRUE;
+        }
       else if ((seen & WORD_REFERENCE) && !(seen & WORD_SOUNDS))
         query->domain = SJ_KNOWLEDGE_DOMAIN_REFERENCE;
     }

@@ -29,17 +29,20 @@ typedef enum
 /* Longest query read, in bytes, and most terms taken from it. */
 #define SJ_KNOWLEDGE_MAX_QUERY 1024
 #define SJ_KNOWLEDGE_MAX_TERMS 8
+#define SJ_KNOWLEDGE_MAX_WORDS 24
 
 /* What a free-form query asks, as far as words can tell. */
 typedef struct
 {
   SjKnowledgeDomain  domain;       /* hinted by the words, or forced */
+  gboolean           domain_from_words; /* only hinted: a phrase may overrule it */
   SjKnowledgeMode    mode;
   gboolean           validity;     /* "is X valid", "symbol:X" */
   gboolean           has_category;
   SjSoundCategory    category;
   gboolean           offline;      /* "offline", "sounds:offline": what plays with no network */
   GPtrArray         *terms;        /* content words, original case */
+  GPtrArray         *words;        /* every word in order, lower case: for phrases */
 } SjKnowledgeQuery;
 
 SjKnowledgeQuery *sj_knowledge_query_parse      (const char        *text,

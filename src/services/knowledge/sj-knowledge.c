@@ -44,6 +44,7 @@ sj_knowledge_finalize (GObject *object)
 
   g_clear_object (&self->reference);
   g_clear_object (&self->sounds);
+  _sj_knowledge_match_dispose (self);
 
   G_OBJECT_CLASS (sj_knowledge_parent_class)->finalize (object);
 }
@@ -105,6 +106,11 @@ sj_knowledge_new (SjReferenceIndex *reference,
   self->sounds = g_object_ref (sounds);
   g_signal_connect_object (sounds, "changed", G_CALLBACK (sounds_changed_cb), self, G_CONNECT_SWAPPED);
 
+  /* The phrase indexes now (a few ms, once per reference), not in the
+   * first query, so that every query stays fast. */
+  _sj_knowledge_get_concepts (self);
+  _sj_knowledge_get_bm25 (self);
+
   return self;
 }
 
@@ -131,7 +137,7 @@ list_category (SjKnowledge     *self,
   for (guint i = 0; i < sj_sounds_index_get_n_sounds (self->sounds); i++)
     {
       const SjSound *sound = sj_sounds_index_get_sound (self->sounds, i);
-      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_EXACT, 0, 0, NULL, sound->name };
+      SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_EXACT, 0, 0, NULL, sound->name, 0 };
 
       if (sj_sound_in_category (sound, category))
         g_array_append_val (hits, hit);
@@ -164,6 +170,55 @@ keep_best_group (GArray *hits)
     g_array_set_size (hits, keep);
 }
 
+/* A single word that the vocabulary knows as something Strudel does not
+ * have ("sidechain", "granular"), with no real name spelled like it: not
+ * found, and the suggestions say what to use instead. */
+static gboolean
+names_what_is_not (SjKnowledgeQuery *parsed,
+                   GArray           *concepts,
+                   GArray           *reference,
+                   GArray           *sounds)
+{
+  if (parsed->terms->len != 1 || concepts->len == 0 ||
+      MIN (best_match (reference), best_match (sounds)) < SJ_MATCH_CONCEPT)
+    return FALSE;
+
+  for (guint c = 0; c < concepts->len; c++)
+    if (!g_array_index (concepts, SjKnowledgeConceptMatch, c).concept->instead)
+      return FALSE;
+  return TRUE;
+}
+
+/* A sound the page has not registered, but a sample map the code fetched
+ * before has: how to have it. */
+static void
+describe_remote_sound (SjKnowledge *self,
+                       GString     *answer,
+                       GPtrArray   *suggestions,
+                       const char  *term)
+{
+  const SjRemoteMap *map = NULL;
+  const SjRemoteSound *sound;
+  SjSoundAvailability availability;
+  const char *how;
+
+  if (self->remote_samples == NULL ||
+      (sound = sj_remote_samples_lookup_sound (self->remote_samples, term, &map)) == NULL ||
+      !sj_remote_samples_get_sound_availability (self->remote_samples, term, &availability, NULL))
+    return;
+
+  if (availability == SJ_SOUND_AVAILABILITY_CACHED)
+    how = "it is cached and plays offline";
+  else if (availability == SJ_SOUND_AVAILABILITY_DOWNLOAD)
+    how = "it is downloaded when first played";
+  else
+    how = "it is not cached and cannot be downloaded now";
+  g_string_append_printf (answer,
+                          " “%s” is a sound of the sample map %s, which the page has not loaded: load it first with "
+                          "samples('%s'); %s.", sound->name, map->url, map->url, how);
+  _sj_knowledge_add_suggestion (suggestions, sound->name, 5);
+}
+
 static JsonNode *
 not_found (SjKnowledge       *self,
            const char        *query,
@@ -178,12 +233,19 @@ not_found (SjKnowledge       *self,
       const char *term = g_ptr_array_index (terms, i);
       const SjReferenceEntry *entry = sj_reference_index_lookup (self->reference, term, NULL);
       g_auto(GStrv) names = sj_knowledge_suggest (self, term, domain, 5);
+      const SjKnowledgeConcept *concept = sj_knowledge_concepts_lookup (sj_knowledge_concepts_get_bundled (), term);
 
       if (entry != NULL && !entry->callable && domain != SJ_KNOWLEDGE_DOMAIN_SOUNDS)
         g_string_append_printf (answer,
                                 " “%s” is documented upstream (%s) but is not available in the Strudel bundled with this app.",
                                 entry->name, entry->source != NULL ? entry->source : "another package");
 
+      if (concept != NULL && concept->instead && names[0] != NULL)
+        g_string_append_printf (answer, " Strudel has no “%s”; the suggestions are what to use instead, best first.",
+                                term);
+
+      if (domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE)
+        describe_remote_sound (self, answer, suggestions, term);
       for (guint n = 0; names[n] != NULL; n++)
         _sj_knowledge_add_suggestion (suggestions, names[n], 5);
     }
@@ -210,7 +272,7 @@ check_validity (SjKnowledge       *self,
 
       if (exact)
         {
-          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, 0, is_synonym ? SJ_MATCH_SYNONYM : SJ_MATCH_EXACT, 0, 0, term, term };
+          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, 0, is_synonym ? SJ_MATCH_SYNONYM : SJ_MATCH_EXACT, 0, 0, term, term, 0 };
 
           for (guint i = 0; i < sj_reference_index_get_n_entries (self->reference); i++)
             if (sj_reference_index_get_entry (self->reference, i) == entry)
@@ -220,7 +282,7 @@ check_validity (SjKnowledge       *self,
       else if (entry == NULL && sj_reference_index_is_callable (self->reference, term))
         {
           /* Real in the runtime but undocumented: G_MAXUINT marks it. */
-          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, G_MAXUINT, SJ_MATCH_EXACT, 0, 0, term, term };
+          SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_FUNCTION, G_MAXUINT, SJ_MATCH_EXACT, 0, 0, term, term, 0 };
 
           g_array_append_val (result->reference, hit);
         }
@@ -234,7 +296,7 @@ check_validity (SjKnowledge       *self,
       for (guint i = 0; sound != NULL && i < sj_sounds_index_get_n_sounds (self->sounds); i++)
         if (sj_sounds_index_get_sound (self->sounds, i) == sound)
           {
-            SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_EXACT, 0, 0, term, sound->name };
+            SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_SOUND, i, SJ_MATCH_EXACT, 0, 0, term, sound->name, 0 };
 
             g_array_append_val (result->sounds, hit);
           }
@@ -242,7 +304,7 @@ check_validity (SjKnowledge       *self,
       for (guint i = 0; bank != NULL && i < sj_sounds_index_get_n_banks (self->sounds); i++)
         if (sj_sounds_index_get_bank (self->sounds, i) == bank)
           {
-            SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_BANK, i, SJ_MATCH_EXACT, 0, 0, term, bank->name };
+            SjKnowledgeHit hit = { SJ_KNOWLEDGE_HIT_BANK, i, SJ_MATCH_EXACT, 0, 0, term, bank->name, 0 };
 
             g_array_append_val (result->sounds, hit);
           }
@@ -309,6 +371,7 @@ sj_knowledge_query_full (SjKnowledge       *self,
   g_autoptr(SjKnowledgeQuery) parsed = NULL;
   g_autoptr(GArray) reference = NULL;
   g_autoptr(GArray) sounds = NULL;
+  g_autoptr(GArray) concepts = NULL;
   g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *trimmed = NULL;
   SjKnowledgeResult result = { 0 };
@@ -379,11 +442,18 @@ sj_knowledge_query_full (SjKnowledge       *self,
   g_clear_pointer (&reference, g_array_unref);
   g_clear_pointer (&sounds, g_array_unref);
 
+  concepts = _sj_knowledge_find_concepts (self, parsed);
+
+  /* "lowpass the synth", "load samples": a word hinted at sounds, but the
+   * phrase may mean a function; both domains answer, the better wins and
+   * a tie goes to the sounds. */
+  if (parsed->domain_from_words && concepts->len > 0 && !parsed->offline)
+    result.domain = SJ_KNOWLEDGE_DOMAIN_AUTO;
   reference = result.domain != SJ_KNOWLEDGE_DOMAIN_SOUNDS
-    ? _sj_knowledge_match_reference (self, parsed->terms)
+    ? _sj_knowledge_match_reference (self, parsed, concepts, FALSE)
     : g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
   sounds = result.domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE
-    ? _sj_knowledge_match_sounds (self, parsed->terms, !parsed->has_category, parsed->category)
+    ? _sj_knowledge_match_sounds (self, parsed, concepts, !parsed->has_category, parsed->category)
     : g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
   result.reference = reference;
   result.sounds = sounds;
@@ -401,7 +471,8 @@ sj_knowledge_query_full (SjKnowledge       *self,
         }
     }
 
-  if (reference->len == 0 && sounds->len == 0)
+  if ((reference->len == 0 && sounds->len == 0) ||
+      names_what_is_not (parsed, concepts, reference, sounds))
     return not_found (self, trimmed, parsed->terms, result.domain);
 
   /* In auto mode the domain with the better match answers; a tie is an
@@ -410,6 +481,21 @@ sj_knowledge_query_full (SjKnowledge       *self,
     {
       SjMatchKind r = best_match (reference);
       SjMatchKind s = best_match (sounds);
+
+      /* Two meanings of one phrase: the one the vocabulary lists first. */
+      if (r == s && r == SJ_MATCH_CONCEPT)
+        {
+          guint rd = g_array_index (reference, SjKnowledgeHit, 0).distance;
+          guint sd = g_array_index (sounds, SjKnowledgeHit, 0).distance;
+
+          if (rd < sd)
+            s = SJ_MATCH_NONE;
+          else if (sd < rd)
+            r = SJ_MATCH_NONE;
+        }
+
+      if (r == s && parsed->domain_from_words)
+        r = SJ_MATCH_NONE;
 
       if (r < s)
         g_array_set_size (sounds, 0);

@@ -10,6 +10,7 @@
 #include "sj-fuzzy.h"
 #include "sj-knowledge-query.h"
 #include "sj-reference-index.h"
+#include "sj-remote-samples.h"
 #include "sj-sound-cache.h"
 #include "sj-sounds-index.h"
 
@@ -35,6 +36,8 @@ typedef struct
   guint               case_only : 1;  /* matched only when ignoring case */
   const char         *term;       /* the query term that matched (borrowed) */
   const char         *matched;    /* the name or synonym it matched (borrowed) */
+  float               score;      /* BM25 relevance of the whole query (reference) */
+  guint               in_phrase : 1;  /* a concept of the query names it too */
 } SjKnowledgeHit;
 
 #define SJ_TYPE_KNOWLEDGE (sj_knowledge_get_type ())
@@ -48,6 +51,9 @@ SjSoundsIndex    *sj_knowledge_get_sounds        (SjKnowledge       *self);
 void              sj_knowledge_set_sound_cache   (SjKnowledge       *self,
                                                   SjSoundCache      *sound_cache);
 SjSoundCache     *sj_knowledge_get_sound_cache   (SjKnowledge       *self);
+void              sj_knowledge_set_remote_samples (SjKnowledge      *self,
+                                                  SjRemoteSamples   *remote_samples);
+SjRemoteSamples  *sj_knowledge_get_remote_samples (SjKnowledge      *self);
 gboolean          sj_knowledge_get_sound_availability (SjKnowledge         *self,
                                                        const SjSound       *sound,
                                                        SjSoundAvailability *availability,

@@ -36,8 +36,9 @@ struct _SjSoundDownload
 {
   SjSoundCache        *cache;          /* owned: a download keeps its cache alive */
   char                *key;
-  const SjLibraryFile *file;
+  const SjLibraryFile *file;           /* or NULL for sj_sound_cache_fetch_async() */
   char                *url;
+  gsize                max_size;
   GFile               *target;
   GFile               *part;
   GPtrArray           *waiters;        /* of Waiter */
@@ -136,17 +137,19 @@ finish (SjSoundDownload *self,
     cache->active--;
 
   if (bytes != NULL)
-    {
-      _sj_sound_cache_set_unreachable (cache, FALSE);
-      _sj_sound_cache_file_cached (cache, self->file, self->key, g_bytes_get_size (bytes));
-    }
+    _sj_sound_cache_set_unreachable (cache, FALSE);
+  if (bytes != NULL && self->file != NULL)
+    _sj_sound_cache_file_cached (cache, self->file, self->key, g_bytes_get_size (bytes));
 
   for (guint i = 0; i < waiters->len; i++)
     {
       Waiter *waiter = g_ptr_array_index (waiters, i);
 
       waiter_forget_cancellable (waiter);
-      _sj_sound_cache_answer (cache, waiter->task, bytes, error);
+      if (self->file != NULL)
+        _sj_sound_cache_answer (cache, waiter->task, bytes, error);
+      else
+        _sj_sound_cache_fetch_answer (waiter->task, bytes, error);
     }
 
   g_free (self->key);
@@ -209,8 +212,10 @@ fail_attempt (SjSoundDownload *self,
     {
       /* No name resolution, no route, nobody listening: the app is offline.
        * Retrying would only keep the music waiting, and the next sounds fall
-       * back at once (sj_sound_cache_get_online()). */
-      _sj_sound_cache_set_unreachable (self->cache, TRUE);
+       * back at once (sj_sound_cache_get_online()). One host of the code's
+       * own choosing being down says nothing of the others. */
+      if (self->file != NULL)
+        _sj_sound_cache_set_unreachable (self->cache, TRUE);
       retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
                                           "%s", error->message), FALSE);
     }
@@ -232,7 +237,7 @@ fail_io (SjSoundDownload *self,
 static GError *
 too_large (SjSoundDownload *self)
 {
-  g_autofree char *limit = g_format_size_full (self->cache->max_size, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *limit = g_format_size_full (self->max_size, G_FORMAT_SIZE_IEC_UNITS);
 
   return g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TOO_LARGE,
                       _("the file is larger than %s"), limit);
@@ -312,7 +317,7 @@ read_cb (GObject      *object,
       return;
     }
 
-  if (self->data->len + size > self->cache->max_size)
+  if (self->data->len + size > self->max_size)
     {
       retry_or_finish (self, too_large (self), FALSE);
       return;
@@ -389,7 +394,14 @@ sent_cb (GObject      *object,
 
   if ((self->body = soup_session_send_finish (SOUP_SESSION (object), result, &error)) == NULL)
     {
-      fail_attempt (self, error);
+      /* Closed before the headers were whole: nothing was announced, and
+       * the next connection may fare better. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+        retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
+                                                    _("the server closed the connection without answering")),
+                         TRUE);
+      else
+        fail_attempt (self, error);
       return;
     }
 
@@ -411,7 +423,7 @@ sent_cb (GObject      *object,
   headers = soup_message_get_response_headers (self->message);
   self->expected = soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH
                      ? soup_message_headers_get_content_length (headers) : -1;
-  if (self->expected > (goffset)self->cache->max_size)
+  if (self->expected > (goffset)self->max_size)
     {
       retry_or_finish (self, too_large (self), FALSE);
       return;
@@ -481,11 +493,16 @@ waiter_cancelled_cb (GCancellable *cancellable,
   return G_SOURCE_REMOVE;
 }
 
+/* Joins the download of @key (started now when there is none), which
+ * writes @url's body to @target. */
 void
-_sj_sound_cache_download_join (SjSoundCache        *cache,
-                               const SjLibraryFile *file,
-                               const char          *key,
-                               GTask               *task)
+_sj_sound_cache_download_join_full (SjSoundCache        *cache,
+                                    const char          *key,
+                                    const SjLibraryFile *file,
+                                    const char          *url,
+                                    GFile               *target,
+                                    gsize                max_size,
+                                    GTask               *task)
 {
   SjSoundDownload *self = g_hash_table_lookup (cache->downloads, key);
   GCancellable *cancellable = g_task_get_cancellable (task);
@@ -493,15 +510,15 @@ _sj_sound_cache_download_join (SjSoundCache        *cache,
 
   if (self == NULL)
     {
-      g_autofree char *part_name = NULL;
+      g_autofree char *part_name = g_strconcat (g_file_peek_path (target), ".part", NULL);
 
       self = g_new0 (SjSoundDownload, 1);
       self->cache = g_object_ref (cache);
       self->key = g_strdup (key);
       self->file = file;
-      self->url = sj_sound_cache_get_url (cache, file->pack, file->path);
-      self->target = _sj_sound_cache_get_target (cache, file);
-      part_name = g_strconcat (g_file_peek_path (self->target), ".part", NULL);
+      self->url = g_strdup (url);
+      self->max_size = max_size;
+      self->target = g_object_ref (target);
       self->part = g_file_new_for_path (part_name);
       self->waiters = g_ptr_array_new_with_free_func (waiter_free);
       self->expected = -1;
@@ -522,6 +539,18 @@ _sj_sound_cache_download_join (SjSoundCache        *cache,
   g_ptr_array_add (self->waiters, waiter);
 
   start_next (cache);
+}
+
+void
+_sj_sound_cache_download_join (SjSoundCache        *cache,
+                               const SjLibraryFile *file,
+                               const char          *key,
+                               GTask               *task)
+{
+  g_autofree char *url = sj_sound_cache_get_url (cache, file->pack, file->path);
+  g_autoptr(GFile) target = _sj_sound_cache_get_target (cache, file);
+
+  _sj_sound_cache_download_join_full (cache, key, file, url, target, cache->max_size, task);
 }
 
 /* Stale .part files ----------------------------------------------------------- */

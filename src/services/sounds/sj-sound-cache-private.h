@@ -47,6 +47,18 @@ void     _sj_sound_cache_download_join   (SjSoundCache        *self,
                                           const SjLibraryFile *file,
                                           const char          *key,
                                           GTask               *task);
+void     _sj_sound_cache_download_join_full (SjSoundCache     *self,
+                                          const char          *key,
+                                          const SjLibraryFile *file,
+                                          const char          *url,
+                                          GFile               *target,
+                                          gsize                max_size,
+                                          GTask               *task);
+
+/* sj-sound-cache-fetch.c */
+void     _sj_sound_cache_fetch_answer    (GTask               *task,
+                                          GBytes              *bytes,
+                                          const GError        *error);
 
 /* sj-sound-cache-failures.c */
 void     _sj_sound_cache_report_failure  (SjSoundCache        *self,

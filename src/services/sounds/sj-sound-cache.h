@@ -124,6 +124,16 @@ SjSoundAvailability sj_sound_cache_get_sound_availability (SjSoundCache         
                                                          SjSoundFiles         *files);
 const char   *sj_sound_availability_to_string     (SjSoundAvailability   availability);
 GPtrArray    *sj_sound_cache_list_cached_sounds   (SjSoundCache         *self);
+void          sj_sound_cache_fetch_async          (SjSoundCache         *self,
+                                                   const char           *url,
+                                                   GFile                *target,
+                                                   gsize                 max_size,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+GBytes       *sj_sound_cache_fetch_finish         (SjSoundCache         *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
 void          sj_sound_cache_clean_parts_async    (SjSoundCache         *self,
                                                    GCancellable         *cancellable,
                                                    GAsyncReadyCallback   callback,

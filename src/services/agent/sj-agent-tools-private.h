@@ -1,0 +1,40 @@
+/* sj-agent-tools-private.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * What the tools' files share: the instance (sj-agent-tools.c holds the
+ * table and the music and knowledge tools, sj-agent-tools-skills.c the
+ * skill tools) and the helpers that make and finish an outcome.
+ */
+
+#pragma once
+
+#include "sj-agent-tools.h"
+
+G_BEGIN_DECLS
+
+struct _SjAgentTools
+{
+  GObject          parent_instance;
+
+  SjChangeApplier *applier;
+  SjKnowledge     *knowledge;
+  SjKnowledgeBase *knowledge_base;
+  SjSkillRegistry *skills;           /* nullable */
+  GStrv            pinned_skills;    /* the session's, as the agent last said */
+  GStrv            activated_skills;
+};
+
+void _sj_agent_tools_finish_outcome (GTask         *task,
+                                     SjToolOutcome *outcome);
+
+void _sj_agent_tools_run_skills_list     (SjAgentTools  *self,
+                                          SjToolOutcome *outcome,
+                                          JsonNode      *arguments,
+                                          GTask         *task);
+void _sj_agent_tools_run_activate_skills (SjAgentTools  *self,
+                                          SjToolOutcome *outcome,
+                                          JsonNode      *arguments,
+                                          GTask         *task);
+
+G_END_DECLS
