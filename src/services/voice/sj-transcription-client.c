@@ -15,6 +15,7 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
+#include "sj-json.h"
 #include "sj-transcription-client.h"
 #include "sj-voice-recognizer.h"
 
@@ -169,13 +170,11 @@ static char *
 parse_text (GBytes  *body,
             GError **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonNode *root;
+  g_autoptr(JsonNode) root = sj_json_parse_bytes (body, NULL, NULL);
   JsonObject *object;
   const char *text;
 
-  if (!json_parser_load_from_data (parser, g_bytes_get_data (body, NULL), g_bytes_get_size (body), NULL) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     goto bad;
 
   object = json_node_get_object (root);
