@@ -484,11 +484,24 @@ name_peek_button (GtkWidget *row)
     }
 }
 
+/* Every password row of the page: the API key and the voice's. */
+static void
+name_password_rows (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      if (ADW_IS_PASSWORD_ENTRY_ROW (child))
+        name_peek_button (child);
+      else
+        name_password_rows (child);
+    }
+}
+
 static void
 sj_settings_page_init (SjSettingsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  name_peek_button (GTK_WIDGET (self->key_entry_row));
+  name_password_rows (GTK_WIDGET (self));
 
   self->cancellable = g_cancellable_new ();
   _sj_settings_page_models_init (self);
