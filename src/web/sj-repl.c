@@ -70,6 +70,7 @@ enum {
   EXTERNAL_REQUEST,
   NAVIGATION_REFUSED,
   SWAP_CHANGED,
+  OUTPUT,
   N_SIGNALS
 };
 
@@ -208,6 +209,10 @@ handle_message (SjRepl        *self,
 
     case SJ_PAGE_MESSAGE_SWAP:
       g_signal_emit (self, signals[SWAP_CHANGED], 0, message->text, message->cycle);
+      break;
+
+    case SJ_PAGE_MESSAGE_OUTPUT:
+      g_signal_emit (self, signals[OUTPUT], 0, message->text, message->object);
       break;
 
     default:
@@ -493,6 +498,18 @@ sj_repl_class_init (SjReplClass *klass)
   signals[SWAP_CHANGED] =
     g_signal_new ("swap-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
+  /**
+   * SjRepl::output:
+   * @kind: "osc" or "midi"
+   * @message: the validated page message (sj-page-message.c): the hap's
+   *   time on the audio clock, an (audio clock, epoch) pair and its controls
+   *
+   * A hap of a pattern with .osc() or .midi() is due (data/web/src/outputs.mjs);
+   * SjOutputs sends it.
+   */
+  signals[OUTPUT] =
+    g_signal_new ("output", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, JSON_TYPE_OBJECT);
   signals[EXTERNAL_REQUEST] =
     g_signal_new ("external-request", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);

@@ -25,6 +25,7 @@ import { soundSnapshot, watchSounds } from './sounds.mjs';
 import { Swapper } from './swap.mjs';
 import { preloadPattern } from './preload.mjs';
 import * as remote from './remote-scope.mjs';
+import * as outputs from './outputs.mjs';
 
 const { evalScope, logger, silence } = core;
 const { StrudelMirror } = codemirror;
@@ -106,10 +107,11 @@ async function registerLibraryTimed() {
 // the C side answers from its cache (or downloads them once).
 async function prebake() {
   soundfonts.setSoundfontUrl(soundfontUrl(pageOptions.soundsBase));
-  // The code's own samples() goes through the app (remote-scope.mjs): last
-  // in the scope, so that it is the `samples` the code sees.
+  // The code's own samples() goes through the app (remote-scope.mjs): after
+  // webaudio in the scope, so that it is the `samples` the code sees; .osc()
+  // and .midi() are sent by the app (outputs.mjs).
   await Promise.all([
-    settle('modules', evalScope(core, mini, tonal, webaudio, codemirror, draw, soundfonts, remote)),
+    settle('modules', evalScope(core, mini, tonal, webaudio, codemirror, draw, soundfonts, remote, outputs)),
     settle('synth sounds', registerSynthSounds()),
     settle('zzfx sounds', registerZZFXSounds()),
     settle('soundfonts', soundfonts.registerSoundfonts()),
