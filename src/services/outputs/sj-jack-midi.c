@@ -51,7 +51,7 @@ struct _SjJackMidi
   gint               gone;   /* atomic: the server shut the client down */
 
   /* The process thread's own. */
-  Event              pending[MAX_PENDING];
+  Event             *pending;  /* MAX_PENDING, allocated up front */
   guint              n_pending;
 };
 
@@ -139,6 +139,7 @@ sj_jack_midi_finalize (GObject *object)
     }
   g_clear_pointer (&self->ring, jack_ringbuffer_free);
   g_clear_pointer (&self->port_name, g_free);
+  g_clear_pointer (&self->pending, g_free);
 
   G_OBJECT_CLASS (sj_jack_midi_parent_class)->finalize (object);
 }
@@ -152,6 +153,7 @@ sj_jack_midi_class_init (SjJackMidiClass *klass)
 static void
 sj_jack_midi_init (SjJackMidi *self)
 {
+  self->pending = g_new (Event, MAX_PENDING);
 }
 
 static void
