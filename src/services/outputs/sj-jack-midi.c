@@ -11,7 +11,7 @@
  * the system clock on each call) and passed through a lock-free ringbuffer
  * to the process callback, which keeps the ones not yet due in a small
  * sorted array it alone owns and writes each one in the period where it
- * falls, at its exact frame offset: timing is then as good as the period
+ * falls (jack_get_cycle_times()), at its exact frame offset: timing is then as good as the period
  * boundary and the conversion, with no thread of ours in between. Nothing
  * in the process callback allocates, locks or logs.
  */
@@ -81,8 +81,10 @@ process_cb (jack_nframes_t  nframes,
 {
   SjJackMidi *self = user_data;
   void *buffer = jack_port_get_buffer (self->port, nframes);
-  jack_nframes_t start = jack_last_frame_time (self->client);
-  jack_nframes_t last_offset = 0;
+  jack_nframes_t frames, last_offset = 0;
+  jack_time_t current_usecs, next_usecs;
+  float period_usecs;
+  double usecs_per_frame;
   Event event;
   guint done = 0;
 
@@ -94,19 +96,29 @@ process_cb (jack_nframes_t  nframes,
       insert_pending (self, &event);
     }
 
+  /* This period covers [current_usecs, next_usecs) on JACK's clock: an
+   * event is written here when it falls before its end, at the frame its
+   * time gives within the period (the server's own estimate, so no
+   * extrapolation over a long time, which an xrun would skew). */
+  if (jack_get_cycle_times (self->client, &frames, &current_usecs, &next_usecs, &period_usecs) != 0 ||
+      next_usecs <= current_usecs)
+    return 0;
+  usecs_per_frame = (double)(next_usecs - current_usecs) / nframes;
+
   for (; done < self->n_pending; done++)
     {
       const Event *e = &self->pending[done];
-      jack_nframes_t frame = jack_time_to_frames (self->client, e->time);
-      gint32 offset = (gint32)(frame - start);
+      jack_nframes_t offset = 0;
 
-      if (offset >= (gint32)nframes)
+      if (e->time >= next_usecs)
         break;
       /* Late events go out at once, and offsets never go backwards. */
-      offset = MAX (offset, (gint32)last_offset);
-      if (jack_midi_event_write (buffer, (jack_nframes_t)offset, e->data, e->size) != 0)
+      if (e->time > current_usecs)
+        offset = MIN ((jack_nframes_t)((e->time - current_usecs) / usecs_per_frame), nframes - 1);
+      offset = MAX (offset, last_offset);
+      if (jack_midi_event_write (buffer, offset, e->data, e->size) != 0)
         break;
-      last_offset = (jack_nframes_t)offset;
+      last_offset = offset;
     }
 
   if (done > 0)
