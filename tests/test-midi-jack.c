@@ -75,6 +75,12 @@ tick_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* libjack says on stderr that no server runs yet while jackd starts. */
+static void
+quiet_cb (const char *message)
+{
+}
+
 static jack_client_t *
 open_receiver (void)
 {
@@ -263,6 +269,8 @@ main (int   argc,
                               jackd, "--no-realtime", "-d", "dummy", "-r", "48000", "-p", "256", NULL);
   g_assert_no_error (error);
 
+  jack_set_error_function (quiet_cb);
+  jack_set_info_function (quiet_cb);
   receiver = open_receiver ();
   g_assert_nonnull (receiver);
   received = jack_ringbuffer_create (4096 * sizeof (Received));

@@ -8,6 +8,11 @@
  * the fields @strudel/osc sends, and timetags that follow the haps' times
  * (cycle / cps) within 2 ms, sent ahead of them. Code without .osc() sends
  * nothing, and where OSC goes is said once in the Console.
+ *
+ * SJ_OUTPUTS_BENCH=N turns it into bench/outputs: N haps at each of a few
+ * tempos, the timetags' jitter against the haps next to the peer's (each
+ * hap mapped by its own clock pair alone, as @strudel/osc's bridge did),
+ * and how far ahead the bundles arrive.
  */
 
 #include "config.h"
@@ -15,6 +20,7 @@
 #include <math.h>
 
 #include "sj-console-page.h"
+#include "sj-outputs-private.h"
 #include "sj-repl-private.h"
 #include "sj-test-app.h"
 #include "sj-test-osc.h"
@@ -143,6 +149,132 @@ test_osc_plays (void)
   g_assert_null (strstr (strstr (console, line) + 1, line));
 }
 
+/* Bench -------------------------------------------------------------------- */
+
+typedef struct
+{
+  GArray *sent;        /* double µs, minus the grid */
+  GArray *unfiltered;
+} Trace;
+
+static void
+trace_cb (const char *kind,
+          JsonObject *controls,
+          gint64      sent_us,
+          gint64      unfiltered_us,
+          gpointer    user_data)
+{
+  Trace *trace = user_data;
+  double grid_us = json_object_get_double_member_with_default (controls, "cycle", 0) /
+                   json_object_get_double_member_with_default (controls, "cps", 1) * 1e6;
+  double a = sent_us - grid_us, b = unfiltered_us - grid_us;
+
+  g_array_append_val (trace->sent, a);
+  g_array_append_val (trace->unfiltered, b);
+}
+
+/* |x − median| at p50, p99 and max, in ms. */
+static void
+deviations (GArray *values,
+            double *p50,
+            double *p99,
+            double *max)
+{
+  g_autoptr(GArray) sorted = g_array_copy (values);
+  double median;
+
+  g_array_sort (sorted, compare_doubles);
+  median = g_array_index (sorted, double, sorted->len / 2);
+  for (guint i = 0; i < sorted->len; i++)
+    g_array_index (sorted, double, i) = fabs (g_array_index (values, double, i) - median) / 1000;
+  g_array_sort (sorted, compare_doubles);
+  *p50 = g_array_index (sorted, double, sorted->len / 2);
+  *p99 = g_array_index (sorted, double, MIN (sorted->len - 1, (guint)ceil (sorted->len * 0.99) - 1));
+  *max = g_array_index (sorted, double, sorted->len - 1);
+}
+
+static double
+median_of (GArray *values)
+{
+  g_autoptr(GArray) sorted = g_array_copy (values);
+
+  g_array_sort (sorted, compare_doubles);
+  return g_array_index (sorted, double, sorted->len / 2);
+}
+
+static void
+test_bench (void)
+{
+  static const double tempos[] = { 0.5, 1, 2 };
+  guint n = (guint)g_ascii_strtoull (g_getenv ("SJ_OUTPUTS_BENCH"), NULL, 10);
+  g_autoptr(SjTestOscReceiver) receiver = sj_test_osc_receiver_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  SjWindow *window;
+  SjRepl *repl;
+  guint tick;
+
+  n = MAX (n, 16);
+  g_settings_set_uint (settings, "osc-port", sj_test_osc_receiver_get_port (receiver));
+  window = sj_test_open_window ();
+  repl = _sj_window_get_repl (window);
+  tick = g_timeout_add (20, tick_cb, NULL);
+
+  for (guint t = 0; t < G_N_ELEMENTS (tempos); t++)
+    {
+      g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func ((GDestroyNotify)sj_test_osc_message_free);
+      g_autoptr(GArray) timetags = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(GArray) leads = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(JsonObject) outcome = NULL;
+      g_autofree char *code = g_strdup_printf ("setcps(%g)\ns(\"hh*8\").osc()", tempos[t]);
+      Trace trace = { g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (double)) };
+      Collect collect = { receiver, messages, n };
+      double p50, p99, max, peer_p50, peer_p99, peer_max;
+
+      _sj_outputs_set_trace_func (window->outputs, trace_cb, &trace);
+      outcome = sj_test_evaluate (repl, code);
+      g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+      sj_test_spin_until (collected, &collect, "the benchmark's OSC messages");
+      stop_playing (repl);
+      _sj_outputs_set_trace_func (window->outputs, NULL, NULL);
+      /* Drop the ones still on their way: quiet for half a second. */
+      for (guint quiet = 0; quiet < 5;)
+        {
+          g_autoptr(SjTestOscMessage) late = NULL;
+
+          while (g_main_context_iteration (NULL, FALSE))
+            ;
+          late = sj_test_osc_receiver_pop (receiver, 100);
+          quiet = late == NULL ? quiet + 1 : 0;
+        }
+
+      for (guint i = 0; i < n; i++)
+        {
+          SjTestOscMessage *m = messages->pdata[i];
+          double grid_us = json_object_get_double_member (m->fields, "cycle") / tempos[t] * 1e6;
+          double tag = m->timetag_us - grid_us, lead = (m->timetag_us - m->received_us) / 1000.0;
+
+          g_array_append_val (timetags, tag);
+          g_array_append_val (leads, lead);
+        }
+      g_array_set_size (trace.sent, MIN (trace.sent->len, n));
+      g_array_set_size (trace.unfiltered, MIN (trace.unfiltered->len, n));
+
+      deviations (timetags, &p50, &p99, &max);
+      deviations (trace.unfiltered, &peer_p50, &peer_p99, &peer_max);
+      g_array_sort (leads, compare_doubles);
+      g_print ("{\"cps\": %g, \"haps\": %u, \"jitter_ms\": {\"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f}, "
+               "\"peer_jitter_ms\": {\"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f}, "
+               "\"peer_late_ms\": %.3f, \"lead_ms\": {\"min\": %.1f, \"p50\": %.1f}}\n",
+               tempos[t], n, p50, p99, max, peer_p50, peer_p99, peer_max,
+               (median_of (trace.unfiltered) - median_of (trace.sent)) / 1000,
+               g_array_index (leads, double, 0), g_array_index (leads, double, leads->len / 2));
+      g_array_unref (trace.sent);
+      g_array_unref (trace.unfiltered);
+    }
+
+  g_source_remove (tick);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -154,7 +286,10 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   sj_test_app_start ();
 
-  g_test_add_func ("/osc/plays", test_osc_plays);
+  if (g_getenv ("SJ_OUTPUTS_BENCH") != NULL)
+    g_test_add_func ("/osc/bench", test_bench);
+  else
+    g_test_add_func ("/osc/plays", test_osc_plays);
 
   ret = g_test_run ();
 

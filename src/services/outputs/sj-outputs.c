@@ -18,13 +18,14 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "sj-alsa-midi.h"
 #include "sj-jack-midi.h"
 #include "sj-midi-events.h"
 #include "sj-osc-sender.h"
 #include "sj-output-clock.h"
-#include "sj-outputs.h"
+#include "sj-outputs-private.h"
 
 /* At most this many distinct problems are told per settings. */
 #define MAX_REPORTS 64
@@ -44,6 +45,9 @@ struct _SjOutputs
   SjAlsaMidi    *alsa;
   gboolean       midi_tried;
   GHashTable    *reported;
+
+  SjOutputsTraceFunc trace_func;
+  gpointer           trace_data;
 };
 
 G_DEFINE_FINAL_TYPE (SjOutputs, sj_outputs, G_TYPE_OBJECT)
@@ -232,10 +236,31 @@ sj_outputs_handle (SjOutputs  *self,
       return;
     }
 
+  if (self->trace_func != NULL)
+    {
+      double audio = json_object_get_double_member_with_default (clock, "audio", 0);
+      double epoch_ms = json_object_get_double_member_with_default (clock, "epochMs", 0);
+      double time_s = json_object_get_double_member_with_default (message, "time", 0);
+
+      self->trace_func (kind, controls, epoch_us, (gint64)llround (epoch_ms * 1000 + (time_s - audio) * 1e6),
+                        self->trace_data);
+    }
+
   if (g_strcmp0 (kind, "osc") == 0)
     send_osc (self, controls, epoch_us);
   else if (g_strcmp0 (kind, "midi") == 0)
     send_midi (self, controls, epoch_us);
+}
+
+void
+_sj_outputs_set_trace_func (SjOutputs          *self,
+                            SjOutputsTraceFunc  func,
+                            gpointer            user_data)
+{
+  g_assert (SJ_IS_OUTPUTS (self));
+
+  self->trace_func = func;
+  self->trace_data = user_data;
 }
 
 /* GObject ------------------------------------------------------------------ */
