@@ -1,0 +1,30 @@
+/* sj-test-jack.h
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <jack/jack.h>
+
+G_BEGIN_DECLS
+
+/* One MIDI event as the test's receiver got it. */
+typedef struct
+{
+  jack_time_t time;  /* on JACK's clock, from the event's frame */
+  guint8      data[3];
+  guint8      size;
+} SjTestMidiEvent;
+
+typedef struct _SjTestJack SjTestJack;
+
+SjTestJack    *sj_test_jack_start          (void);
+void           sj_test_jack_stop           (SjTestJack *jack);
+jack_client_t *sj_test_jack_get_receiver   (SjTestJack *jack);
+guint          sj_test_jack_take_events    (SjTestJack *jack,
+                                            GArray     *events);
+gint64         sj_test_jack_epoch_to_jack  (gint64      epoch_us);
+
+G_END_DECLS
