@@ -547,10 +547,15 @@ sj_window_init (SjWindow *self)
   g_signal_connect_object (self->repl, "code-changed", G_CALLBACK (repl_code_changed_cb), self, G_CONNECT_SWAPPED);
 
   /* .osc() and .midi(): the page's haps go to SjOutputs, its lines to the
-   * Console; where they go is in Settings. */
+   * Console; where they go is in Settings. midin() asks for the MIDI input,
+   * whose control changes go back to the page. */
   self->outputs = sj_outputs_new ();
   g_signal_connect_object (self->repl, "output", G_CALLBACK (sj_outputs_handle), self->outputs, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->outputs, "log", G_CALLBACK (outputs_log_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->repl, "midi-input", G_CALLBACK (sj_outputs_open_midi_input), self->outputs,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->outputs, "midi-controls", G_CALLBACK (sj_repl_send_midi_controls), self->repl,
+                           G_CONNECT_SWAPPED);
   g_settings_bind (self->settings, "osc-host", self->outputs, "osc-host", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "osc-port", self->outputs, "osc-port", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "midi-backend", self->outputs, "midi-backend", G_SETTINGS_BIND_GET);

@@ -7,7 +7,7 @@
  * under a server name of its own (JACK_DEFAULT_SERVER, so the app under
  * test finds it and nothing else is disturbed), and a receiver client
  * "sj-test-receiver" with a MIDI input "in" that records every event with
- * its time on JACK's clock.
+ * its time on JACK's clock, and a MIDI output "out" the test sends from.
  */
 
 #include <jack/midiport.h>
@@ -22,8 +22,23 @@ struct _SjTestJack
   GSubprocess       *process;
   jack_client_t     *receiver;
   jack_port_t       *port;
+  jack_port_t       *out_port;
   jack_ringbuffer_t *received;
+  jack_ringbuffer_t *to_send;  /* 3-byte messages for "out" */
+  gint               xruns;    /* atomic */
 };
+
+/* The dummy driver without real-time rights misses periods when the
+ * machine is busy: events due then come a period late, which is the
+ * server's doing. The tests count these. */
+static int
+xrun_cb (void *user_data)
+{
+  SjTestJack *jack = user_data;
+
+  g_atomic_int_inc (&jack->xruns);
+  return 0;
+}
 
 static int
 receive_cb (jack_nframes_t  nframes,
@@ -35,6 +50,16 @@ receive_cb (jack_nframes_t  nframes,
   jack_nframes_t frames;
   jack_time_t current_usecs, next_usecs;
   float period_usecs;
+
+  void *out = jack_port_get_buffer (jack->out_port, nframes);
+  guint8 message[3];
+
+  jack_midi_clear_buffer (out);
+  while (jack_ringbuffer_read_space (jack->to_send) >= 3)
+    {
+      jack_ringbuffer_read (jack->to_send, (char *)message, 3);
+      jack_midi_event_write (out, 0, message, 3);
+    }
 
   if (jack_get_cycle_times (jack->receiver, &frames, &current_usecs, &next_usecs, &period_usecs) != 0)
     return 0;
@@ -115,7 +140,11 @@ sj_test_jack_start (void)
   jack->received = jack_ringbuffer_create (8192 * sizeof (SjTestMidiEvent));
   jack->port = jack_port_register (jack->receiver, "in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
   g_assert_nonnull (jack->port);
+  jack->to_send = jack_ringbuffer_create (4096);
+  jack->out_port = jack_port_register (jack->receiver, "out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput, 0);
+  g_assert_nonnull (jack->out_port);
   g_assert_cmpint (jack_set_process_callback (jack->receiver, receive_cb, jack), ==, 0);
+  g_assert_cmpint (jack_set_xrun_callback (jack->receiver, xrun_cb, jack), ==, 0);
   g_assert_cmpint (jack_activate (jack->receiver), ==, 0);
   return jack;
 }
@@ -128,6 +157,7 @@ sj_test_jack_stop (SjTestJack *jack)
   jack_deactivate (jack->receiver);
   jack_client_close (jack->receiver);
   jack_ringbuffer_free (jack->received);
+  jack_ringbuffer_free (jack->to_send);
   g_subprocess_send_signal (jack->process, SIGTERM);
   g_subprocess_wait (jack->process, NULL, NULL);
   g_object_unref (jack->process);
@@ -163,4 +193,20 @@ gint64
 sj_test_jack_epoch_to_jack (gint64 epoch_us)
 {
   return epoch_us + ((gint64)jack_get_time () - g_get_real_time ());
+}
+
+/* Sends a MIDI message from the port "sj-test-receiver:out". */
+void
+sj_test_jack_send (SjTestJack   *jack,
+                   const guint8  message[3])
+{
+  g_assert_cmpuint (jack_ringbuffer_write_space (jack->to_send), >=, 3);
+  jack_ringbuffer_write (jack->to_send, (const char *)message, 3);
+}
+
+/* How many periods the server has missed so far. */
+guint
+sj_test_jack_get_xruns (SjTestJack *jack)
+{
+  return (guint)g_atomic_int_get (&jack->xruns);
 }

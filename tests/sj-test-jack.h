@@ -26,5 +26,12 @@ jack_client_t *sj_test_jack_get_receiver   (SjTestJack *jack);
 guint          sj_test_jack_take_events    (SjTestJack *jack,
                                             GArray     *events);
 gint64         sj_test_jack_epoch_to_jack  (gint64      epoch_us);
+guint          sj_test_jack_get_xruns      (SjTestJack   *jack);
+void           sj_test_jack_send           (SjTestJack   *jack,
+                                            const guint8  message[3]);
+
+/* Timing tolerance: 2 ms, and one more period (256 frames at 48 kHz) when
+ * the server missed periods meanwhile. */
+#define SJ_TEST_JACK_TOLERANCE_MS(xruns) ((xruns) > 0 ? 2.0 + 256 / 48.0 : 2.0)
 
 G_END_DECLS

@@ -145,6 +145,21 @@ test_page_message (void)
     g_assert_null (message);
   }
 
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SjPageMessage) in = sj_page_message_parse ("{\"type\":\"midi-in\",\"port\":\"IAC Driver\"}", -1, &error);
+    g_autoptr(SjPageMessage) bad_in = NULL;
+    g_autofree char *long_port = g_strnfill (300, 'x');
+    g_autofree char *long_json = g_strdup_printf ("{\"type\":\"midi-in\",\"port\":\"%s\"}", long_port);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (in->type, ==, SJ_PAGE_MESSAGE_MIDI_IN);
+    g_assert_cmpstr (in->text, ==, "IAC Driver");
+    bad_in = sj_page_message_parse (long_json, -1, &error);
+    g_assert_null (bad_in);
+    g_assert_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE);
+  }
+
   ok = output_message ("midi", 1.5, 1.0, 1e12, "{\"note\":60,\"s\":\"x\",\"on\":true}");
   g_assert_cmpstr (ok->text, ==, "midi");
   g_assert_nonnull (ok->object);
@@ -313,6 +328,12 @@ test_midi_reported_once (void)
   g_assert_cmpstr (lines->pdata[0], ==, "Dropped a .midi() event: midichan must be a number from 1 to 16, not 20");
   g_assert_true (g_str_has_prefix (lines->pdata[1], "MIDI is not sent: No JACK server is running"));
 
+  /* MIDI input needs JACK: said once. */
+  sj_outputs_open_midi_input (outputs, "IAC");
+  sj_outputs_open_midi_input (outputs, "IAC");
+  g_assert_cmpuint (lines->len, ==, 3);
+  g_assert_true (g_str_has_prefix (lines->pdata[2], "MIDI input (midin) needs a JACK server"));
+
   /* A change of settings tells again. */
   g_object_set (outputs, "midi-backend", "auto", NULL);
   {
@@ -320,7 +341,7 @@ test_midi_reported_once (void)
 
     sj_outputs_handle (outputs, good->text, good->object);
   }
-  g_assert_cmpuint (lines->len, ==, 3);
+  g_assert_cmpuint (lines->len, ==, 4);
 }
 
 int

@@ -71,6 +71,7 @@ enum {
   NAVIGATION_REFUSED,
   SWAP_CHANGED,
   OUTPUT,
+  MIDI_INPUT,
   N_SIGNALS
 };
 
@@ -213,6 +214,10 @@ handle_message (SjRepl        *self,
 
     case SJ_PAGE_MESSAGE_OUTPUT:
       g_signal_emit (self, signals[OUTPUT], 0, message->text, message->object);
+      break;
+
+    case SJ_PAGE_MESSAGE_MIDI_IN:
+      g_signal_emit (self, signals[MIDI_INPUT], 0, message->text);
       break;
 
     default:
@@ -510,6 +515,17 @@ sj_repl_class_init (SjReplClass *klass)
   signals[OUTPUT] =
     g_signal_new ("output", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, JSON_TYPE_OBJECT);
+  /**
+   * SjRepl::midi-input:
+   * @port: the code's midin() argument: part of the name of the MIDI output
+   *   to listen to, or empty
+   *
+   * The code asks for MIDI input; sj_repl_send_midi_controls() hands the
+   * control changes back.
+   */
+  signals[MIDI_INPUT] =
+    g_signal_new ("midi-input", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[EXTERNAL_REQUEST] =
     g_signal_new ("external-request", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);

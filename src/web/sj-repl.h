@@ -112,5 +112,7 @@ gboolean           sj_repl_cancel_swap_finish      (SjRepl               *self,
                                                     GAsyncResult         *result,
                                                     gboolean             *canceled,
                                                     GError              **error);
+void               sj_repl_send_midi_controls      (SjRepl               *self,
+                                                    const char           *controls_json);
 
 G_END_DECLS

@@ -26,6 +26,7 @@ import { Swapper } from './swap.mjs';
 import { preloadPattern } from './preload.mjs';
 import * as remote from './remote-scope.mjs';
 import * as outputs from './outputs.mjs';
+import { receiveMidiControls } from './midi-in.mjs';
 
 const { evalScope, logger, silence } = core;
 const { StrudelMirror } = codemirror;
@@ -356,6 +357,10 @@ const bridge = {
   // {ready, loaded, failed, late, ms} of "sound:n" labels, or null.
   lastPreload() {
     return swapper.lastPreload;
+  },
+  // Control changes from the app's MIDI input, for midin() (outputs.mjs).
+  midiControls(list) {
+    return receiveMidiControls(list);
   },
   // A number that changes whenever the scheduler is given another pattern.
   getPatternId() {

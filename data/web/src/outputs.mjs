@@ -16,9 +16,10 @@
 // (the same fields and defaults), so that SuperDirt and synthesizers receive
 // what they would from the Strudel website.
 
-import { Pattern, isNote, isPattern, noteToMidi, parseNumeral, register } from '@strudel/core';
+import { Pattern, isNote, isPattern, noteToMidi, parseNumeral, ref, register } from '@strudel/core';
 import { getAudioContext } from '@strudel/webaudio';
 
+import { controlValue } from './midi-in.mjs';
 import { post } from './post.mjs';
 
 // The audio clock against the page's epoch clock, sampled together. The C
@@ -154,3 +155,23 @@ Pattern.prototype.midi = function (midiport, options = {}) {
     post({ type: 'output', kind: 'midi', time: targetTime, clock: clockPair(), controls });
   });
 };
+
+/**
+ * MIDI input: control changes that reach the app's MIDI input port
+ * ("Strudel Jam:midi_in" in JACK), connected to the port whose name
+ * contains `input` (or with any patchbay). Returns a function cc(number,
+ * channel?) giving a pattern of that control's latest value, from 0 to 1.
+ *
+ * @name midin
+ * @param {string} input part of the name of the MIDI output to listen to
+ * @example
+ * const cc = await midin('IAC Driver Bus 1')
+ * note("c a f e").lpf(cc(0).range(0, 1000)).lpq(cc(1).range(0, 10)).sound("sawtooth")
+ */
+export async function midin(input) {
+  if (isPattern(input)) {
+    throw new Error("midin() takes the device's name in quotes, not a pattern: midin('device')");
+  }
+  post({ type: 'midi-in', port: typeof input === 'string' ? input : '' });
+  return (cc, chan) => ref(() => controlValue(cc, chan));
+}

@@ -46,7 +46,9 @@ struct _SjJackMidi
 
   jack_client_t     *client;
   jack_port_t       *port;
+  jack_port_t       *in_port;   /* atomic pointer: set once, when midin() asks */
   jack_ringbuffer_t *ring;
+  jack_ringbuffer_t *in_ring;   /* control changes read, 3 bytes each */
   char              *port_name;
   gint               gone;   /* atomic: the server shut the client down */
 
@@ -75,6 +77,32 @@ insert_pending (SjJackMidi  *self,
   self->n_pending++;
 }
 
+/* Control changes from the input port go to the main thread as they come;
+ * the rest of what arrives is not for midin(). */
+static void
+read_input (SjJackMidi     *self,
+            jack_nframes_t  nframes)
+{
+  jack_port_t *in_port = g_atomic_pointer_get (&self->in_port);
+  void *buffer;
+  guint32 n;
+
+  if (in_port == NULL)
+    return;
+
+  buffer = jack_port_get_buffer (in_port, nframes);
+  n = jack_midi_get_event_count (buffer);
+  for (guint32 i = 0; i < n; i++)
+    {
+      jack_midi_event_t event;
+
+      if (jack_midi_event_get (&event, buffer, i) != 0 || event.size != 3 || (event.buffer[0] & 0xF0) != 0xB0)
+        continue;
+      if (jack_ringbuffer_write_space (self->in_ring) >= 3)
+        jack_ringbuffer_write (self->in_ring, (const char *)event.buffer, 3);
+    }
+}
+
 static int
 process_cb (jack_nframes_t  nframes,
             void           *user_data)
@@ -89,6 +117,7 @@ process_cb (jack_nframes_t  nframes,
   guint done = 0;
 
   jack_midi_clear_buffer (buffer);
+  read_input (self, nframes);
 
   while (jack_ringbuffer_read_space (self->ring) >= sizeof (Event))
     {
@@ -150,6 +179,7 @@ sj_jack_midi_finalize (GObject *object)
       jack_client_close (self->client);
     }
   g_clear_pointer (&self->ring, jack_ringbuffer_free);
+  g_clear_pointer (&self->in_ring, jack_ringbuffer_free);
   g_clear_pointer (&self->port_name, g_free);
   g_clear_pointer (&self->pending, g_free);
 
@@ -207,6 +237,7 @@ sj_jack_midi_new (const char  *client_name,
     }
 
   self->ring = jack_ringbuffer_create (RINGBUFFER_EVENTS * sizeof (Event));
+  self->in_ring = jack_ringbuffer_create (RINGBUFFER_EVENTS * 3);
   jack_ringbuffer_mlock (self->ring);
   self->port = jack_port_register (self->client, "midi_out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput, 0);
   if (self->port == NULL ||
@@ -273,6 +304,81 @@ sj_jack_midi_connect (SjJackMidi  *self,
   g_set_error (error, SJ_JACK_MIDI_ERROR, SJ_JACK_MIDI_ERROR_FAILED,
                _("No JACK MIDI input named “%s”"), destination);
   return FALSE;
+}
+
+/**
+ * sj_jack_midi_open_input:
+ * @source: (nullable): part of the name of a MIDI output port to connect
+ *   from, or empty to leave it to a patchbay
+ *
+ * Adds the input port "midi_in" (once) and connects @source to it.
+ */
+gboolean
+sj_jack_midi_open_input (SjJackMidi  *self,
+                         const char  *source,
+                         GError     **error)
+{
+  g_autofree const char **ports = NULL;
+  jack_port_t *in_port = g_atomic_pointer_get (&self->in_port);
+  int result;
+
+  g_assert (SJ_IS_JACK_MIDI (self));
+
+  if (in_port == NULL)
+    {
+      in_port = jack_port_register (self->client, "midi_in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
+      if (in_port == NULL)
+        {
+          g_set_error (error, SJ_JACK_MIDI_ERROR, SJ_JACK_MIDI_ERROR_FAILED,
+                       _("Could not create the JACK MIDI input port"));
+          return FALSE;
+        }
+      g_atomic_pointer_set (&self->in_port, in_port);
+    }
+
+  if (source == NULL || *source == '\0')
+    return TRUE;
+
+  ports = jack_get_ports (self->client, NULL, JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput);
+  for (guint i = 0; ports != NULL && ports[i] != NULL; i++)
+    {
+      if (strstr (ports[i], source) == NULL || g_strcmp0 (ports[i], self->port_name) == 0)
+        continue;
+      result = jack_connect (self->client, ports[i], jack_port_name (in_port));
+      if (result == 0 || result == EEXIST)
+        return TRUE;
+    }
+
+  g_set_error (error, SJ_JACK_MIDI_ERROR, SJ_JACK_MIDI_ERROR_FAILED,
+               _("No JACK MIDI output named “%s” to listen to"), source);
+  return FALSE;
+}
+
+/**
+ * sj_jack_midi_read_controls:
+ * @json: where to append the control changes read, as JSON
+ *   [channel, control, value] triples separated by commas
+ *
+ * Returns: how many were read
+ */
+guint
+sj_jack_midi_read_controls (SjJackMidi *self,
+                            GString    *json)
+{
+  guint8 data[3];
+  guint n = 0;
+
+  g_assert (SJ_IS_JACK_MIDI (self));
+
+  while (jack_ringbuffer_read_space (self->in_ring) >= 3)
+    {
+      jack_ringbuffer_read (self->in_ring, (char *)data, 3);
+      g_string_append_printf (json, "%s[%d,%d,%d]", json->len > 1 ? "," : "",
+                              (data[0] & 0x0F) + 1, data[1] & 0x7F, data[2] & 0x7F);
+      n++;
+    }
+
+  return n;
 }
 
 /**

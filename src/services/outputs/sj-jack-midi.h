@@ -32,6 +32,11 @@ const char *sj_jack_midi_get_port_name (SjJackMidi      *self);
 gboolean    sj_jack_midi_connect     (SjJackMidi        *self,
                                       const char        *destination,
                                       GError           **error);
+gboolean    sj_jack_midi_open_input  (SjJackMidi        *self,
+                                      const char        *source,
+                                      GError           **error);
+guint       sj_jack_midi_read_controls (SjJackMidi      *self,
+                                      GString           *json);
 gboolean    sj_jack_midi_queue       (SjJackMidi        *self,
                                       const SjMidiEvent *events,
                                       guint              n_events,

@@ -44,6 +44,7 @@ struct _SjOutputs
   SjJackMidi    *jack;
   SjAlsaMidi    *alsa;
   gboolean       midi_tried;
+  guint          input_source;
   GHashTable    *reported;
 
   SjOutputsTraceFunc trace_func;
@@ -63,6 +64,7 @@ enum {
 
 enum {
   LOG,
+  MIDI_CONTROLS,
   N_SIGNALS
 };
 
@@ -91,6 +93,7 @@ report (SjOutputs  *self,
 static void
 reset (SjOutputs *self)
 {
+  g_clear_handle_id (&self->input_source, g_source_remove);
   g_clear_object (&self->osc);
   g_clear_object (&self->jack);
   g_clear_object (&self->alsa);
@@ -199,6 +202,68 @@ send_midi (SjOutputs  *self,
 
   if (!queued)
     report (self, "midi-error", SJ_LOG_LEVEL_ERROR, error->message);
+}
+
+/* MIDI input ---------------------------------------------------------------- */
+
+/* Control changes arrive in the process thread; a few milliseconds here is
+ * well inside the time a knob takes to matter to a pattern. */
+#define INPUT_POLL_MS 10
+
+static gboolean
+poll_input_cb (gpointer user_data)
+{
+  SjOutputs *self = user_data;
+  g_autoptr(GString) json = g_string_new ("[");
+
+  g_assert (SJ_IS_OUTPUTS (self));
+
+  if (self->jack != NULL && sj_jack_midi_read_controls (self->jack, json) > 0)
+    {
+      g_string_append_c (json, ']');
+      g_signal_emit (self, signals[MIDI_CONTROLS], 0, json->str);
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+/**
+ * sj_outputs_open_midi_input:
+ * @source: (nullable): part of the name of the MIDI output to listen to
+ *   (midin()'s argument), or empty
+ *
+ * Opens the JACK MIDI input "midi_in" and connects @source to it; control
+ * changes then come as ::midi-controls.
+ */
+void
+sj_outputs_open_midi_input (SjOutputs  *self,
+                            const char *source)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert (SJ_IS_OUTPUTS (self));
+
+  if (!self->midi_tried)
+    open_midi (self);
+  if (self->jack == NULL)
+    {
+      report (self, "midi-input", SJ_LOG_LEVEL_ERROR,
+              _("MIDI input (midin) needs a JACK server (PipeWire’s JACK support or jackd)"));
+      return;
+    }
+
+  if (!sj_jack_midi_open_input (self->jack, source, &error))
+    {
+      g_autofree char *key = g_strconcat ("midi-input:", error->message, NULL);
+
+      report (self, key, SJ_LOG_LEVEL_WARNING, error->message);
+    }
+
+  text = g_strdup_printf (_("Listening to MIDI control changes on “%s:midi_in”"), SJ_OUTPUTS_CLIENT_NAME);
+  report (self, "midi-input-port", SJ_LOG_LEVEL_INFO, text);
+  if (self->input_source == 0)
+    self->input_source = g_timeout_add (INPUT_POLL_MS, poll_input_cb, self);
 }
 
 /**
@@ -393,6 +458,15 @@ sj_outputs_class_init (SjOutputsClass *klass)
   signals[LOG] =
     g_signal_new ("log", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, SJ_TYPE_LOG_ENTRY);
+
+  /**
+   * SjOutputs::midi-controls:
+   * @controls: a JSON array of [channel, control, value] triples, as they
+   *   arrived at the MIDI input
+   */
+  signals[MIDI_CONTROLS] =
+    g_signal_new ("midi-controls", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

@@ -18,9 +18,11 @@ G_DECLARE_FINAL_TYPE (SjOutputs, sj_outputs, SJ, OUTPUTS, GObject)
 /* The name of the JACK client and the ALSA sequencer client. */
 #define SJ_OUTPUTS_CLIENT_NAME "Strudel Jam"
 
-SjOutputs *sj_outputs_new    (void);
-void       sj_outputs_handle (SjOutputs  *self,
-                              const char *kind,
-                              JsonObject *message);
+SjOutputs *sj_outputs_new             (void);
+void       sj_outputs_handle          (SjOutputs  *self,
+                                       const char *kind,
+                                       JsonObject *message);
+void       sj_outputs_open_midi_input (SjOutputs  *self,
+                                       const char *source);
 
 G_END_DECLS

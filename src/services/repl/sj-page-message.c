@@ -30,6 +30,7 @@ static const struct {
   { "code", SJ_PAGE_MESSAGE_CODE },
   { "swap", SJ_PAGE_MESSAGE_SWAP },
   { "output", SJ_PAGE_MESSAGE_OUTPUT },
+  { "midi-in", SJ_PAGE_MESSAGE_MIDI_IN },
 };
 
 /* What can happen to a quantized swap (data/web/src/swap.mjs). */
@@ -377,6 +378,9 @@ parse_body (SjPageMessage  *message,
 
     case SJ_PAGE_MESSAGE_OUTPUT:
       return parse_output (message, object, error);
+
+    case SJ_PAGE_MESSAGE_MIDI_IN:
+      return get_string (object, "port", 256, &message->text, error);
 
     default:
       g_assert_not_reached ();

@@ -32,6 +32,7 @@ typedef enum
   SJ_PAGE_MESSAGE_CODE,
   SJ_PAGE_MESSAGE_SWAP,
   SJ_PAGE_MESSAGE_OUTPUT,
+  SJ_PAGE_MESSAGE_MIDI_IN,
 } SjPageMessageType;
 
 /* What the page says about Strudel's scheduler. */
@@ -53,7 +54,7 @@ typedef struct
   gint64             id;        /* -1 when the page expects no reply */
   SjReplState        state;     /* STATE */
   SjLogLevel         level;     /* LOG */
-  char              *text;      /* LOG and EVAL_ERROR message, CODE code, SWAP state, OUTPUT kind */
+  char              *text;      /* LOG and EVAL_ERROR message, CODE code, SWAP state, OUTPUT kind, MIDI_IN port */
   int                line;      /* EVAL_ERROR, 0 when unknown */
   int                column;
   double             cycle;     /* SWAP: the swap's boundary */
