@@ -420,6 +420,7 @@ sj_application_startup (GApplication *app)
     { "win.show-console", { "<Control><Shift>c", NULL } },
     { "win.show-reference", { "<Control><Shift>r", NULL } },
     { "win.show-sounds", { "<Control><Shift>s", NULL } },
+    { "win.show-skills", { "<Control><Shift>j", NULL } },
     { "win.focus-editor", { "<Control>e", NULL } },
     { "win.undo-change", { "<Control><Alt>z", NULL } },
     { "win.focus-composer", { "<Control>l", NULL } },

@@ -26,8 +26,8 @@ SjApplication *sj_application_new            (void);
 void           sj_application_prepare_env    (void);
 SjKnowledge   *sj_application_get_knowledge  (SjApplication *self);
 SjSoundCache  *sj_application_get_sound_cache (SjApplication *self);
-SjSkillRegistry *sj_application_get_skills   (SjApplication *self);
 SjRemoteSamples *sj_application_get_remote_samples (SjApplication *self);
+SjSkillRegistry *sj_application_get_skills   (SjApplication *self);
 SjUserSamples *sj_application_get_user_samples (SjApplication *self);
 SjSoundDownloads *sj_application_get_sound_downloads (SjApplication *self);
 void           sj_application_update_sounds  (SjApplication *self,

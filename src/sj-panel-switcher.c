@@ -2,12 +2,12 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * The side panel's switcher. Seven titles do not fit a view switcher at the
+ * The side panel's switcher. Eight titles do not fit a view switcher at the
  * panel's width, and the HIG keeps a view switcher to five views at most, so
  * the pages come in four groups: a row of Chat, Library, History and
  * Settings, each an icon over its name as in a narrow AdwViewSwitcher, and
  * under it, for a group of several pages, a row of linked buttons naming
- * them (Reference, Sounds; Sessions, Logs, Console).
+ * them (Reference, Sounds, Skills; Sessions, Logs, Console).
  *
  * The pages stay one flat AdwViewStack: showing a page by its name (the
  * win.show-* actions, the panel-page setting) works as before, and the
@@ -34,8 +34,8 @@ typedef struct
 
 static const Group groups[] = {
   { "chat", N_("Chat"), "chat-message-new-symbolic", NULL, { "chat", NULL } },
-  { "library", N_("Library"), "accessories-dictionary-symbolic", N_("Function reference and sounds"),
-    { "reference", "sounds", NULL } },
+  { "library", N_("Library"), "accessories-dictionary-symbolic", N_("Function reference, sounds and skills"),
+    { "reference", "sounds", "skills", NULL } },
   { "history", N_("History"), "document-open-recent-symbolic", N_("Sessions, tool logs and the console"),
     { "sessions", "tool-logs", "console", NULL } },
   { "settings", N_("Settings"), "emblem-system-symbolic", NULL, { "agent-settings", NULL } },

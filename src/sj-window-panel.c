@@ -3,11 +3,13 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The side panel of SjWindow: showing and hiding it, the actions that open
- * its pages (Console, Reference, Sounds), and what the Reference and Sounds
- * pages ask for, carried out through the REPL: inserting an example at the
- * cursor and previewing a sound. Both pages search the application's
- * SjKnowledge, and the window keeps the application's sounds index fed with
- * the page's snapshots.
+ * its pages (Console, Reference, Sounds, Skills), and what the Reference,
+ * Sounds and Skills pages ask for: inserting an example at the cursor and
+ * previewing a sound through the REPL, applying a skill's example through
+ * the apply pipeline. Reference and Sounds
+ * search the application's SjKnowledge, Skills lists the application's
+ * skills (the registry the agent uses), and the window keeps the
+ * application's sounds index fed with the page's snapshots.
  */
 
 #include "config.h"
@@ -47,6 +49,32 @@ knowledge_page_map_cb (SjWindow  *self,
   knowledge = sj_application_get_knowledge (SJ_APPLICATION (app));
   sj_reference_page_set_knowledge (self->reference_page, knowledge);
   sj_sounds_page_set_knowledge (self->sounds_page, knowledge);
+}
+
+/* The skills are the application's, as the agent's are: what the page
+ * enables or imports is what the next turn uses. */
+static void
+skills_page_map_cb (SjWindow     *self,
+                    SjSkillsPage *page)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  if (SJ_IS_APPLICATION (app) && sj_skills_page_get_registry (page) == NULL)
+    sj_skills_page_set_registry (page, sj_application_get_skills (SJ_APPLICATION (app)));
+}
+
+/* A skill's example is a whole program: applied as the chat's code blocks
+ * are, dry-run first and swapped in on the next boundary. */
+static void
+skills_apply_code_cb (SjWindow     *self,
+                      const char   *code,
+                      SjSkillsPage *page)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  _sj_window_apply_code (self, code, _("Skill example"));
 }
 
 static void
@@ -145,6 +173,8 @@ focus_panel_page (SjWindow *self)
     sj_reference_page_focus_search (self->reference_page);
   else if (g_strcmp0 (name, "sounds") == 0)
     sj_sounds_page_focus_search (self->sounds_page);
+  else if (g_strcmp0 (name, "skills") == 0)
+    sj_skills_page_focus_search (self->skills_page);
 }
 
 static void
@@ -228,11 +258,29 @@ show_sound_packs_action (GSimpleAction *action,
   sj_sounds_page_show_packs (self->sounds_page);
 }
 
+/* One skill in the Skills page (a chip naming the skill can open it). */
+static void
+show_skill_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-panel", g_variant_new_boolean (TRUE));
+  adw_view_stack_set_visible_child_name (self->panel_stack, "skills");
+  skills_page_map_cb (self, self->skills_page);
+  sj_skills_page_show_skill (self->skills_page, g_variant_get_string (param, NULL));
+}
+
 static const GActionEntry panel_entries[] = {
   { "show-panel", NULL, NULL, "true", show_panel_change_state },
   { "show-console", show_console_action },
   { "show-reference", show_panel_page_action },
   { "show-sounds", show_panel_page_action },
+  { "show-skills", show_panel_page_action },
+  { "show-skill", show_skill_action, "s" },
   { "show-sound-packs", show_sound_packs_action },
 };
 
@@ -242,9 +290,13 @@ _sj_window_panel_class_init (GtkWidgetClass *widget_class)
   g_type_ensure (SJ_TYPE_PANEL_SWITCHER);
   g_type_ensure (SJ_TYPE_REFERENCE_PAGE);
   g_type_ensure (SJ_TYPE_SOUNDS_PAGE);
+  g_type_ensure (SJ_TYPE_SKILLS_PAGE);
+
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, skills_page);
 
   gtk_widget_class_bind_template_callback (widget_class, reference_insert_requested_cb);
   gtk_widget_class_bind_template_callback (widget_class, sounds_preview_requested_cb);
+  gtk_widget_class_bind_template_callback (widget_class, skills_apply_code_cb);
 }
 
 /* Runs once the template and the REPL exist, before the window state is
@@ -261,4 +313,13 @@ _sj_window_panel_init (SjWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->reference_page, "map", G_CALLBACK (knowledge_page_map_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sounds_page, "map", G_CALLBACK (knowledge_page_map_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->skills_page, "map", G_CALLBACK (skills_page_map_cb), self, G_CONNECT_SWAPPED);
+}
+
+SjSkillsPage *
+_sj_window_get_skills_page (SjWindow *self)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  return self->skills_page;
 }

@@ -22,6 +22,7 @@
 #include "sj-repl.h"
 #include "sj-sessions-page.h"
 #include "sj-settings-page.h"
+#include "sj-skills-page.h"
 #include "sj-sounds-page.h"
 #include "sj-tool-logs-page.h"
 #include "sj-window.h"
@@ -67,6 +68,7 @@ struct _SjWindow
   SjConsolePage        *console_page;
   SjReferencePage      *reference_page;
   SjSoundsPage         *sounds_page;
+  SjSkillsPage         *skills_page;
   SjChatPanel          *chat_panel;
   SjToolLogsPage       *tool_logs_page;
   AdwBin               *sessions_bin;
@@ -109,6 +111,7 @@ SjRepl          *_sj_window_get_repl           (SjWindow *self);
 SjConsolePage   *_sj_window_get_console_page   (SjWindow *self);
 SjReferencePage *_sj_window_get_reference_page (SjWindow *self);
 SjSoundsPage    *_sj_window_get_sounds_page    (SjWindow *self);
+SjSkillsPage    *_sj_window_get_skills_page    (SjWindow *self);
 SjCodeStore     *_sj_window_get_code_store     (SjWindow *self);
 
 G_END_DECLS

@@ -971,14 +971,24 @@ test_skill_chips (Fixture       *fixture,
   g_assert_cmpstr (gtk_widget_get_tooltip_text (chips->pdata[0]), ==, "Pinned to this session");
   g_assert_cmpstr (gtk_widget_get_tooltip_text (chips->pdata[1]), ==, "Matched your words");
 
-  /* Each chip's menu pins its skill, or unpins a pinned one. */
+  /* Each chip's menu pins its skill, or unpins a pinned one, and shows it. */
   for (guint i = 0; i < 2; i++)
     {
       GMenuModel *menu = gtk_menu_button_get_menu_model (chips->pdata[i]);
       g_autofree char *action = NULL;
       g_autofree char *target = NULL;
 
-      g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 1);
+      g_autofree char *show = NULL;
+      g_autofree char *show_target = NULL;
+
+      /* Its second item shows the skill in the Skills page (the window's
+       * action; test-panel activates it). */
+      g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);
+      g_assert_true (g_menu_model_get_item_attribute (menu, 1, G_MENU_ATTRIBUTE_ACTION, "s", &show));
+      g_assert_true (g_menu_model_get_item_attribute (menu, 1, G_MENU_ATTRIBUTE_TARGET, "s", &show_target));
+      g_assert_cmpstr (show, ==, "win.show-skill");
+      g_assert_cmpstr (show_target, ==, i == 0 ? "dub" : "jazz");
+
       g_assert_true (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_ACTION, "s", &action));
       g_assert_true (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_TARGET, "s", &target));
       g_assert_cmpstr (action, ==, i == 0 ? "chat.unpin-skill" : "chat.pin-skill");

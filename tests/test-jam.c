@@ -163,6 +163,14 @@ test_jam (void)
   code = sj_test_fetch_code (repl);
   g_assert_cmpstr (code, ==, "$: note(\"g3*4\").s(\"sine\").gain(.2)\n");
 
+  /* Apply on a skill's example in the Skills page: the same path. */
+  g_clear_pointer (&event.state, g_free);
+  g_signal_emit_by_name (window->skills_page, "apply-code", "$: note(\"c3*2\").s(\"triangle\").gain(.2)\n");
+  sj_test_spin_until (sj_test_swap_applied, &event, "the skill's example to land");
+  g_clear_pointer (&code, g_free);
+  code = sj_test_fetch_code (repl);
+  g_assert_cmpstr (code, ==, "$: note(\"c3*2\").s(\"triangle\").gain(.2)\n");
+
   g_signal_handlers_disconnect_by_func (repl, sj_test_swap_changed_cb, &event);
   g_free (event.state);
   sj_test_close_window (window);

@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include "sj-skills-page-private.h"
 #include "sj-test-app.h"
 #include "sj-test-widgets.h"
 #include "sj-window-private.h"
@@ -32,6 +33,7 @@ static const struct {
   { "chat", "Chat", "ctrl+l" },
   { "reference", "Reference", "ctrl+shift+r" },
   { "sounds", "Sounds", "ctrl+shift+s" },
+  { "skills", "Skills", "ctrl+shift+j" },
   { "sessions", "Sessions", "ctrl+shift+h" },
   { "tool-logs", "Logs", "ctrl+shift+l" },
   { "console", "Console", "ctrl+shift+c" },
@@ -307,6 +309,14 @@ test_switcher (void)
 
   sj_test_click (find_button (window, "Settings"));
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->panel_stack), ==, "agent-settings");
+
+  /* win.show-skill opens one skill of the application's registry. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-skill", g_variant_new_string ("jazz"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->panel_stack), ==, "skills");
+  g_assert_nonnull (_sj_skills_page_get_shown (_sj_window_get_skills_page (window)));
+  g_assert_cmpstr (sj_skill_get_name (_sj_skills_page_get_shown (_sj_window_get_skills_page (window))), ==, "jazz");
+  g_assert_true (sj_skills_page_get_registry (_sj_window_get_skills_page (window)) ==
+                 sj_application_get_skills (SJ_APPLICATION (gtk_window_get_application (GTK_WINDOW (window)))));
 }
 
 int

@@ -150,7 +150,8 @@ describe_use (const char *how)
 }
 
 /* One chip per skill the turn used: its title, how it came in, and a
- * menu to pin it to the session (or unpin it, when it was pinned). */
+ * menu to pin it to the session (or unpin it, when it was pinned) and to
+ * show it in the Skills page. */
 static void
 update_skills (SjMessageRow *self)
 {
@@ -173,6 +174,11 @@ update_skills (SjMessageRow *self)
       item = g_menu_item_new (pinned ? _("Unpin from This Session") : _("Pin to This Session"), NULL);
       g_menu_item_set_action_and_target_value (item, pinned ? "chat.unpin-skill" : "chat.pin-skill",
                                                g_variant_new_string (use->name));
+      g_menu_append_item (menu, item);
+      g_clear_object (&item);
+      /* The window's action: the Skills page opens on this skill's rules. */
+      item = g_menu_item_new (_("Show Skill"), NULL);
+      g_menu_item_set_action_and_target_value (item, "win.show-skill", g_variant_new_string (use->name));
       g_menu_append_item (menu, item);
 
       gtk_menu_button_set_label (GTK_MENU_BUTTON (chip), use->title);
