@@ -113,6 +113,16 @@ repl_log_cb (SjWindow   *self,
   sj_console_page_append (self->console_page, entry);
 }
 
+/* MIDI devices following the music stop with it. */
+static void
+repl_playing_cb (SjWindow *self)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  if (!sj_repl_get_state (self->repl)->playing)
+    sj_outputs_stopped (self->outputs);
+}
+
 static void
 outputs_log_cb (SjWindow   *self,
                 SjLogEntry *entry,
@@ -554,6 +564,7 @@ sj_window_init (SjWindow *self)
   g_signal_connect_object (self->outputs, "log", G_CALLBACK (outputs_log_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "midi-input", G_CALLBACK (sj_outputs_open_midi_input), self->outputs,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->repl, "notify::playing", G_CALLBACK (repl_playing_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->outputs, "midi-controls", G_CALLBACK (sj_repl_send_midi_controls), self->repl,
                            G_CONNECT_SWAPPED);
   g_settings_bind (self->settings, "osc-host", self->outputs, "osc-host", G_SETTINGS_BIND_GET);

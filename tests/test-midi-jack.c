@@ -169,6 +169,23 @@ test_jack_midi (void)
     }
 
   g_array_sort (errors, compare_doubles);
+  /* Stopping sends a MIDI Stop at once. */
+  sj_outputs_stopped (outputs);
+  g_array_set_size (got, 0);
+  deadline = g_timeout_add_seconds (10, deadline_cb, &timed_out);
+  tick = g_timeout_add (20, tick_cb, NULL);
+  while (got->len == 0 && !timed_out)
+    {
+      sj_test_jack_take_events (jack, got);
+      if (got->len == 0)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (tick);
+  g_assert_false (timed_out);
+  g_source_remove (deadline);
+  g_assert_cmpuint (got->len, ==, 1);
+  g_assert_cmpint (g_array_index (got, SjTestMidiEvent, 0).data[0], ==, 0xFC);
+
   xruns = sj_test_jack_get_xruns (jack) - xruns;
   g_test_message ("JACK MIDI timing against the haps: p50 %.3f ms, max %.3f ms over %u events (%u xruns)",
                   g_array_index (errors, double, errors->len / 2), worst, errors->len, xruns);

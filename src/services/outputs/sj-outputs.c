@@ -204,6 +204,30 @@ send_midi (SjOutputs  *self,
     report (self, "midi-error", SJ_LOG_LEVEL_ERROR, error->message);
 }
 
+/**
+ * sj_outputs_stopped:
+ *
+ * The music stopped: a MIDI Stop goes to the MIDI port at once, as
+ * @strudel/midi sends one to its outputs, so that sequencers and drum
+ * machines following the clock stop too. Nothing is sent when .midi() was
+ * never used.
+ */
+void
+sj_outputs_stopped (SjOutputs *self)
+{
+  static const SjMidiEvent stop = { 0, { 0xFC, 0, 0 }, 1 };
+  SjMidiEvent event = stop;
+  g_autoptr(GError) error = NULL;
+
+  g_assert (SJ_IS_OUTPUTS (self));
+
+  event.time_us = g_get_real_time ();
+  if (self->jack != NULL && !sj_jack_midi_queue (self->jack, &event, 1, &error))
+    report (self, "midi-error", SJ_LOG_LEVEL_ERROR, error->message);
+  else if (self->alsa != NULL && !sj_alsa_midi_queue (self->alsa, &event, 1, &error))
+    report (self, "midi-error", SJ_LOG_LEVEL_ERROR, error->message);
+}
+
 /* MIDI input ---------------------------------------------------------------- */
 
 /* Control changes arrive in the process thread; a few milliseconds here is

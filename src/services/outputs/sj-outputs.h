@@ -24,5 +24,6 @@ void       sj_outputs_handle          (SjOutputs  *self,
                                        JsonObject *message);
 void       sj_outputs_open_midi_input (SjOutputs  *self,
                                        const char *source);
+void       sj_outputs_stopped         (SjOutputs  *self);
 
 G_END_DECLS
