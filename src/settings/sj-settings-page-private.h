@@ -65,6 +65,11 @@ struct _SjSettingsPage
   GtkSpinButton        *osc_port_spin;
   AdwComboRow          *midi_backend_row;
   AdwEntryRow          *midi_destination_row;
+  GtkSwitch            *voice_send_switch;
+  GtkSwitch            *voice_duck_switch;
+  AdwEntryRow          *voice_endpoint_row;
+  AdwEntryRow          *voice_model_row;
+  AdwEntryRow          *voice_key_row;
 };
 
 static inline gboolean

@@ -115,4 +115,13 @@ gboolean           sj_repl_cancel_swap_finish      (SjRepl               *self,
 void               sj_repl_send_midi_controls      (SjRepl               *self,
                                                     const char           *controls_json);
 
+void      sj_repl_set_duck_async            (SjRepl              *self,
+                                             gboolean             duck,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+gboolean  sj_repl_set_duck_finish           (SjRepl              *self,
+                                             GAsyncResult        *result,
+                                             GError             **error);
+
 G_END_DECLS
