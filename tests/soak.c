@@ -6,7 +6,7 @@
  * (10 minutes by default) while, every 30 seconds, the code changes the way
  * the agent changes it (a whole new text, evaluated while playing). It
  * samples the memory of the app and its WebKit processes and the page's
- * scheduler counters, and fails when memory grows by more than 10 % after
+ * scheduler counters, and fails when memory grows by more than 5 % after
  * the first minute, when any event fires late, or when a change fails.
  * Changes land as the agent's do: a swap at the next cycle boundary. The
  * drums come from the sound library (cache, download or built-in kit).
@@ -280,7 +280,7 @@ main (int   argc,
   first = mean_pss (&soak, 60, 120);
   last = mean_pss (&soak, soak.seconds - 60, soak.seconds + 1);
   growth = first > 0 ? (last - first) / first : 0;
-  ok = state->playing && state->late == 0 && soak.failed_changes == 0 && growth <= 0.10;
+  ok = state->playing && state->late == 0 && soak.failed_changes == 0 && growth <= 0.05;
 
   g_print ("soak: %.1f min, %u changes (%u failed), %" G_GINT64_FORMAT " events, %" G_GINT64_FORMAT
            " late; memory %.1f MiB in the second minute, %.1f MiB in the last (%+.1f %%): %s\n",

@@ -70,10 +70,16 @@ enabled (SjAudioPriority *self)
   return self->settings == NULL || g_settings_get_boolean (self->settings, "realtime-audio");
 }
 
-/* Descendants of this process named like WebKit's web process (bubblewrap
- * may stand in between). */
-static GArray *
-web_processes (void)
+/**
+ * sj_audio_priority_find_web_processes:
+ *
+ * Descendants of this process named like WebKit's web process (bubblewrap
+ * may stand in between).
+ *
+ * Returns: (transfer full): their PIDs
+ */
+GArray *
+sj_audio_priority_find_web_processes (void)
 {
   g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
   g_autoptr(GHashTable) parents = g_hash_table_new (NULL, NULL);
@@ -147,7 +153,7 @@ static gboolean
 rescan_cb (gpointer user_data)
 {
   SjAudioPriority *self = user_data;
-  g_autoptr(GArray) pids = web_processes ();
+  g_autoptr(GArray) pids = sj_audio_priority_find_web_processes ();
 
   for (guint i = 0; i < pids->len; i++)
     sj_realtime_promote_async (self->realtime, g_array_index (pids, GPid, i), output_threads, PRIORITY,

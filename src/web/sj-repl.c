@@ -118,6 +118,14 @@ _sj_repl_call_finish (SjRepl        *self,
   return sj_js_call_finish (self, result, source_tag, error);
 }
 
+SjAudioPriority *
+_sj_repl_get_audio_priority (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return self->audio_priority;
+}
+
 /* Page messages ---------------------------------------------------------- */
 
 static void
