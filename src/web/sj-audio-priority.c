@@ -33,7 +33,11 @@
 #include "sj-audio-priority.h"
 #include "sj-realtime.h"
 
-/* WebKit's own audio rendering thread gets RR 5 (WTF's RealTimeThreads). */
+/* WebKit runs its audio rendering thread, and also the web process's main
+ * thread (JavaScript, garbage collection) at RR 5 (WTF's RealTimeThreads).
+ * At RR 5 as well, an output thread would have to wait for the main
+ * thread's time slice to end; above it, it does not. rtkit allows up to 20
+ * by default. STRUDEL_JAM_REALTIME=N asks for N instead (measurements). */
 #define PRIORITY 5
 #define RESCAN_SECONDS 3
 
@@ -126,6 +130,15 @@ sj_audio_priority_find_web_processes (void)
   return found;
 }
 
+static guint
+priority (void)
+{
+  const char *env = g_getenv ("STRUDEL_JAM_REALTIME");
+  int value = env != NULL ? atoi (env) : 0;
+
+  return value >= 1 && value <= 99 ? (guint)value : PRIORITY;
+}
+
 static void
 promote_cb (GObject      *object,
             GAsyncResult *result,
@@ -156,7 +169,7 @@ rescan_cb (gpointer user_data)
   g_autoptr(GArray) pids = sj_audio_priority_find_web_processes ();
 
   for (guint i = 0; i < pids->len; i++)
-    sj_realtime_promote_async (self->realtime, g_array_index (pids, GPid, i), output_threads, PRIORITY,
+    sj_realtime_promote_async (self->realtime, g_array_index (pids, GPid, i), output_threads, priority (),
                                self->cancellable, promote_cb, g_object_ref (self));
 
   return G_SOURCE_CONTINUE;
