@@ -431,6 +431,7 @@ sj_application_startup (GApplication *app)
     { "win.stop-agent", { "<Control><Shift>period", NULL } },
     { "win.regenerate", { "<Control><Shift>g", NULL } },
     { "win.edit-last-message", { "<Control><Shift>e", NULL } },
+    { "win.voice-listen", { "<Control><Shift>space", NULL } },
   };
 
   G_APPLICATION_CLASS (sj_application_parent_class)->startup (app);

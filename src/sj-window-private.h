@@ -24,6 +24,7 @@
 #include "sj-skills-page.h"
 #include "sj-sounds-page.h"
 #include "sj-tool-logs-page.h"
+#include "sj-voice-session.h"
 #include "sj-window.h"
 
 G_BEGIN_DECLS
@@ -80,6 +81,12 @@ struct _SjWindow
   SjAgentConfig        *agent_config;
   SjSessionsPage       *sessions_page;
   SjSettingsPage       *settings_page;
+
+  /* Voice (sj-window-voice.c) */
+  SjVoiceSession       *voice;
+  gboolean              voice_starting;  /* reading the endpoint's key */
+  gboolean              voice_stopping;
+  gboolean              voice_ducked;
 };
 
 void _sj_window_show_toast       (SjWindow       *self,
@@ -100,6 +107,8 @@ void _sj_window_samples_connect  (SjWindow       *self,
 void _sj_window_samples_dispose  (SjWindow       *self);
 void _sj_window_remote_connect   (SjWindow       *self,
                                   SjRemoteSamples *remote);
+void _sj_window_voice_init       (SjWindow       *self);
+void _sj_window_voice_dispose    (SjWindow       *self);
 void _sj_window_apply_code       (SjWindow       *self,
                                   const char     *code,
                                   const char     *what);
@@ -111,5 +120,6 @@ SjReferencePage *_sj_window_get_reference_page (SjWindow *self);
 SjSoundsPage    *_sj_window_get_sounds_page    (SjWindow *self);
 SjSkillsPage    *_sj_window_get_skills_page    (SjWindow *self);
 SjCodeStore     *_sj_window_get_code_store     (SjWindow *self);
+SjVoiceSession  *_sj_window_get_voice          (SjWindow *self);
 
 G_END_DECLS

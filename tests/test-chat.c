@@ -25,6 +25,7 @@
 #include "sj-chat-message.h"
 #include "sj-chat-panel-private.h"
 #include "sj-code-block-private.h"
+#include "sj-composer-private.h"
 #include "sj-markdown-view-private.h"
 #include "sj-message-row-private.h"
 #include "sj-problem-banner-private.h"
@@ -342,7 +343,7 @@ static void
 test_stop (Fixture       *fixture,
            gconstpointer  data)
 {
-  GtkButton *button = GTK_BUTTON (sj_test_find_by_type (GTK_WIDGET (fixture->composer), GTK_TYPE_BUTTON));
+  GtkButton *button = _sj_composer_get_button (fixture->composer);
   Shown shown = { fixture, "Dropping the hats for a bar, then" };
   SjChatMessage *answer;
 

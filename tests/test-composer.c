@@ -11,6 +11,8 @@
 
 #include "config.h"
 
+#include <gdk/x11/gdkx.h>
+
 
 #include "sj-autoscroll.h"
 #include "sj-composer-private.h"
@@ -103,7 +105,7 @@ composer_open (ComposerFixture *cf)
 
   cf->composer = SJ_COMPOSER (_sj_composer_new ());
   cf->text_view = GTK_TEXT_VIEW (sj_test_find_by_type (GTK_WIDGET (cf->composer), GTK_TYPE_TEXT_VIEW));
-  cf->button = GTK_BUTTON (sj_test_find_by_type (GTK_WIDGET (cf->composer), GTK_TYPE_BUTTON));
+  cf->button = _sj_composer_get_button (cf->composer);
   g_assert_nonnull (cf->text_view);
   g_assert_nonnull (cf->button);
   cf->sent = g_ptr_array_new_with_free_func (g_free);
@@ -604,6 +606,115 @@ test_autoscroll (void)
   g_clear_object (&sf.rows);
 }
 
+/* The microphone ---------------------------------------------------------- */
+
+typedef struct
+{
+  SjComposer *composer;
+  guint       starts;
+  guint       stops;
+} Mic;
+
+static void
+mic_start_cb (SjComposer *composer,
+              Mic        *mic)
+{
+  mic->starts++;
+  /* As the window does once the session listens. */
+  sj_composer_set_listening (composer, TRUE);
+}
+
+static void
+mic_stop_cb (SjComposer *composer,
+             Mic        *mic)
+{
+  mic->stops++;
+  sj_composer_set_listening (composer, FALSE);
+}
+
+/* Real pointer events on the microphone button, then the key barrier:
+ * X delivers them in order. */
+static void
+mouse (ComposerFixture *cf,
+       const char      *what)
+{
+  GtkWidget *mic = GTK_WIDGET (_sj_composer_get_mic_button (cf->composer));
+  GtkNative *native = gtk_widget_get_native (mic);
+  g_autofree char *xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (gtk_native_get_surface (native)));
+  graphene_point_t centre;
+  double dx, dy;
+  g_autofree char *x = NULL;
+  g_autofree char *y = NULL;
+
+  g_assert_true (gtk_widget_compute_point (mic, GTK_WIDGET (native),
+                                           &GRAPHENE_POINT_INIT (gtk_widget_get_width (mic) / 2.0,
+                                                                 gtk_widget_get_height (mic) / 2.0),
+                                           &centre));
+  gtk_native_get_surface_transform (native, &dx, &dy);
+  x = g_strdup_printf ("%d", (int) (centre.x + dx));
+  y = g_strdup_printf ("%d", (int) (centre.y + dy));
+  sj_test_run_xdotool ((const char * const[]) { "mousemove", "--window", xid, x, y, what, "1", NULL });
+  sj_test_key_window_press (&cf->fixture, (const char * const[]) { NULL });
+}
+
+typedef struct
+{
+  gint64 until;
+} Until;
+
+static gboolean
+time_passed (gpointer data)
+{
+  return g_get_monotonic_time () >= ((Until *) data)->until;
+}
+
+/* Held, the microphone listens until released; clicked, until clicked
+ * again. The words go after what was typed. */
+static void
+test_composer_microphone (void)
+{
+  ComposerFixture cf;
+  Mic mic = { 0 };
+  Until held;
+  g_autofree char *text = NULL;
+  const char *pressed;
+
+  composer_open (&cf);
+  mic.composer = cf.composer;
+  g_signal_connect (cf.composer, "start-listening", G_CALLBACK (mic_start_cb), &mic);
+  g_signal_connect (cf.composer, "stop-listening", G_CALLBACK (mic_stop_cb), &mic);
+  sj_composer_set_text (cf.composer, "Drums:");
+  wait_frames (&cf.fixture, 3);
+
+  /* Push to talk: pressed, it listens; released after a while, it stops. */
+  mouse (&cf, "mousedown");
+  g_assert_cmpuint (mic.starts, ==, 1);
+  g_assert_true (sj_composer_get_listening (cf.composer));
+  pressed = gtk_widget_get_tooltip_text (GTK_WIDGET (_sj_composer_get_mic_button (cf.composer)));
+  g_assert_nonnull (strstr (pressed, "Stop listening"));
+  sj_composer_set_voice_text (cf.composer, "add a");
+  sj_composer_set_voice_text (cf.composer, "add a cowbell");
+  held.until = g_get_monotonic_time () + 600 * G_TIME_SPAN_MILLISECOND;
+  spin_until (time_passed, &held, "the button to be held");
+  mouse (&cf, "mouseup");
+  g_assert_cmpuint (mic.stops, ==, 1);
+  g_assert_false (sj_composer_get_listening (cf.composer));
+  text = sj_composer_get_text (cf.composer);
+  g_assert_cmpstr (text, ==, "Drums: add a cowbell");
+
+  /* A click: it listens until the next click. */
+  mouse (&cf, "click");
+  g_assert_cmpuint (mic.starts, ==, 2);
+  g_assert_cmpuint (mic.stops, ==, 1);
+  g_assert_true (sj_composer_get_listening (cf.composer));
+  mouse (&cf, "click");
+  g_assert_cmpuint (mic.stops, ==, 2);
+  g_assert_false (sj_composer_get_listening (cf.composer));
+  g_assert_cmpuint (cf.sent->len, ==, 0);
+
+  composer_close (&cf);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -630,6 +741,7 @@ main (int   argc,
   g_test_add_func ("/composer/input-method", test_composer_input_method);
   g_test_add_func ("/composer/streaming", test_composer_streaming);
   g_test_add_func ("/composer/grows", test_composer_grows);
+  g_test_add_func ("/composer/microphone", test_composer_microphone);
   g_test_add_func ("/autoscroll/follow", test_autoscroll);
 
   return g_test_run ();

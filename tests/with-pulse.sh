@@ -5,13 +5,19 @@
 # so a test can record what the app really plays (parecord on the sink's
 # monitor). The socket lives in a private XDG_RUNTIME_DIR, which WebKit's
 # bubblewrap sandbox exposes to the web process. Exports SJ_TEST_PULSE_SINK
-# (the sink's name) to the command. Without pulseaudio or pactl the command
-# runs without it (and such tests skip).
+# (the sink's name) to the command. A second null sink stands for a
+# microphone: its monitor is the default source, so what a test plays into
+# SJ_TEST_PULSE_MIC (espeak-ng's speech) is what the app hears. A faint
+# noise (about -65 dBFS) streams into it all along, as a real microphone
+# always delivers audio with a noise floor (a monitor of an idle sink
+# delivers nothing, and digital silence is nothing a microphone gives). Without pulseaudio or pactl the
+# command runs without it (and such tests skip).
 #
 # Usage: with-pulse.sh COMMAND [ARGS...]
 set -u
 
 SINK=sjnull
+MIC=sjmic
 if ! command -v pulseaudio >/dev/null 2>&1 || ! command -v pactl >/dev/null 2>&1; then
   exec "$@"
 fi
@@ -25,10 +31,13 @@ pulseaudio -n --daemonize=no --exit-idle-time=-1 \
   --disallow-exit --use-pid-file=no --log-target=stderr --log-level=error \
   -L "module-native-protocol-unix auth-anonymous=1" \
   -L "module-null-sink sink_name=$SINK rate=44100 channels=2 sink_properties=device.description=StrudelJamTest" \
+  -L "module-null-sink sink_name=$MIC rate=16000 channels=1 sink_properties=device.description=StrudelJamTestMicrophone" \
   -L "module-always-sink" &
 pa_pid=$!
 
+silence_pid=
 cleanup () {
+  [ -n "$silence_pid" ] && kill -TERM "$silence_pid" 2>/dev/null
   kill -TERM "$pa_pid" 2>/dev/null
   wait "$pa_pid" 2>/dev/null
   rm -rf --one-file-system "$runtime"
@@ -43,5 +52,12 @@ for _ in $(seq 100); do
 done
 pactl set-default-sink "$SINK" || { echo "with-pulse: cannot make $SINK the default sink" >&2; exit 1; }
 
+pactl set-default-source "$MIC.monitor" || { echo "with-pulse: cannot make $MIC.monitor the default source" >&2; exit 1; }
+# pacat's volume is cubic: 6554 of 65536 is a gain of 0.001, -60 dB.
+pacat --playback --device="$MIC" --raw --format=s16le --rate=16000 --channels=1 --volume=6554 \
+  --client-name=sj-noise-floor </dev/urandom &
+silence_pid=$!
+
 export SJ_TEST_PULSE_SINK=$SINK
+export SJ_TEST_PULSE_MIC=$MIC
 "$@"

@@ -36,6 +36,7 @@ struct _SjChatPanel
   GtkStack          *main_stack;
   SjOnboarding      *onboarding;
   SjProblemBanner   *banner;
+  SjProblemBanner   *voice_banner;
   GtkStack          *stack;
   GtkScrolledWindow *scroller;
   GtkListView       *list_view;
@@ -57,6 +58,7 @@ SjComposer        *_sj_chat_panel_get_composer   (SjChatPanel *self);
 SjAutoscroll      *_sj_chat_panel_get_autoscroll (SjChatPanel *self);
 SjOnboarding      *_sj_chat_panel_get_onboarding (SjChatPanel *self);
 SjProblemBanner   *_sj_chat_panel_get_banner     (SjChatPanel *self);
+SjProblemBanner   *_sj_chat_panel_get_voice_banner (SjChatPanel *self);
 GtkScrolledWindow *_sj_chat_panel_get_scroller   (SjChatPanel *self);
 
 G_END_DECLS

@@ -307,6 +307,49 @@ _sj_chat_panel_get_composer (SjChatPanel *self)
   return self->composer;
 }
 
+/**
+ * sj_chat_panel_get_composer:
+ *
+ * Returns: (transfer none): the composer, for the voice to write into
+ */
+SjComposer *
+sj_chat_panel_get_composer (SjChatPanel *self)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+
+  return self->composer;
+}
+
+/**
+ * sj_chat_panel_show_voice_problem:
+ * @error: (nullable): an %SJ_VOICE_ERROR, or %NULL to hide the banner
+ *
+ * Says above the composer why the voice failed and the way forward. The
+ * composer's text is left as it is.
+ */
+void
+sj_chat_panel_show_voice_problem (SjChatPanel  *self,
+                                  const GError *error)
+{
+  SjProblem problem;
+
+  g_assert (SJ_IS_CHAT_PANEL (self));
+
+  problem = sj_problem_from_error (error);
+  if (problem == SJ_PROBLEM_NONE)
+    sj_problem_banner_hide (self->voice_banner);
+  else
+    sj_problem_banner_show (self->voice_banner, problem, NULL);
+}
+
+SjProblemBanner *
+_sj_chat_panel_get_voice_banner (SjChatPanel *self)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+
+  return self->voice_banner;
+}
+
 SjAutoscroll *
 _sj_chat_panel_get_autoscroll (SjChatPanel *self)
 {
@@ -379,6 +422,7 @@ sj_chat_panel_class_init (SjChatPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjChatPanel, main_stack);
   gtk_widget_class_bind_template_child (widget_class, SjChatPanel, onboarding);
   gtk_widget_class_bind_template_child (widget_class, SjChatPanel, banner);
+  gtk_widget_class_bind_template_child (widget_class, SjChatPanel, voice_banner);
   gtk_widget_class_bind_template_child (widget_class, SjChatPanel, stack);
   gtk_widget_class_bind_template_child (widget_class, SjChatPanel, scroller);
   gtk_widget_class_bind_template_child (widget_class, SjChatPanel, list_view);

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "sj-agent-config.h"
+#include "sj-composer.h"
 
 G_BEGIN_DECLS
 
@@ -21,6 +22,9 @@ void             sj_chat_panel_set_agent       (SjChatPanel   *self,
 void             sj_chat_panel_load_session    (SjChatPanel   *self,
                                                 gint64         session_id);
 void             sj_chat_panel_focus_composer  (SjChatPanel   *self);
+SjComposer      *sj_chat_panel_get_composer    (SjChatPanel   *self);
+void             sj_chat_panel_show_voice_problem (SjChatPanel  *self,
+                                                   const GError *error);
 void             sj_chat_panel_swap_changed    (SjChatPanel   *self,
                                                 const char    *state,
                                                 double         cycle);

@@ -6,6 +6,8 @@
  * message up to about eight lines and then scrolls, and a button that sends
  * the message, or stops the agent's answer while it streams.
  *
+ * The microphone button beside them talks to the agent (sj-composer-voice.c).
+ *
  * Enter sends and Shift+Enter starts a new line, as in chat applications;
  * Ctrl+Enter sends too. An input method that is composing (Japanese kana
  * waiting for conversion, a Ctrl+Shift+U code point…) owns Enter: it
@@ -21,26 +23,13 @@
 /* How many lines the composer grows to before it scrolls. */
 #define MAX_LINES 8
 
-struct _SjComposer
-{
-  GtkWidget          parent_instance;
-
-  gboolean           streaming;
-  /* Whether the input method has a preedit (a composition in progress). */
-  gboolean           composing;
-
-  /* Template widgets */
-  GtkScrolledWindow *scroller;
-  GtkTextView       *text_view;
-  GtkLabel          *placeholder;
-  GtkButton         *button;
-};
 
 G_DEFINE_FINAL_TYPE (SjComposer, sj_composer, GTK_TYPE_WIDGET)
 
 enum {
   PROP_0,
   PROP_STREAMING,
+  PROP_LISTENING,
   N_PROPS
 };
 
@@ -49,6 +38,8 @@ static GParamSpec *properties[N_PROPS];
 enum {
   SEND,
   STOP,
+  START_LISTENING,
+  STOP_LISTENING,
   N_SIGNALS
 };
 
@@ -209,6 +200,19 @@ button_clicked_cb (SjComposer *self,
     send_message (self);
 }
 
+void
+_sj_composer_emit_listening (SjComposer *self,
+                             gboolean    start)
+{
+  g_signal_emit (self, signals[start ? START_LISTENING : STOP_LISTENING], 0);
+}
+
+void
+_sj_composer_notify_listening (SjComposer *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LISTENING]);
+}
+
 /* The height of MAX_LINES lines in the text view's font, so that the
  * composer grows with the message up to there and scrolls beyond. */
 static void
@@ -279,6 +283,10 @@ sj_composer_get_property (GObject    *object,
       g_value_set_boolean (value, self->streaming);
       break;
 
+    case PROP_LISTENING:
+      g_value_set_boolean (value, self->listening);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -296,6 +304,10 @@ sj_composer_set_property (GObject      *object,
     {
     case PROP_STREAMING:
       sj_composer_set_streaming (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_LISTENING:
+      sj_composer_set_listening (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -326,6 +338,16 @@ sj_composer_class_init (SjComposerClass *klass)
     g_param_spec_boolean ("streaming", NULL, NULL, FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * SjComposer:listening:
+   *
+   * Whether the microphone listens: the button shows it, and the level
+   * bar is shown.
+   */
+  properties[PROP_LISTENING] =
+    g_param_spec_boolean ("listening", NULL, NULL, FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -345,11 +367,32 @@ sj_composer_class_init (SjComposerClass *klass)
     g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
+  /**
+   * SjComposer::start-listening:
+   *
+   * The user asked to talk to the agent: a press of the microphone button
+   * or of its shortcut.
+   */
+  signals[START_LISTENING] =
+    g_signal_new ("start-listening", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * SjComposer::stop-listening:
+   *
+   * The user is done talking.
+   */
+  signals[STOP_LISTENING] =
+    g_signal_new ("stop-listening", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-composer.ui");
   gtk_widget_class_bind_template_child (widget_class, SjComposer, scroller);
   gtk_widget_class_bind_template_child (widget_class, SjComposer, text_view);
   gtk_widget_class_bind_template_child (widget_class, SjComposer, placeholder);
   gtk_widget_class_bind_template_child (widget_class, SjComposer, button);
+  gtk_widget_class_bind_template_child (widget_class, SjComposer, mic_button);
+  gtk_widget_class_bind_template_child (widget_class, SjComposer, level_bar);
   gtk_widget_class_bind_template_callback (widget_class, preedit_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, button_clicked_cb);
 
@@ -371,6 +414,8 @@ sj_composer_init (SjComposer *self)
   g_signal_connect_object (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->text_view), keys);
 
+  _sj_composer_voice_init (self);
+
   update_placeholder (self);
   update_button (self);
   update_max_height (self);
@@ -380,6 +425,22 @@ GtkWidget *
 _sj_composer_new (void)
 {
   return g_object_new (SJ_TYPE_COMPOSER, NULL);
+}
+
+GtkButton *
+_sj_composer_get_button (SjComposer *self)
+{
+  g_assert (SJ_IS_COMPOSER (self));
+
+  return self->button;
+}
+
+GtkButton *
+_sj_composer_get_mic_button (SjComposer *self)
+{
+  g_assert (SJ_IS_COMPOSER (self));
+
+  return self->mic_button;
 }
 
 /* Returns: (transfer full): the message being written, as it stands. */
@@ -449,4 +510,19 @@ sj_composer_set_streaming (SjComposer *self,
   self->streaming = streaming;
   update_button (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STREAMING]);
+}
+
+/**
+ * sj_composer_send:
+ *
+ * Sends the message as Enter would: not while the agent answers, nor an
+ * empty one.
+ */
+void
+sj_composer_send (SjComposer *self)
+{
+  g_assert (SJ_IS_COMPOSER (self));
+
+  if (!self->streaming)
+    send_message (self);
 }

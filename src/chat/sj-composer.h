@@ -20,5 +20,13 @@ void       sj_composer_focus         (SjComposer *self);
 gboolean   sj_composer_get_streaming (SjComposer *self);
 void       sj_composer_set_streaming (SjComposer *self,
                                       gboolean    streaming);
+gboolean   sj_composer_get_listening (SjComposer *self);
+void       sj_composer_set_listening (SjComposer *self,
+                                      gboolean    listening);
+void       sj_composer_set_voice_level (SjComposer *self,
+                                        double      level);
+void       sj_composer_set_voice_text  (SjComposer *self,
+                                        const char *text);
+void       sj_composer_send            (SjComposer *self);
 
 G_END_DECLS

@@ -20,6 +20,7 @@
 #include "sj-llm-client.h"
 #include "sj-problem-banner-private.h"
 #include "sj-secrets.h"
+#include "sj-voice-error.h"
 
 typedef struct
 {
@@ -51,6 +52,40 @@ static const ProblemSpec problem_specs[] = {
   [SJ_PROBLEM_RATE_LIMITED] = {
     N_("The provider has received too many requests and asks to wait."),
     N_("Retry"), "agent.retry",
+  },
+  /* Voice: what was typed in the composer stays; these say what to do. */
+  [SJ_PROBLEM_VOICE_NO_MICROPHONE] = {
+    N_("No microphone can be opened. Connect one, or choose the input in the system's Sound settings."),
+    N_("Try Again"), "win.voice-listen",
+  },
+  [SJ_PROBLEM_VOICE_BUSY] = {
+    N_("The microphone is used by another program. Close it, then try again."),
+    N_("Try Again"), "win.voice-listen",
+  },
+  [SJ_PROBLEM_VOICE_CAPTURE] = {
+    N_("The microphone stopped working."),
+    N_("Try Again"), "win.voice-listen",
+  },
+  [SJ_PROBLEM_VOICE_MODEL_MISSING] = {
+    N_("Offline speech recognition needs the PocketSphinx US English model (the pocketsphinx-en-us package), "
+       "or a transcription service set in Settings."),
+    N_("Open Settings"), "win.show-agent-settings",
+  },
+  [SJ_PROBLEM_VOICE_NOTHING_HEARD] = {
+    N_("No words were recognised. Speak close to the microphone, then release the button."),
+    N_("Try Again"), "win.voice-listen",
+  },
+  [SJ_PROBLEM_VOICE_ENDPOINT_UNREACHABLE] = {
+    N_("The transcription service cannot be reached, so the offline recogniser was used. Check the address in Settings."),
+    N_("Open Settings"), "win.show-agent-settings",
+  },
+  [SJ_PROBLEM_VOICE_ENDPOINT_REFUSED] = {
+    N_("The transcription service refused the key, so the offline recogniser was used."),
+    N_("Replace Key"), "win.show-agent-settings",
+  },
+  [SJ_PROBLEM_VOICE_ENDPOINT_FAILED] = {
+    N_("The transcription service gave no transcript, so the offline recogniser was used."),
+    N_("Open Settings"), "win.show-agent-settings",
   },
 };
 
@@ -191,7 +226,7 @@ _sj_problem_banner_get_problem (SjProblemBanner *self)
 
 /**
  * sj_problem_from_error:
- * @error: (nullable): an error of SjLlmClient or SjSecrets
+ * @error: (nullable): an error of SjLlmClient, SjSecrets or the voice
  *
  * Returns: the problem the banner should show for @error, or
  *   SJ_PROBLEM_NONE for errors the banner has no fix for (those are shown
@@ -220,6 +255,23 @@ sj_problem_from_error (const GError *error)
 
   if (g_error_matches (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING))
     return SJ_PROBLEM_NO_KEYRING;
+
+  if (error->domain == SJ_VOICE_ERROR)
+    {
+      static const SjProblem voice_problems[] = {
+        [SJ_VOICE_ERROR_NO_MICROPHONE] = SJ_PROBLEM_VOICE_NO_MICROPHONE,
+        [SJ_VOICE_ERROR_BUSY] = SJ_PROBLEM_VOICE_BUSY,
+        [SJ_VOICE_ERROR_CAPTURE] = SJ_PROBLEM_VOICE_CAPTURE,
+        [SJ_VOICE_ERROR_MODEL_MISSING] = SJ_PROBLEM_VOICE_MODEL_MISSING,
+        [SJ_VOICE_ERROR_NOTHING_HEARD] = SJ_PROBLEM_VOICE_NOTHING_HEARD,
+        [SJ_VOICE_ERROR_ENDPOINT_UNREACHABLE] = SJ_PROBLEM_VOICE_ENDPOINT_UNREACHABLE,
+        [SJ_VOICE_ERROR_ENDPOINT_REFUSED] = SJ_PROBLEM_VOICE_ENDPOINT_REFUSED,
+        [SJ_VOICE_ERROR_ENDPOINT_FAILED] = SJ_PROBLEM_VOICE_ENDPOINT_FAILED,
+      };
+
+      if (error->code >= 0 && (gsize) error->code < G_N_ELEMENTS (voice_problems))
+        return voice_problems[error->code];
+    }
 
   return SJ_PROBLEM_NONE;
 }

@@ -17,6 +17,14 @@ typedef enum
   SJ_PROBLEM_UNAUTHORIZED,   /* the provider refused the key (401) */
   SJ_PROBLEM_OFFLINE,        /* the provider could not be reached */
   SJ_PROBLEM_RATE_LIMITED,   /* the provider asks to wait (429) */
+  SJ_PROBLEM_VOICE_NO_MICROPHONE,
+  SJ_PROBLEM_VOICE_BUSY,
+  SJ_PROBLEM_VOICE_CAPTURE,
+  SJ_PROBLEM_VOICE_MODEL_MISSING,
+  SJ_PROBLEM_VOICE_NOTHING_HEARD,
+  SJ_PROBLEM_VOICE_ENDPOINT_UNREACHABLE,
+  SJ_PROBLEM_VOICE_ENDPOINT_REFUSED,
+  SJ_PROBLEM_VOICE_ENDPOINT_FAILED,
 } SjProblem;
 
 #define SJ_TYPE_PROBLEM_BANNER (sj_problem_banner_get_type ())

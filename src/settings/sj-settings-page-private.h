@@ -61,6 +61,11 @@ struct _SjSettingsPage
   GtkSpinButton        *repair_spin;
   GtkSpinButton        *tool_budget_spin;
   GtkSwitch            *download_sounds_switch;
+  GtkSwitch            *voice_send_switch;
+  GtkSwitch            *voice_duck_switch;
+  AdwEntryRow          *voice_endpoint_row;
+  AdwEntryRow          *voice_model_row;
+  AdwEntryRow          *voice_key_row;
 };
 
 static inline gboolean

@@ -129,6 +129,11 @@ bind_settings (SjSettingsPage *self)
   g_settings_bind (self->settings, "max-repair-attempts", self->repair_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "tool-budget", self->tool_budget_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "download-sounds", self->download_sounds_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "voice-send-automatically", self->voice_send_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "voice-duck-music", self->voice_duck_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "voice-endpoint-url", self->voice_endpoint_row, "text", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "voice-endpoint-model", self->voice_model_row, "text", G_SETTINGS_BIND_DEFAULT);
 }
 
 /* The provider and base URL the key is kept under and the models are asked
@@ -248,6 +253,45 @@ store_api_key_cb (GObject      *object,
   gtk_editable_set_text (GTK_EDITABLE (self->key_entry_row), "");
   update_key_status (self);
   g_signal_emit (self, signals[API_KEY_CHANGED], 0);
+}
+
+static void
+store_voice_key_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  SjSettingsPage *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!sj_secrets_store_api_key_finish (result, &error) && _sj_settings_page_is_cancelled (error))
+    return;
+
+  if (error != NULL)
+    {
+      /* The key stays in the entry, so trying again needs no retyping. */
+      show_key_error (self, _("The transcription key could not be stored"), error);
+      return;
+    }
+
+  gtk_editable_set_text (GTK_EDITABLE (self->voice_key_row), "");
+}
+
+/* The transcription service's key goes to the keyring, as the model's
+ * does, under its URL; the window reads it each time listening starts. */
+static void
+voice_key_apply_cb (SjSettingsPage *self)
+{
+  g_autofree char *url = g_settings_get_string (self->settings, "voice-endpoint-url");
+  const char *key = gtk_editable_get_text (GTK_EDITABLE (self->voice_key_row));
+
+  g_assert (SJ_IS_SETTINGS_PAGE (self));
+
+  g_strstrip (url);
+  if (*key == '\0' || *url == '\0')
+    return;
+
+  sj_secrets_store_api_key_async (SJ_SETTINGS_PAGE_TRANSCRIPTION_PROVIDER, url, key, self->cancellable,
+                                  store_voice_key_cb, self);
 }
 
 static void
@@ -410,6 +454,12 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, repair_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, tool_budget_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, download_sounds_switch);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_send_switch);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_duck_switch);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_endpoint_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_model_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_key_row);
+  gtk_widget_class_bind_template_callback (widget_class, voice_key_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, key_clear_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, key_entry_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, key_set_clicked_cb);

@@ -9,6 +9,9 @@
 
 G_BEGIN_DECLS
 
+/* Who the transcription service's key belongs to in the keyring. */
+#define SJ_SETTINGS_PAGE_TRANSCRIPTION_PROVIDER "transcription"
+
 #define SJ_TYPE_SETTINGS_PAGE (sj_settings_page_get_type ())
 
 G_DECLARE_FINAL_TYPE (SjSettingsPage, sj_settings_page, SJ, SETTINGS_PAGE, GtkWidget)

@@ -422,3 +422,32 @@ sj_repl_cancel_swap_finish (SjRepl        *self,
 
   return TRUE;
 }
+
+/**
+ * sj_repl_set_duck_async:
+ * @duck: whether the music is lowered (while the microphone listens)
+ *
+ * Lowers the music's master gain, or brings it back, in a short glide.
+ * Only the loudness changes: the scheduler and the swap timing are not
+ * touched.
+ */
+void
+sj_repl_set_duck_async (SjRepl              *self,
+                        gboolean             duck,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  _sj_repl_call (self, duck ? "return window.sjBridge.setDuck(true);" : "return window.sjBridge.setDuck(false);",
+                 NULL, SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_set_duck_async);
+}
+
+gboolean
+sj_repl_set_duck_finish (SjRepl        *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_set_duck_async, error);
+
+  return node != NULL;
+}

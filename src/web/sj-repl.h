@@ -113,4 +113,13 @@ gboolean           sj_repl_cancel_swap_finish      (SjRepl               *self,
                                                     gboolean             *canceled,
                                                     GError              **error);
 
+void      sj_repl_set_duck_async            (SjRepl              *self,
+                                             gboolean             duck,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+gboolean  sj_repl_set_duck_finish           (SjRepl              *self,
+                                             GAsyncResult        *result,
+                                             GError             **error);
+
 G_END_DECLS

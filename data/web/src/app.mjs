@@ -31,6 +31,7 @@ const { StrudelMirror } = codemirror;
 const {
   getAudioContext,
   getAudioContextCurrentTime,
+  getSuperdoughAudioController,
   initAudio,
   registerSynthSounds,
   registerZZFXSounds,
@@ -40,6 +41,10 @@ const {
 } = webaudio;
 
 const PROTOCOL_VERSION = 1;
+
+// The music's gain while the microphone listens: about -12 dB.
+const DUCK_GAIN = 0.25;
+let duckGain = 1;
 
 // Counters that let the C side (and its tests and benchmarks) see that notes
 // really fire and whether any fired late, without touching the audio path.
@@ -358,6 +363,22 @@ const bridge = {
   // A number that changes whenever the scheduler is given another pattern.
   getPatternId() {
     return swapper.patternId();
+  },
+  // Lowers the music while the microphone listens (voice), on superdough's
+  // own master gain, in a 50 ms glide: only the loudness changes, never
+  // the scheduler or the timing. Returns the gain it is heading to.
+  setDuck(on) {
+    duckGain = on ? DUCK_GAIN : 1;
+    const gain = getSuperdoughAudioController().output.destinationGain?.gain;
+    if (gain) {
+      const now = getAudioContext().currentTime;
+      gain.cancelScheduledValues(now);
+      gain.setTargetAtTime(duckGain, now, 0.05);
+    }
+    return duckGain;
+  },
+  getDuck() {
+    return getSuperdoughAudioController().output.destinationGain?.gain.value ?? 1;
   },
 };
 window.sjBridge = bridge;

@@ -32,6 +32,16 @@
 #define MAX_SEEN (4 * SJ_SKILL_ARCHIVE_MAX_ENTRIES)
 #define CHUNK    (16 * 1024)
 
+/* libarchive's reason, for the messages: English, sometimes ending in a
+ * newline, sometimes missing. */
+static char *
+reason (struct archive *archive)
+{
+  const char *text = archive_error_string (archive);
+
+  return g_strstrip (g_strdup (text != NULL ? text : _("unknown error")));
+}
+
 static void
 file_free (gpointer data)
 {
@@ -225,10 +235,14 @@ read_data (struct archive          *archive,
 
       if (n == 0)
         break;
+      /* A bad checksum, sizes that disagree with what comes out, an
+       * unknown method: the file is refused, whatever the others hold. */
       if (n < 0)
         {
+          g_autofree char *why = reason (archive);
+
           _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE,
-                                    _("The archive is damaged (%s: %s)"), path, archive_error_string (archive));
+                                    _("The archive’s file %s cannot be unpacked (%s)"), path, why);
           return NULL;
         }
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -282,6 +296,10 @@ read_entry (struct archive          *archive,
                                      _("The archive has something that is not a file nor a folder (%s)"), path);
   if (is_junk (parts))
     return TRUE;
+  /* Checked before reading: libarchive would only ask for a password. */
+  if (archive_entry_is_encrypted (entry))
+    return _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE,
+                                     _("The archive has an encrypted file (%s)"), path);
   if (!place_entry (contents, parts, type == AE_IFDIR, at_top, path, error))
     return FALSE;
   if (type == AE_IFDIR)
@@ -357,11 +375,18 @@ _sj_skill_archive_read_zip (GFile         *zip,
   if ((bytes = load_zip (zip, cancellable, error)) == NULL)
     return NULL;
 
+  /* The central directory is the index, as for every zip program: read
+   * from the start instead, a zip cut short after its last file would
+   * pass for whole, and entries the directory leaves out would count. */
   archive = archive_read_new ();
-  archive_read_support_format_zip (archive);
+  archive_read_support_format_zip_seekable (archive);
   if (archive_read_open_memory (archive, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)) != ARCHIVE_OK)
-    ok = _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE,
-                                   _("The file is not a .zip archive (%s)"), archive_error_string (archive));
+    {
+      g_autofree char *why = reason (archive);
+
+      ok = _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE,
+                                     _("The file is not a .zip archive, or not a whole one (%s)"), why);
+    }
 
   while (ok)
     {
@@ -372,10 +397,12 @@ _sj_skill_archive_read_zip (GFile         *zip,
         break;
       if (status != ARCHIVE_OK && status != ARCHIVE_WARN)
         {
+          g_autofree char *why = reason (archive);
+
           ok = _sj_skill_archive_refuse (error, SJ_SKILL_ARCHIVE_ERROR_NOT_AN_ARCHIVE,
                                          seen == 0 ? _("The file is not a .zip archive (%s)")
                                                    : _("The archive is damaged (%s)"),
-                                         archive_error_string (archive));
+                                         why);
           break;
         }
       if (++seen > MAX_SEEN)

@@ -63,26 +63,6 @@ const char *_sj_skill_get_string  (JsonObject   *object,
                                    const char   *file,
                                    GError      **error);
 
-/* sj-skill-export.c: one entry of a .zip to build; the tests build
- * hostile ones, so every field may lie. */
-typedef struct
-{
-  const char *name;
-  const char *data;
-  gsize       size;
-  gboolean    deflate;
-  guint32     mode;           /* Unix mode; 0 for a regular file, 0644 */
-  guint16     flags;          /* general purpose bits (1: encrypted) */
-  guint16     method;         /* 0: stored, or deflated when @deflate */
-  gint64      declared_size;  /* -1: the real size */
-  gint64      crc;            /* -1: the real CRC-32 */
-} SjZipEntry;
-
-GBytes  *_sj_skill_zip_build (const SjZipEntry *entries,
-                              guint             n_entries);
-guint32  _sj_skill_crc32     (const guint8     *data,
-                              gsize             length);
-
 /* sj-skill-snippets.c */
 gboolean _sj_skill_load_templates (SjSkill     *skill,
                                    const char  *text,

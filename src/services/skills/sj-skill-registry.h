@@ -72,11 +72,6 @@ SjSkill         *sj_skill_registry_install_folder (SjSkillRegistry     *self,
                                                    gboolean             replace,
                                                    GCancellable        *cancellable,
                                                    GError             **error);
-SjSkill         *sj_skill_registry_import_zip     (SjSkillRegistry     *self,
-                                                   GFile               *zip,
-                                                   gboolean             replace,
-                                                   GCancellable        *cancellable,
-                                                   GError             **error);
 SjSkill         *sj_skill_registry_create         (SjSkillRegistry     *self,
                                                    const char          *name,
                                                    const char          *title,

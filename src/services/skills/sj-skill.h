@@ -26,7 +26,6 @@ typedef enum
   SJ_SKILL_ERROR_INVALID_PATTERNS,  /* patterns.json */
   SJ_SKILL_ERROR_NOT_FOUND,     /* no skill of that name */
   SJ_SKILL_ERROR_EXISTS,        /* a user skill of that name is already there */
-  SJ_SKILL_ERROR_BAD_ARCHIVE,   /* a .zip that is not a plain, bounded archive of one skill */
 } SjSkillError;
 
 GQuark sj_skill_error_quark (void);
@@ -48,7 +47,6 @@ typedef enum
 #define SJ_SKILL_MAX_TAGS      12
 #define SJ_SKILL_MAX_TRIGGERS  32
 #define SJ_SKILL_MAX_PATTERNS  32
-#define SJ_SKILL_MAX_ARCHIVE   (512 * 1024)
 
 /* One snippet of patterns.json or one program of templates.strudel. */
 typedef struct
@@ -67,10 +65,6 @@ SjSkill            *sj_skill_load_folder       (GFile         *folder,
                                                 GCancellable  *cancellable,
                                                 GError       **error);
 gboolean            sj_skill_is_valid_name     (const char    *name);
-gboolean            sj_skill_export_zip        (SjSkill       *skill,
-                                                GFile         *destination,
-                                                GCancellable  *cancellable,
-                                                GError       **error);
 
 const char         *sj_skill_get_name          (SjSkill       *self);
 const char         *sj_skill_get_title         (SjSkill       *self);

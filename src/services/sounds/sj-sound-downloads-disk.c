@@ -8,26 +8,19 @@
  * (a stat each, one look for a folder that does not exist) and measuring
  * everything under the cache directory; the results are applied on the
  * main thread, where a file cached meanwhile (SjSoundCache::file-cached,
- * newer than the job) keeps what it said. And the state file,
- * "downloads.json" in the cache directory, which lists the packs being
- * downloaded, so that they resume at the next start: written whole and
- * renamed into place, as the sounds themselves are.
+ * newer than the job) keeps what it said. The same jobs find what a
+ * download has still to fetch (sj-sound-downloads-queue.c).
  */
 
 #include "config.h"
 
-#include <errno.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "sj-sound-downloads-private.h"
 
 /* Packs nest files a few folders deep; symbolic links are never followed. */
 #define MAX_DEPTH 16
-
-/* The state file is ours and tiny. */
-#define MAX_STATE_BYTES (64 * 1024)
 
 /* Jobs --------------------------------------------------------------------- */
 
@@ -444,84 +437,4 @@ sj_sound_downloads_refresh_finish (SjSoundDownloads  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/* The state file ----------------------------------------------------------- */
-
-/**
- * _sj_sound_downloads_load_state:
- *
- * Returns: (transfer full): the ids the state file lists, in its order;
- *   empty when there is no state file or it cannot be read
- */
-GPtrArray *
-_sj_sound_downloads_load_state (SjSoundDownloads *self)
-{
-  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  JsonObject *root;
-  JsonArray *packs;
-  gsize length;
-
-  if (!g_file_load_contents (self->state_file, NULL, &contents, &length, NULL, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        g_message ("Sounds: the download state %s cannot be read: %s", g_file_peek_path (self->state_file),
-                   error->message);
-      return ids;
-    }
-
-  if (length > MAX_STATE_BYTES || !json_parser_load_from_data (parser, contents, length, NULL) ||
-      json_parser_get_root (parser) == NULL || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    {
-      g_message ("Sounds: the download state %s is not valid; nothing resumes", g_file_peek_path (self->state_file));
-      return ids;
-    }
-
-  root = json_node_get_object (json_parser_get_root (parser));
-  packs = json_object_get_array_member (root, "packs");
-  for (guint i = 0; packs != NULL && i < json_array_get_length (packs); i++)
-    {
-      const char *id = json_node_get_string (json_array_get_element (packs, i));
-
-      if (id != NULL)
-        g_ptr_array_add (ids, g_strdup (id));
-    }
-
-  return ids;
-}
-
-/* Written whole next to it and renamed over it: a crash leaves the old
- * state or the new one, never half of one. */
-void
-_sj_sound_downloads_save_state (SjSoundDownloads *self)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GFile) parent = g_file_get_parent (self->state_file);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "version");
-  json_builder_add_int_value (builder, 1);
-  json_builder_set_member_name (builder, "packs");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < self->wanted->len; i++)
-    json_builder_add_string_value (builder, g_ptr_array_index (self->wanted, i));
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
-
-  if (g_mkdir_with_parents (g_file_peek_path (parent), 0700) != 0 ||
-      !g_file_set_contents_full (g_file_peek_path (self->state_file), text, -1,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
-    g_message ("Sounds: the download state %s cannot be written: %s", g_file_peek_path (self->state_file),
-               error != NULL ? error->message : g_strerror (errno));
 }

@@ -3,10 +3,12 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * What the parts of SjSoundDownloads share: sj-sound-downloads.c (the
- * downloads, the signals, the API), sj-sound-downloads-packs.c (which
- * files make which pack) and sj-sound-downloads-disk.c (what runs in a
- * thread: counting what is cached, measuring the directory, removing; and
- * the state file that lets downloads resume).
+ * object, its signals and properties, the files' sizes),
+ * sj-sound-downloads-packs.c (which files make which pack),
+ * sj-sound-downloads-queue.c (the download queue),
+ * sj-sound-downloads-resume.c (the state file that lets downloads resume)
+ * and sj-sound-downloads-disk.c (what runs in a thread: counting what is
+ * cached, measuring the directory, removing).
  */
 
 #pragma once
@@ -19,6 +21,8 @@ G_BEGIN_DECLS
 #define SIZE_UNKNOWN  (-2)
 #define SIZE_MISSING  (-1)
 
+/* A pack's download; what it holds is known to sj-sound-downloads-queue.c
+ * alone. */
 typedef struct _Run Run;
 
 typedef struct
@@ -75,6 +79,17 @@ typedef struct
 void                 _sj_sound_downloads_build_packs (SjSoundDownloads    *self);
 void                 _sj_sound_downloads_pack_free  (gpointer              data);
 
+/* sj-sound-downloads-queue.c */
+void                 _sj_sound_downloads_cancel_pack (SjSoundDownloads    *self,
+                                                      Pack                *pack);
+void                 _sj_sound_downloads_pump       (SjSoundDownloads     *self);
+
+/* sj-sound-downloads-resume.c */
+void                 _sj_sound_downloads_init_state (SjSoundDownloads     *self);
+void                 _sj_sound_downloads_want       (SjSoundDownloads     *self,
+                                                     const char           *id,
+                                                     gboolean              wanted);
+
 /* sj-sound-downloads-disk.c */
 void                 _sj_sound_downloads_start_removals (SjSoundDownloads *self);
 SjSoundDownloadsJob *_sj_sound_downloads_job_new    (SjSoundDownloads     *self,
@@ -87,19 +102,24 @@ void                 _sj_sound_downloads_job_run    (GTask                *task,
                                                      GCancellable         *cancellable);
 void                 _sj_sound_downloads_job_apply  (SjSoundDownloads     *self,
                                                      SjSoundDownloadsJob  *job);
-GPtrArray           *_sj_sound_downloads_load_state (SjSoundDownloads     *self);
-void                 _sj_sound_downloads_save_state (SjSoundDownloads     *self);
 
 /* sj-sound-downloads.c */
 Pack                *_sj_sound_downloads_lookup_pack (SjSoundDownloads    *self,
                                                       const char          *id);
-void                 _sj_sound_downloads_emit_pack_changed (SjSoundDownloads *self,
-                                                            Pack             *pack);
-void                 _sj_sound_downloads_cancel_pack (SjSoundDownloads    *self,
-                                                      Pack                *pack);
-void                 _sj_sound_downloads_pump       (SjSoundDownloads     *self);
 void                 _sj_sound_downloads_count_pack (SjSoundDownloads     *self,
                                                      Pack                 *pack);
+void                 _sj_sound_downloads_set_size   (SjSoundDownloads     *self,
+                                                     guint                 slot,
+                                                     gint64                size);
+void                 _sj_sound_downloads_emit_pack_changed (SjSoundDownloads *self,
+                                                            Pack             *pack);
+void                 _sj_sound_downloads_emit_progress (SjSoundDownloads  *self,
+                                                        Pack              *pack);
+void                 _sj_sound_downloads_emit_finished (SjSoundDownloads   *self,
+                                                        Pack               *pack,
+                                                        SjSoundPackOutcome  outcome);
+void                 _sj_sound_downloads_notify_active (SjSoundDownloads  *self);
+void                 _sj_sound_downloads_notify_fraction (SjSoundDownloads *self);
 void                 _sj_sound_downloads_notify_usage (SjSoundDownloads   *self);
 
 /* For tests. */

@@ -1,0 +1,292 @@
+/* sj-transcription-client.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * A client of an OpenAI-compatible transcription endpoint, the one the
+ * musician chooses in Settings: a whisper.cpp or faster-whisper server on
+ * this computer, or a cloud service. The utterance goes as a WAV in a
+ * multipart POST to <url>/audio/transcriptions; the answer is {"text": …}.
+ * The key travels only in the Authorization header and is never logged.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
+#include "sj-transcription-client.h"
+#include "sj-voice-recognizer.h"
+
+#define DEFAULT_TIMEOUT_S 30
+
+struct _SjTranscriptionClient
+{
+  GObject      parent_instance;
+
+  char        *url;
+  char        *model;
+  char        *api_key;
+  SoupSession *session;
+};
+
+G_DEFINE_FINAL_TYPE (SjTranscriptionClient, sj_transcription_client, G_TYPE_OBJECT)
+
+static void
+sj_transcription_client_finalize (GObject *object)
+{
+  SjTranscriptionClient *self = (SjTranscriptionClient *)object;
+
+  g_free (self->url);
+  g_free (self->model);
+  g_free (self->api_key);
+  g_clear_object (&self->session);
+
+  G_OBJECT_CLASS (sj_transcription_client_parent_class)->finalize (object);
+}
+
+static void
+sj_transcription_client_class_init (SjTranscriptionClientClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sj_transcription_client_finalize;
+}
+
+static void
+sj_transcription_client_init (SjTranscriptionClient *self)
+{
+  self->session = soup_session_new_with_options ("user-agent", "StrudelJam/" PACKAGE_VERSION,
+                                                 "timeout", DEFAULT_TIMEOUT_S,
+                                                 NULL);
+}
+
+/**
+ * sj_transcription_client_new:
+ * @url: the base URL (".../v1"), or the whole ".../audio/transcriptions"
+ * @model: (nullable): the model to ask for; "whisper-1" when %NULL or empty
+ * @api_key: (nullable): the key, sent as a bearer token
+ */
+SjTranscriptionClient *
+sj_transcription_client_new (const char *url,
+                             const char *model,
+                             const char *api_key)
+{
+  SjTranscriptionClient *self = g_object_new (SJ_TYPE_TRANSCRIPTION_CLIENT, NULL);
+  g_autofree char *base = g_strdup (url);
+  gsize len = strlen (base);
+
+  while (len > 0 && base[len - 1] == '/')
+    base[--len] = '\0';
+  if (g_str_has_suffix (base, "/audio/transcriptions"))
+    self->url = g_steal_pointer (&base);
+  else
+    self->url = g_strconcat (base, "/audio/transcriptions", NULL);
+
+  self->model = g_strdup (model != NULL && *model != '\0' ? model : "whisper-1");
+  self->api_key = api_key != NULL && *api_key != '\0' ? g_strdup (api_key) : NULL;
+
+  return self;
+}
+
+const char *
+sj_transcription_client_get_url (SjTranscriptionClient *self)
+{
+  g_assert (SJ_IS_TRANSCRIPTION_CLIENT (self));
+
+  return self->url;
+}
+
+void
+sj_transcription_client_set_timeout (SjTranscriptionClient *self,
+                                     guint                  seconds)
+{
+  g_assert (SJ_IS_TRANSCRIPTION_CLIENT (self));
+
+  g_object_set (self->session, "timeout", seconds, NULL);
+}
+
+static void
+put_le32 (guint8  *p,
+          guint32  v)
+{
+  p[0] = v & 0xff;
+  p[1] = (v >> 8) & 0xff;
+  p[2] = (v >> 16) & 0xff;
+  p[3] = (v >> 24) & 0xff;
+}
+
+static void
+put_le16 (guint8  *p,
+          guint16  v)
+{
+  p[0] = v & 0xff;
+  p[1] = (v >> 8) & 0xff;
+}
+
+/**
+ * sj_transcription_client_encode_wav:
+ * @samples: 16 kHz signed 16-bit mono samples
+ *
+ * Returns: (transfer full): the same as a WAV file
+ */
+GBytes *
+sj_transcription_client_encode_wav (GBytes *samples)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data (samples, &size);
+  guint8 *wav = g_malloc (44 + size);
+
+  memcpy (wav, "RIFF", 4);
+  put_le32 (wav + 4, 36 + size);
+  memcpy (wav + 8, "WAVEfmt ", 8);
+  put_le32 (wav + 16, 16);
+  put_le16 (wav + 20, 1);                         /* PCM */
+  put_le16 (wav + 22, 1);                         /* mono */
+  put_le32 (wav + 24, SJ_VOICE_SAMPLE_RATE);
+  put_le32 (wav + 28, SJ_VOICE_SAMPLE_RATE * 2);  /* bytes a second */
+  put_le16 (wav + 32, 2);                         /* bytes a frame */
+  put_le16 (wav + 34, 16);
+  memcpy (wav + 36, "data", 4);
+  put_le32 (wav + 40, size);
+  if (size > 0)
+    memcpy (wav + 44, data, size);
+
+  return g_bytes_new_take (wav, 44 + size);
+}
+
+static GError *
+error_from_status (guint       status,
+                   const char *url)
+{
+  if (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
+    return g_error_new (SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_REFUSED,
+                        _("The transcription service refused the key (HTTP %u)"), status);
+
+  return g_error_new (SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_FAILED,
+                      _("The transcription service at %s answered HTTP %u"), url, status);
+}
+
+static char *
+parse_text (GBytes  *body,
+            GError **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+  JsonObject *object;
+  const char *text;
+
+  if (!json_parser_load_from_data (parser, g_bytes_get_data (body, NULL), g_bytes_get_size (body), NULL) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    goto bad;
+
+  object = json_node_get_object (root);
+  if (!json_object_has_member (object, "text") ||
+      json_node_get_value_type (json_object_get_member (object, "text")) != G_TYPE_STRING)
+    goto bad;
+
+  text = json_object_get_string_member (object, "text");
+  return g_strstrip (g_strdup (text));
+
+bad:
+  g_set_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_FAILED,
+               _("The transcription service did not answer with a transcript"));
+  return NULL;
+}
+
+static void
+send_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SjTranscriptionClient *self = g_task_get_source_object (task);
+  SoupMessage *msg = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = NULL;
+  char *text;
+  guint status;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (body == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_UNREACHABLE,
+                                 _("The transcription service at %s cannot be reached (%s)"),
+                                 self->url, error->message);
+      return;
+    }
+
+  status = soup_message_get_status (msg);
+  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      g_task_return_error (task, error_from_status (status, self->url));
+      return;
+    }
+
+  text = parse_text (body, &error);
+  if (text == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, text, g_free);
+}
+
+/**
+ * sj_transcription_client_transcribe_async:
+ * @samples: 16 kHz signed 16-bit mono samples
+ *
+ * Sends the audio; fails with %SJ_VOICE_ERROR_ENDPOINT_UNREACHABLE,
+ * %SJ_VOICE_ERROR_ENDPOINT_REFUSED or %SJ_VOICE_ERROR_ENDPOINT_FAILED.
+ */
+void
+sj_transcription_client_transcribe_async (SjTranscriptionClient *self,
+                                          GBytes                *samples,
+                                          GCancellable          *cancellable,
+                                          GAsyncReadyCallback    callback,
+                                          gpointer               user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(SoupMultipart) multipart = NULL;
+  g_autoptr(GBytes) wav = NULL;
+  SoupMessage *msg;
+
+  g_assert (SJ_IS_TRANSCRIPTION_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_transcription_client_transcribe_async);
+
+  wav = sj_transcription_client_encode_wav (samples);
+  multipart = soup_multipart_new (SOUP_FORM_MIME_TYPE_MULTIPART);
+  soup_multipart_append_form_file (multipart, "file", "speech.wav", "audio/wav", wav);
+  soup_multipart_append_form_string (multipart, "model", self->model);
+  soup_multipart_append_form_string (multipart, "response_format", "json");
+  soup_multipart_append_form_string (multipart, "language", "en");
+
+  msg = soup_message_new_from_multipart (self->url, multipart);
+  if (msg == NULL)
+    {
+      g_task_return_new_error (task, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_UNREACHABLE,
+                               _("The transcription address %s is not a valid URL"), self->url);
+      return;
+    }
+  if (self->api_key != NULL)
+    {
+      g_autofree char *auth = g_strconcat ("Bearer ", self->api_key, NULL);
+
+      soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+    }
+
+  g_task_set_task_data (task, msg, g_object_unref);
+  soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, cancellable,
+                                    send_cb, g_object_ref (task));
+}
+
+char *
+sj_transcription_client_transcribe_finish (SjTranscriptionClient  *self,
+                                           GAsyncResult           *result,
+                                           GError                **error)
+{
+  g_assert (SJ_IS_TRANSCRIPTION_CLIENT (self));
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,618 @@
+/* sj-voice-recognizer.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The offline recogniser: PocketSphinx with its US English acoustic model,
+ * searching a grammar of jam commands (data/voice/jam-commands.gram) with
+ * the words CMUdict lacks added (jam-extra.dict). The general English
+ * language model, which turns jam commands into noise on its own, is only
+ * the fallback for an utterance the grammar cannot cover.
+ *
+ * The decoder is not thread-safe and decoding takes time, so it lives on a
+ * worker thread of its own that takes messages from a queue: load, begin,
+ * audio, end. Audio comes from any thread (the capture's streaming thread);
+ * partial hypotheses and results come back to the context that made the
+ * recogniser.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <pocketsphinx.h>
+
+#include "sj-bundled-data.h"
+#include "sj-voice-recognizer.h"
+
+#define GRAMMAR_RESOURCE "/io/github/strudeljam/StrudelJam/voice/jam-commands.gram"
+#define EXTRA_DICT_RESOURCE "/io/github/strudeljam/StrudelJam/voice/jam-extra.dict"
+#define GRAMMAR_SEARCH "jam"
+#define LM_SEARCH "english"
+
+typedef enum
+{
+  MSG_LOAD,
+  MSG_BEGIN,
+  MSG_AUDIO,
+  MSG_END,
+  MSG_QUIT,
+} MsgKind;
+
+typedef struct
+{
+  MsgKind  kind;
+  GBytes  *audio;
+  GTask   *task;
+  /* The outcome of a load or an end, returned on the owner's context. */
+  char    *text;
+  GError  *error;
+} Msg;
+
+struct _SjVoiceRecognizer
+{
+  GObject       parent_instance;
+
+  char         *model_dir;
+  GMainContext *context;
+  GThread      *thread;
+  GAsyncQueue  *queue;
+
+  /* The utterance's audio, kept for the fallback and for an endpoint. */
+  GMutex        audio_lock;
+  GByteArray   *audio;
+
+  /* Atomic: whether the final text comes from the grammar (the default)
+   * or only from the general English model (the baseline bench/voice
+   * compares with). */
+  gint          use_grammar;
+
+  /* Only the worker thread touches these. */
+  ps_decoder_t *ps;
+  gboolean      in_utterance;
+  char         *last_partial;
+};
+
+G_DEFINE_FINAL_TYPE (SjVoiceRecognizer, sj_voice_recognizer, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (sj-voice-error-quark, sj_voice_error)
+
+enum {
+  PARTIAL,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static char *spell_out (char *text);
+
+static void
+msg_free (Msg *msg)
+{
+  g_clear_pointer (&msg->audio, g_bytes_unref);
+  g_clear_object (&msg->task);
+  g_free (msg->text);
+  g_clear_error (&msg->error);
+  g_free (msg);
+}
+
+static gboolean
+complete_cb (gpointer data)
+{
+  Msg *msg = data;
+
+  if (msg->error != NULL)
+    g_task_return_error (msg->task, g_steal_pointer (&msg->error));
+  else if (msg->kind == MSG_END)
+    g_task_return_pointer (msg->task, g_steal_pointer (&msg->text), g_free);
+  else
+    g_task_return_boolean (msg->task, TRUE);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Returns a load's or an end's task on the owner's context, where the
+ * task (and the recogniser it holds) is then let go: the worker never
+ * holds the last reference, so finalize never runs on it. */
+static void
+complete (SjVoiceRecognizer *self,
+          Msg               *msg)
+{
+  g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, complete_cb, msg, (GDestroyNotify) msg_free);
+}
+
+static void
+post (SjVoiceRecognizer *self,
+      MsgKind            kind,
+      GBytes            *audio,
+      GTask             *task)
+{
+  Msg *msg = g_new0 (Msg, 1);
+
+  msg->kind = kind;
+  msg->audio = audio != NULL ? g_bytes_ref (audio) : NULL;
+  msg->task = task;
+  g_async_queue_push (self->queue, msg);
+}
+
+/* The words CMUdict lacks ("synth", "groovier"), one "word PHONES" a line;
+ * lines starting with # are comments. */
+static gboolean
+add_extra_words (ps_decoder_t  *ps,
+                 GError       **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *text = NULL;
+
+  sj_bundled_data_register ();
+  bytes = g_resources_lookup_data (EXTRA_DICT_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  if (bytes == NULL)
+    return FALSE;
+
+  text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *line = g_strstrip (lines[i]);
+      char *space;
+
+      if (*line == '\0' || *line == '#')
+        continue;
+      space = strchr (line, ' ');
+      if (space == NULL)
+        continue;
+      *space = '\0';
+      /* -1 when the word is already there: a newer model has it. */
+      ps_add_word (ps, line, g_strstrip (space + 1), lines[i + 1] == NULL);
+    }
+
+  return TRUE;
+}
+
+static ps_decoder_t *
+load_decoder (const char  *model_dir,
+              GError     **error)
+{
+  g_autofree char *hmm = g_build_filename (model_dir, "en-us", "en-us", NULL);
+  g_autofree char *dict = g_build_filename (model_dir, "en-us", "cmudict-en-us.dict", NULL);
+  g_autofree char *lm = g_build_filename (model_dir, "en-us", "en-us.lm.bin", NULL);
+  g_autofree char *grammar = NULL;
+  g_autoptr(GBytes) grammar_bytes = NULL;
+  ps_decoder_t *ps;
+  cmd_ln_t *config;
+
+  if (!g_file_test (hmm, G_FILE_TEST_IS_DIR) || !g_file_test (dict, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_MODEL_MISSING,
+                   _("The offline speech model is not installed (looked in %s)"), model_dir);
+      return NULL;
+    }
+
+  config = cmd_ln_init (NULL, ps_args (), TRUE,
+                        "-hmm", hmm,
+                        "-dict", dict,
+                        "-logfn", "/dev/null",
+                        /* A whisper of noise, so the digital silence of a
+                         * muted or virtual input does not skew the
+                         * normalisation of the cepstra. */
+                        "-dither", "yes",
+                        NULL);
+  if (config == NULL || (ps = ps_init (config)) == NULL)
+    {
+      if (config != NULL)
+        cmd_ln_free_r (config);
+      g_set_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_MODEL_MISSING,
+                   _("The offline speech model in %s cannot be loaded"), model_dir);
+      return NULL;
+    }
+  cmd_ln_free_r (config);
+
+  if (!add_extra_words (ps, error))
+    {
+      ps_free (ps);
+      return NULL;
+    }
+
+  grammar_bytes = g_resources_lookup_data (GRAMMAR_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  if (grammar_bytes == NULL)
+    {
+      ps_free (ps);
+      return NULL;
+    }
+  grammar = g_strndup (g_bytes_get_data (grammar_bytes, NULL), g_bytes_get_size (grammar_bytes));
+  if (ps_set_jsgf_string (ps, GRAMMAR_SEARCH, grammar) != 0)
+    {
+      ps_free (ps);
+      g_set_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_MODEL_MISSING,
+                   _("The grammar of jam commands does not fit the speech model"));
+      return NULL;
+    }
+
+  /* The general model is optional: without it, speech outside the grammar
+   * is simply not recognised. */
+  if (g_file_test (lm, G_FILE_TEST_IS_REGULAR))
+    ps_set_lm_file (ps, LM_SEARCH, lm);
+
+  ps_set_search (ps, GRAMMAR_SEARCH);
+
+  return ps;
+}
+
+typedef struct
+{
+  SjVoiceRecognizer *self;
+  char              *text;
+} Partial;
+
+static gboolean
+emit_partial_cb (gpointer data)
+{
+  Partial *partial = data;
+
+  g_signal_emit (partial->self, signals[PARTIAL], 0, partial->text);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+partial_free (gpointer data)
+{
+  Partial *partial = data;
+
+  g_object_unref (partial->self);
+  g_free (partial->text);
+  g_free (partial);
+}
+
+static void
+update_partial (SjVoiceRecognizer *self)
+{
+  const char *hyp = ps_get_hyp (self->ps, NULL);
+  Partial *partial;
+
+  if (hyp == NULL || *hyp == '\0' || g_strcmp0 (hyp, self->last_partial) == 0)
+    return;
+
+  g_free (self->last_partial);
+  self->last_partial = g_strdup (hyp);
+
+  partial = g_new0 (Partial, 1);
+  partial->self = g_object_ref (self);
+  partial->text = spell_out (g_strdup (hyp));
+  g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, emit_partial_cb, partial, partial_free);
+}
+
+/* Decodes the whole utterance again with @search. Decoding it whole
+ * normalises the cepstra over all of it, which recognises much better
+ * than the live decoding that gives the partial words (which only knows
+ * the utterances before), and takes a few tens of milliseconds. */
+static char *
+decode_utterance (SjVoiceRecognizer *self,
+                  const char        *search)
+{
+  g_autoptr(GBytes) audio = sj_voice_recognizer_get_audio (self);
+  const char *hyp;
+  char *text = NULL;
+
+  if (ps_set_search (self->ps, search) != 0)
+    return NULL;
+
+  if (ps_start_utt (self->ps) == 0)
+    {
+      ps_process_raw (self->ps, g_bytes_get_data (audio, NULL), g_bytes_get_size (audio) / sizeof (gint16),
+                      FALSE, TRUE);
+      ps_end_utt (self->ps);
+      hyp = ps_get_hyp (self->ps, NULL);
+      text = g_strdup (hyp);
+    }
+
+  ps_set_search (self->ps, GRAMMAR_SEARCH);
+
+  return text;
+}
+
+/* The dictionary spells a few words as one ("hihat", so that the
+ * recogniser takes it as a whole); the musician reads them as written. */
+static char *
+spell_out (char *text)
+{
+  static const char * const words[][2] = {
+    { "hihats", "hi-hats" },
+    { "hihat", "hi-hat" },
+  };
+  g_auto(GStrv) parts = g_strsplit (text, " ", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    for (guint j = 0; j < G_N_ELEMENTS (words); j++)
+      if (g_str_equal (parts[i], words[j][0]))
+        {
+          g_free (parts[i]);
+          parts[i] = g_strdup (words[j][1]);
+        }
+
+  g_free (text);
+
+  return g_strjoinv (" ", parts);
+}
+
+static gboolean
+is_blank (const char *text)
+{
+  return text == NULL || *text == '\0';
+}
+
+static void
+handle_end (SjVoiceRecognizer *self,
+            Msg               *msg)
+{
+  g_autofree char *text = NULL;
+
+  if (self->ps == NULL || !self->in_utterance)
+    {
+      msg->error = g_error_new (SJ_VOICE_ERROR, SJ_VOICE_ERROR_NOTHING_HEARD, _("Nothing was heard"));
+      return;
+    }
+
+  ps_end_utt (self->ps);
+  self->in_utterance = FALSE;
+
+  text = g_atomic_int_get (&self->use_grammar) ? decode_utterance (self, GRAMMAR_SEARCH) : NULL;
+  if (is_blank (text))
+    {
+      /* Speech the grammar cannot cover. */
+      g_free (text);
+      text = decode_utterance (self, LM_SEARCH);
+    }
+
+  if (is_blank (text))
+    msg->error = g_error_new (SJ_VOICE_ERROR, SJ_VOICE_ERROR_NOTHING_HEARD, _("No words were recognised"));
+  else
+    msg->text = spell_out (g_steal_pointer (&text));
+}
+
+static gpointer
+worker_thread (gpointer data)
+{
+  SjVoiceRecognizer *self = data;
+
+  for (;;)
+    {
+      Msg *msg = g_async_queue_pop (self->queue);
+      g_autoptr(GError) error = NULL;
+
+      switch (msg->kind)
+        {
+        case MSG_LOAD:
+          if (self->ps == NULL)
+            self->ps = load_decoder (self->model_dir, &error);
+          msg->error = g_steal_pointer (&error);
+          complete (self, g_steal_pointer (&msg));
+          break;
+
+        case MSG_BEGIN:
+          if (self->ps == NULL)
+            break;
+          if (self->in_utterance)
+            ps_end_utt (self->ps);
+          g_clear_pointer (&self->last_partial, g_free);
+          self->in_utterance = ps_start_utt (self->ps) == 0;
+          break;
+
+        case MSG_AUDIO:
+          if (self->ps != NULL && self->in_utterance)
+            {
+              gsize size;
+              const gint16 *samples = g_bytes_get_data (msg->audio, &size);
+
+              ps_process_raw (self->ps, samples, size / sizeof (gint16), FALSE, FALSE);
+              update_partial (self);
+            }
+          break;
+
+        case MSG_END:
+          handle_end (self, msg);
+          complete (self, g_steal_pointer (&msg));
+          break;
+
+        case MSG_QUIT:
+          msg_free (msg);
+          if (self->ps != NULL)
+            ps_free (self->ps);
+          return NULL;
+        }
+
+      g_clear_pointer (&msg, msg_free);
+    }
+}
+
+static void
+sj_voice_recognizer_finalize (GObject *object)
+{
+  SjVoiceRecognizer *self = (SjVoiceRecognizer *)object;
+
+  post (self, MSG_QUIT, NULL, NULL);
+  g_thread_join (self->thread);
+  g_async_queue_unref (self->queue);
+  g_byte_array_unref (self->audio);
+  g_mutex_clear (&self->audio_lock);
+  g_main_context_unref (self->context);
+  g_free (self->model_dir);
+  g_free (self->last_partial);
+
+  G_OBJECT_CLASS (sj_voice_recognizer_parent_class)->finalize (object);
+}
+
+static void
+sj_voice_recognizer_class_init (SjVoiceRecognizerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sj_voice_recognizer_finalize;
+
+  /**
+   * SjVoiceRecognizer::partial:
+   * @text: the words recognised so far
+   *
+   * Emitted while audio comes in, whenever the best guess changes.
+   */
+  signals[PARTIAL] = g_signal_new ("partial", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+sj_voice_recognizer_init (SjVoiceRecognizer *self)
+{
+  g_mutex_init (&self->audio_lock);
+  self->audio = g_byte_array_new ();
+  self->queue = g_async_queue_new ();
+  self->context = g_main_context_ref_thread_default ();
+  self->use_grammar = TRUE;
+}
+
+/**
+ * sj_voice_recognizer_new:
+ * @model_dir: (nullable): where the PocketSphinx models are (the folder
+ *   holding en-us/), or %NULL for the one the build found
+ */
+SjVoiceRecognizer *
+sj_voice_recognizer_new (const char *model_dir)
+{
+  SjVoiceRecognizer *self = g_object_new (SJ_TYPE_VOICE_RECOGNIZER, NULL);
+
+  self->model_dir = g_strdup (model_dir != NULL ? model_dir : SJ_POCKETSPHINX_MODELDIR);
+  self->thread = g_thread_new ("sj-voice-recognizer", worker_thread, self);
+
+  return self;
+}
+
+/**
+ * sj_voice_recognizer_load_async:
+ *
+ * Loads the model (once; it takes a moment) on the worker thread. Fails
+ * with %SJ_VOICE_ERROR_MODEL_MISSING when it is not installed.
+ */
+void
+sj_voice_recognizer_load_async (SjVoiceRecognizer   *self,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  GTask *task;
+
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_voice_recognizer_load_async);
+  post (self, MSG_LOAD, NULL, task);
+}
+
+gboolean
+sj_voice_recognizer_load_finish (SjVoiceRecognizer  *self,
+                                 GAsyncResult       *result,
+                                 GError            **error)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * sj_voice_recognizer_begin:
+ *
+ * Starts an utterance; the audio fed after it is decoded as it comes.
+ */
+void
+sj_voice_recognizer_begin (SjVoiceRecognizer *self)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  g_mutex_lock (&self->audio_lock);
+  g_byte_array_set_size (self->audio, 0);
+  g_mutex_unlock (&self->audio_lock);
+  post (self, MSG_BEGIN, NULL, NULL);
+}
+
+/**
+ * sj_voice_recognizer_feed:
+ * @samples: 16 kHz signed 16-bit mono samples
+ *
+ * May be called from any thread.
+ */
+void
+sj_voice_recognizer_feed (SjVoiceRecognizer *self,
+                          GBytes            *samples)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  g_mutex_lock (&self->audio_lock);
+  g_byte_array_append (self->audio, g_bytes_get_data (samples, NULL), g_bytes_get_size (samples));
+  g_mutex_unlock (&self->audio_lock);
+  post (self, MSG_AUDIO, samples, NULL);
+}
+
+/**
+ * sj_voice_recognizer_end_async:
+ *
+ * Ends the utterance and gives its text, once the audio fed before is
+ * decoded. Fails with %SJ_VOICE_ERROR_NOTHING_HEARD when no words came.
+ */
+void
+sj_voice_recognizer_end_async (SjVoiceRecognizer   *self,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  GTask *task;
+
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_voice_recognizer_end_async);
+  post (self, MSG_END, NULL, task);
+}
+
+char *
+sj_voice_recognizer_end_finish (SjVoiceRecognizer  *self,
+                                GAsyncResult       *result,
+                                GError            **error)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * sj_voice_recognizer_get_audio:
+ *
+ * Returns: (transfer full): the audio of the current or last utterance,
+ *   16 kHz signed 16-bit mono
+ */
+GBytes *
+sj_voice_recognizer_get_audio (SjVoiceRecognizer *self)
+{
+  GBytes *bytes;
+
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  g_mutex_lock (&self->audio_lock);
+  bytes = g_bytes_new (self->audio->data, self->audio->len);
+  g_mutex_unlock (&self->audio_lock);
+
+  return bytes;
+}
+
+/**
+ * sj_voice_recognizer_set_use_grammar:
+ * @use_grammar: %FALSE to recognise with the general English model only
+ *
+ * The jam grammar is what makes jam commands come through; without it,
+ * the recogniser is PocketSphinx as it ships, which bench/voice measures
+ * beside it.
+ */
+void
+sj_voice_recognizer_set_use_grammar (SjVoiceRecognizer *self,
+                                     gboolean           use_grammar)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  g_atomic_int_set (&self->use_grammar, !!use_grammar);
+}

@@ -1,0 +1,259 @@
+/* sj-window-voice.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The window's side of voice: the composer's microphone button and the
+ * win.voice-listen shortcut start and stop an SjVoiceSession; its level,
+ * partial and final words go to the composer; its failures to the banner
+ * above it, with the way forward. While listening, the music is lowered
+ * (the voice-duck-music setting) through the page's master gain, which
+ * leaves the scheduler alone. The transcription endpoint and its model
+ * come from the settings and its key from the keyring (provider
+ * "transcription" and the endpoint's URL), read at each start.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sj-secrets.h"
+#include "sj-voice-session.h"
+#include "sj-window-private.h"
+
+static SjComposer *
+get_composer (SjWindow *self)
+{
+  return sj_chat_panel_get_composer (self->chat_panel);
+}
+
+static void
+duck (SjWindow *self,
+      gboolean  on)
+{
+  if (on && !g_settings_get_boolean (self->settings, "voice-duck-music"))
+    return;
+  if (!on && !self->voice_ducked)
+    return;
+
+  self->voice_ducked = on;
+  sj_repl_set_duck_async (self->repl, on, NULL, NULL, NULL);
+}
+
+static void
+show_problem (SjWindow     *self,
+              const GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  g_debug ("Voice: %s", error->message);
+  sj_chat_panel_show_voice_problem (self->chat_panel, error);
+}
+
+static void
+listening_cb (SjWindow       *self,
+              GParamSpec     *pspec,
+              SjVoiceSession *session)
+{
+  gboolean listening = sj_voice_session_get_listening (session);
+
+  sj_composer_set_listening (get_composer (self), listening);
+  duck (self, listening);
+}
+
+static void
+level_cb (SjWindow       *self,
+          double          level,
+          SjVoiceSession *session)
+{
+  sj_composer_set_voice_level (get_composer (self), level);
+}
+
+static void
+partial_cb (SjWindow       *self,
+            const char     *text,
+            SjVoiceSession *session)
+{
+  sj_composer_set_voice_text (get_composer (self), text);
+}
+
+static void
+failed_cb (SjWindow       *self,
+           const GError   *error,
+           SjVoiceSession *session)
+{
+  show_problem (self, error);
+}
+
+static void
+started_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(SjWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!sj_voice_session_start_finish (SJ_VOICE_SESSION (object), result, &error))
+    show_problem (self, error);
+}
+
+static void
+stopped_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(SjWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  SjComposer *composer;
+
+  self->voice_stopping = FALSE;
+  text = sj_voice_session_stop_finish (SJ_VOICE_SESSION (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  composer = get_composer (self);
+  /* The partial words give way to the final ones, or to nothing when
+   * nothing was recognised; what was typed stays. */
+  sj_composer_set_voice_text (composer, text != NULL ? text : "");
+  if (text == NULL)
+    {
+      show_problem (self, error);
+      return;
+    }
+
+  if (g_settings_get_boolean (self->settings, "voice-send-automatically"))
+    sj_composer_send (composer);
+}
+
+static void
+key_found_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(SjWindow) self = user_data;
+  g_autofree char *url = g_settings_get_string (self->settings, "voice-endpoint-url");
+  g_autofree char *model = g_settings_get_string (self->settings, "voice-endpoint-model");
+  g_autofree char *key = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* No keyring, or no key, is fine: a local server needs none. */
+  key = sj_secrets_lookup_api_key_finish (result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->voice == NULL)
+    return;
+
+  self->voice_starting = FALSE;
+  sj_voice_session_set_endpoint (self->voice, g_strstrip (url), model, key);
+  sj_voice_session_start_async (self->voice, self->cancellable, started_cb, g_object_ref (self));
+}
+
+/* The endpoint and its key are read at every start, so a change in
+ * Settings or in the keyring counts from the next utterance. */
+static void
+start_listening (SjWindow *self)
+{
+  g_autofree char *url = NULL;
+
+  if (sj_voice_session_get_listening (self->voice) || self->voice_stopping || self->voice_starting)
+    return;
+
+  sj_chat_panel_show_voice_problem (self->chat_panel, NULL);
+  url = g_settings_get_string (self->settings, "voice-endpoint-url");
+  g_strstrip (url);
+  if (*url == '\0')
+    {
+      sj_voice_session_set_endpoint (self->voice, NULL, NULL, NULL);
+      sj_voice_session_start_async (self->voice, self->cancellable, started_cb, g_object_ref (self));
+      return;
+    }
+
+  self->voice_starting = TRUE;
+  sj_secrets_lookup_api_key_async (SJ_SETTINGS_PAGE_TRANSCRIPTION_PROVIDER, url, self->cancellable, key_found_cb,
+                                   g_object_ref (self));
+}
+
+static void
+stop_listening (SjWindow *self)
+{
+  if (!sj_voice_session_get_listening (self->voice))
+    return;
+
+  self->voice_stopping = TRUE;
+  sj_voice_session_stop_async (self->voice, self->cancellable, stopped_cb, g_object_ref (self));
+}
+
+static void
+start_listening_cb (SjWindow   *self,
+                    SjComposer *composer)
+{
+  start_listening (self);
+}
+
+static void
+stop_listening_cb (SjWindow   *self,
+                   SjComposer *composer)
+{
+  stop_listening (self);
+}
+
+/* win.voice-listen: starts listening, or stops and takes the words. */
+static void
+voice_listen_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  if (sj_voice_session_get_listening (self->voice))
+    stop_listening (self);
+  else
+    start_listening (self);
+}
+
+static void
+duck_changed_cb (SjWindow  *self,
+                 const char *key,
+                 GSettings  *settings)
+{
+  duck (self, g_settings_get_boolean (settings, "voice-duck-music") && sj_voice_session_get_listening (self->voice));
+}
+
+static const GActionEntry voice_actions[] = {
+  { "voice-listen", voice_listen_action },
+};
+
+void
+_sj_window_voice_init (SjWindow *self)
+{
+  SjComposer *composer = get_composer (self);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), voice_actions, G_N_ELEMENTS (voice_actions), self);
+
+  self->voice = sj_voice_session_new ();
+  g_signal_connect_object (self->voice, "notify::listening", G_CALLBACK (listening_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->voice, "level", G_CALLBACK (level_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->voice, "partial", G_CALLBACK (partial_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->voice, "failed", G_CALLBACK (failed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->voice, "endpoint-failed", G_CALLBACK (failed_cb), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (composer, "start-listening", G_CALLBACK (start_listening_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (composer, "stop-listening", G_CALLBACK (stop_listening_cb), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (self->settings, "changed::voice-duck-music", G_CALLBACK (duck_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+}
+
+void
+_sj_window_voice_dispose (SjWindow *self)
+{
+  if (self->voice != NULL)
+    sj_voice_session_cancel (self->voice);
+  g_clear_object (&self->voice);
+}
+
+/* Returns: (transfer none): the voice session, for tests. */
+SjVoiceSession *
+_sj_window_get_voice (SjWindow *self)
+{
+  return self->voice;
+}
