@@ -34,10 +34,9 @@
 #include "sj-realtime.h"
 
 /* WebKit runs its audio rendering thread, and also the web process's main
- * thread (JavaScript, garbage collection) at RR 5 (WTF's RealTimeThreads).
- * At RR 5 as well, an output thread would have to wait for the main
- * thread's time slice to end; above it, it does not. rtkit allows up to 20
- * by default. STRUDEL_JAM_REALTIME=N asks for N instead (measurements). */
+ * thread, at RR 5 (WTF's RealTimeThreads). RR 10, above them, measured no
+ * better than 5 (bench/README.md), so the output threads take WebKit's own
+ * level. STRUDEL_JAM_REALTIME=N asks for N instead (measurements). */
 #define PRIORITY 5
 #define RESCAN_SECONDS 3
 
