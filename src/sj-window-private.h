@@ -16,6 +16,7 @@
 #include "sj-code-store.h"
 #include "sj-console-page.h"
 #include "sj-downloads-indicator.h"
+#include "sj-outputs.h"
 #include "sj-panel-switcher.h"
 #include "sj-reference-page.h"
 #include "sj-repl.h"
@@ -34,6 +35,7 @@ struct _SjWindow
   AdwApplicationWindow  parent_instance;
 
   SjRepl               *repl;
+  SjOutputs            *outputs;
   SjCodeStore          *code_store;
   SjDryRun             *dry_run;
   SjChangeApplier      *applier;

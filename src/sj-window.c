@@ -113,6 +113,26 @@ repl_log_cb (SjWindow   *self,
   sj_console_page_append (self->console_page, entry);
 }
 
+/* MIDI devices following the music stop with it. */
+static void
+repl_playing_cb (SjWindow *self)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  if (!sj_repl_get_state (self->repl)->playing)
+    sj_outputs_stopped (self->outputs);
+}
+
+static void
+outputs_log_cb (SjWindow   *self,
+                SjLogEntry *entry,
+                SjOutputs  *outputs)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  sj_console_page_append (self->console_page, entry);
+}
+
 /* One line per sound that cannot be had (SjSoundCache says each once). */
 static void
 sound_load_failed_cb (SjWindow     *self,
@@ -446,6 +466,7 @@ sj_window_dispose (GObject *object)
   _sj_window_changes_dispose (self);
   _sj_window_samples_dispose (self);
   g_clear_object (&self->repl);
+  g_clear_object (&self->outputs);
   g_clear_object (&self->code_store);
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
@@ -535,6 +556,22 @@ sj_window_init (SjWindow *self)
   g_signal_connect_object (self->repl, "log", G_CALLBACK (repl_log_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "eval-error", G_CALLBACK (repl_eval_error_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "code-changed", G_CALLBACK (repl_code_changed_cb), self, G_CONNECT_SWAPPED);
+
+  /* .osc() and .midi(): the page's haps go to SjOutputs, its lines to the
+   * Console; where they go is in Settings. midin() asks for the MIDI input,
+   * whose control changes go back to the page. */
+  self->outputs = sj_outputs_new ();
+  g_signal_connect_object (self->repl, "output", G_CALLBACK (sj_outputs_handle), self->outputs, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->outputs, "log", G_CALLBACK (outputs_log_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->repl, "midi-input", G_CALLBACK (sj_outputs_open_midi_input), self->outputs,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->repl, "notify::playing", G_CALLBACK (repl_playing_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->outputs, "midi-controls", G_CALLBACK (sj_repl_send_midi_controls), self->repl,
+                           G_CONNECT_SWAPPED);
+  g_settings_bind (self->settings, "osc-host", self->outputs, "osc-host", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "osc-port", self->outputs, "osc-port", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "midi-backend", self->outputs, "midi-backend", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "midi-destination", self->outputs, "midi-destination", G_SETTINGS_BIND_GET);
 
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 

@@ -30,6 +30,8 @@ FINISH_ARGS = [
     "--socket=pulseaudio",
     "--share=network",
     "--device=dri",
+    # .midi(): JACK through PipeWire on the host (the runtime's libjack)
+    "--filesystem=xdg-run/pipewire-0",
 ]
 NODE_EXT = "org.freedesktop.Sdk.Extension.node20"
 REGISTRY = "https://registry.npmjs.org/"

@@ -168,6 +168,7 @@ test_bindings (void)
     { "bar_cycles_spin", "bar-cycles" },
     { "repair_spin", "max-repair-attempts" },
     { "tool_budget_spin", "tool-budget" },
+    { "osc_port_spin", "osc-port" },
   };
 
   if (!have_keyring ())
@@ -256,6 +257,25 @@ test_bindings (void)
     WAIT_UNTIL (!g_settings_get_boolean (settings, "download-sounds"));
     g_settings_set_boolean (settings, "download-sounds", TRUE);
     WAIT_UNTIL (gtk_switch_get_active (toggle));
+  }
+
+  /* Where .osc() and .midi() send: SuperDirt's address by default, MIDI
+   * through JACK when there is a server, else ALSA. */
+  {
+    GtkWidget *osc_host_row = GTK_WIDGET (CHILD (page, "osc_host_row"));
+    AdwComboRow *midi_backend_row = ADW_COMBO_ROW (CHILD (page, "midi_backend_row"));
+    GtkWidget *midi_destination_row = GTK_WIDGET (CHILD (page, "midi_destination_row"));
+
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (osc_host_row)), ==, "127.0.0.1");
+    gtk_editable_set_text (GTK_EDITABLE (osc_host_row), "192.168.1.20");
+    WAIT_UNTIL (sj_test_settings_string_is (settings, "osc-host", "192.168.1.20"));
+    g_assert_cmpuint (adw_combo_row_get_selected (midi_backend_row), ==, 0);
+    adw_combo_row_set_selected (midi_backend_row, 2);
+    WAIT_UNTIL (sj_test_settings_string_is (settings, "midi-backend", "alsa"));
+    g_settings_set_string (settings, "midi-backend", "jack");
+    WAIT_UNTIL (adw_combo_row_get_selected (midi_backend_row) == 1);
+    gtk_editable_set_text (GTK_EDITABLE (midi_destination_row), "FLUID Synth");
+    WAIT_UNTIL (sj_test_settings_string_is (settings, "midi-destination", "FLUID Synth"));
   }
 
   gtk_window_destroy (window);

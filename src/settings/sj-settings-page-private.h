@@ -61,6 +61,10 @@ struct _SjSettingsPage
   GtkSpinButton        *repair_spin;
   GtkSpinButton        *tool_budget_spin;
   GtkSwitch            *download_sounds_switch;
+  AdwEntryRow          *osc_host_row;
+  GtkSpinButton        *osc_port_spin;
+  AdwComboRow          *midi_backend_row;
+  AdwEntryRow          *midi_destination_row;
   GtkSwitch            *voice_send_switch;
   GtkSwitch            *voice_duck_switch;
   AdwEntryRow          *voice_endpoint_row;

@@ -30,6 +30,7 @@
 static const char * const provider_choices[] = { "openrouter", "custom", NULL };
 static const char * const reasoning_choices[] = { "fast", "balanced", "deep", NULL };
 static const char * const quantize_choices[] = { "next_cycle", "next_bar", "bars", NULL };
+static const char * const midi_backend_choices[] = { "auto", "jack", "alsa", NULL };
 
 G_DEFINE_FINAL_TYPE (SjSettingsPage, sj_settings_page, GTK_TYPE_WIDGET)
 
@@ -129,6 +130,10 @@ bind_settings (SjSettingsPage *self)
   g_settings_bind (self->settings, "max-repair-attempts", self->repair_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "tool-budget", self->tool_budget_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "download-sounds", self->download_sounds_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "osc-host", self->osc_host_row, "text", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "osc-port", self->osc_port_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  bind_choices (self, "midi-backend", self->midi_backend_row, midi_backend_choices);
+  g_settings_bind (self->settings, "midi-destination", self->midi_destination_row, "text", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "voice-send-automatically", self->voice_send_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "voice-duck-music", self->voice_duck_switch, "active", G_SETTINGS_BIND_DEFAULT);
@@ -454,6 +459,10 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, repair_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, tool_budget_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, download_sounds_switch);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, osc_host_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, osc_port_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, midi_backend_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, midi_destination_row);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_send_switch);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_duck_switch);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_endpoint_row);

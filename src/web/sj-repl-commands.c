@@ -423,6 +423,38 @@ sj_repl_cancel_swap_finish (SjRepl        *self,
   return TRUE;
 }
 
+static void
+midi_controls_sent_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = _sj_repl_call_finish (SJ_REPL (object), result, sj_repl_send_midi_controls, &error);
+  if (node == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED))
+    g_debug ("MIDI controls not delivered: %s", error->message);
+}
+
+/**
+ * sj_repl_send_midi_controls:
+ * @controls_json: a JSON array of [channel, control, value] triples
+ *
+ * Hands control changes from the MIDI input to midin() in the page; the
+ * latest value of each control wins there, so a lost batch is made good by
+ * the next movement of the knob.
+ */
+void
+sj_repl_send_midi_controls (SjRepl     *self,
+                            const char *controls_json)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  _sj_repl_call (self, "return window.sjBridge.midiControls(JSON.parse(list));",
+                g_variant_new_parsed ("{'list': <%s>}", controls_json), SJ_REPL_DEFAULT_TIMEOUT_MS,
+                NULL, midi_controls_sent_cb, NULL, sj_repl_send_midi_controls);
+}
+
 /**
  * sj_repl_set_duck_async:
  * @duck: whether the music is lowered (while the microphone listens)

@@ -72,6 +72,8 @@ enum {
   EXTERNAL_REQUEST,
   NAVIGATION_REFUSED,
   SWAP_CHANGED,
+  OUTPUT,
+  MIDI_INPUT,
   N_SIGNALS
 };
 
@@ -218,6 +220,14 @@ handle_message (SjRepl        *self,
 
     case SJ_PAGE_MESSAGE_SWAP:
       g_signal_emit (self, signals[SWAP_CHANGED], 0, message->text, message->cycle);
+      break;
+
+    case SJ_PAGE_MESSAGE_OUTPUT:
+      g_signal_emit (self, signals[OUTPUT], 0, message->text, message->object);
+      break;
+
+    case SJ_PAGE_MESSAGE_MIDI_IN:
+      g_signal_emit (self, signals[MIDI_INPUT], 0, message->text);
       break;
 
     default:
@@ -504,6 +514,29 @@ sj_repl_class_init (SjReplClass *klass)
   signals[SWAP_CHANGED] =
     g_signal_new ("swap-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
+  /**
+   * SjRepl::output:
+   * @kind: "osc" or "midi"
+   * @message: the validated page message (sj-page-message.c): the hap's
+   *   time on the audio clock, an (audio clock, epoch) pair and its controls
+   *
+   * A hap of a pattern with .osc() or .midi() is due (data/web/src/outputs.mjs);
+   * SjOutputs sends it.
+   */
+  signals[OUTPUT] =
+    g_signal_new ("output", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, JSON_TYPE_OBJECT);
+  /**
+   * SjRepl::midi-input:
+   * @port: the code's midin() argument: part of the name of the MIDI output
+   *   to listen to, or empty
+   *
+   * The code asks for MIDI input; sj_repl_send_midi_controls() hands the
+   * control changes back.
+   */
+  signals[MIDI_INPUT] =
+    g_signal_new ("midi-input", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[EXTERNAL_REQUEST] =
     g_signal_new ("external-request", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);

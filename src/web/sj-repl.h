@@ -112,6 +112,8 @@ gboolean           sj_repl_cancel_swap_finish      (SjRepl               *self,
                                                     GAsyncResult         *result,
                                                     gboolean             *canceled,
                                                     GError              **error);
+void               sj_repl_send_midi_controls      (SjRepl               *self,
+                                                    const char           *controls_json);
 
 void      sj_repl_set_duck_async            (SjRepl              *self,
                                              gboolean             duck,

@@ -117,6 +117,9 @@ function outsideStandIns() {
     loadSoundfont: () => Promise.resolve(inert()),
     loadWorklets: resolved,
     fetchSampleMap: () => Promise.resolve([{}, '']),
+    // MIDI input (the page's outputs.mjs): nothing has been received in a
+    // dry-run, so every control reads 0, as in the page before a knob moves.
+    midin: () => Promise.resolve((cc, chan) => ref(() => 0)),
   };
 }
 

@@ -25,6 +25,8 @@ import { soundSnapshot, watchSounds } from './sounds.mjs';
 import { Swapper } from './swap.mjs';
 import { preloadPattern } from './preload.mjs';
 import * as remote from './remote-scope.mjs';
+import * as outputs from './outputs.mjs';
+import { receiveMidiControls } from './midi-in.mjs';
 
 const { evalScope, logger, silence } = core;
 const { StrudelMirror } = codemirror;
@@ -111,10 +113,11 @@ async function registerLibraryTimed() {
 // the C side answers from its cache (or downloads them once).
 async function prebake() {
   soundfonts.setSoundfontUrl(soundfontUrl(pageOptions.soundsBase));
-  // The code's own samples() goes through the app (remote-scope.mjs): last
-  // in the scope, so that it is the `samples` the code sees.
+  // The code's own samples() goes through the app (remote-scope.mjs): after
+  // webaudio in the scope, so that it is the `samples` the code sees; .osc()
+  // and .midi() are sent by the app (outputs.mjs).
   await Promise.all([
-    settle('modules', evalScope(core, mini, tonal, webaudio, codemirror, draw, soundfonts, remote)),
+    settle('modules', evalScope(core, mini, tonal, webaudio, codemirror, draw, soundfonts, remote, outputs)),
     settle('synth sounds', registerSynthSounds()),
     settle('zzfx sounds', registerZZFXSounds()),
     settle('soundfonts', soundfonts.registerSoundfonts()),
@@ -359,6 +362,10 @@ const bridge = {
   // {ready, loaded, failed, late, ms} of "sound:n" labels, or null.
   lastPreload() {
     return swapper.lastPreload;
+  },
+  // Control changes from the app's MIDI input, for midin() (outputs.mjs).
+  midiControls(list) {
+    return receiveMidiControls(list);
   },
   // A number that changes whenever the scheduler is given another pattern.
   getPatternId() {

@@ -278,6 +278,7 @@ sj_knowledge_query_parse (const char        *text,
             query->mode = SJ_KNOWLEDGE_MODE_LIST;
           return g_steal_pointer (&query);
         }
+      g_free (body);
       body = g_steal_pointer (&stripped);
       seen |= WORD_SOUNDS;
     }

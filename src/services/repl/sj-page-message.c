@@ -29,10 +29,15 @@ static const struct {
   { "sounds", SJ_PAGE_MESSAGE_SOUNDS },
   { "code", SJ_PAGE_MESSAGE_CODE },
   { "swap", SJ_PAGE_MESSAGE_SWAP },
+  { "output", SJ_PAGE_MESSAGE_OUTPUT },
+  { "midi-in", SJ_PAGE_MESSAGE_MIDI_IN },
 };
 
 /* What can happen to a quantized swap (data/web/src/swap.mjs). */
 static const char * const swap_states[] = { "scheduled", "applied", "superseded", "canceled", NULL };
+
+/* Where .osc() and .midi() haps go (data/web/src/outputs.mjs). */
+static const char * const output_kinds[] = { "osc", "midi", NULL };
 
 void
 sj_page_message_free (SjPageMessage *message)
@@ -210,6 +215,71 @@ validate_sound (const char  *name,
  * Checks a sound snapshot: an object mapping each sound name to
  * `{type, tag?, prebake, count?}`, as Strudel's sounds tab reads them.
  */
+/* An output message: the hap's time on the audio clock, an (audio clock,
+ * epoch) pair sampled with it, and flat controls (numbers, strings,
+ * booleans). What the values mean is the outputs service's business; here
+ * only the shape and the sizes are checked. */
+static gboolean
+parse_output (SjPageMessage  *message,
+              JsonObject     *object,
+              GError        **error)
+{
+  g_autoptr(GList) members = NULL;
+  JsonObject *clock;
+  JsonObject *controls;
+  JsonNode *node;
+  double number;
+
+  if (!get_string (object, "kind", 16, &message->text, error))
+    return FALSE;
+  if (!g_strv_contains (output_kinds, message->text))
+    return invalid (error, "kind", "osc or midi");
+  if (!get_number (object, "time", 0, 1e9, &number, error))
+    return FALSE;
+
+  node = json_object_get_member (object, "clock");
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, "clock", "an object");
+  clock = json_node_get_object (node);
+  if (!get_number (clock, "audio", 0, 1e9, &number, error) ||
+      !get_number (clock, "epochMs", 0, 1e15, &number, error))
+    return FALSE;
+
+  node = json_object_get_member (object, "controls");
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, "controls", "an object");
+  controls = json_node_get_object (node);
+  if (json_object_get_size (controls) > SJ_PAGE_MESSAGE_MAX_CONTROLS)
+    {
+      g_set_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE,
+                   "more than %d controls", SJ_PAGE_MESSAGE_MAX_CONTROLS);
+      return FALSE;
+    }
+
+  members = json_object_get_members (controls);
+  for (const GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      GType type;
+
+      node = json_object_get_member (controls, name);
+      if (strlen (name) > 64 || !JSON_NODE_HOLDS_VALUE (node))
+        return invalid (error, "controls", "an object of numbers, strings and booleans");
+      type = json_node_get_value_type (node);
+      if (type == G_TYPE_STRING && strlen (json_node_get_string (node)) > SJ_PAGE_MESSAGE_MAX_CONTROL)
+        {
+          g_set_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE,
+                       "control “%.64s” is too long", name);
+          return FALSE;
+        }
+      if (type == G_TYPE_DOUBLE && !isfinite (json_node_get_double (node)))
+        return invalid (error, name, "a finite number");
+    }
+
+  message->object = json_object_ref (object);
+  return TRUE;
+}
+
 gboolean
 sj_sound_snapshot_validate (JsonObject  *sounds,
                             GError     **error)
@@ -305,6 +375,12 @@ parse_body (SjPageMessage  *message,
       if (!g_strv_contains (swap_states, message->text))
         return invalid (error, "state", "scheduled, applied, superseded or canceled");
       return get_number (object, "cycle", 0, 1e12, &message->cycle, error);
+
+    case SJ_PAGE_MESSAGE_OUTPUT:
+      return parse_output (message, object, error);
+
+    case SJ_PAGE_MESSAGE_MIDI_IN:
+      return get_string (object, "port", 256, &message->text, error);
 
     default:
       g_assert_not_reached ();

@@ -31,6 +31,8 @@ typedef enum
   SJ_PAGE_MESSAGE_SOUNDS,
   SJ_PAGE_MESSAGE_CODE,
   SJ_PAGE_MESSAGE_SWAP,
+  SJ_PAGE_MESSAGE_OUTPUT,
+  SJ_PAGE_MESSAGE_MIDI_IN,
 } SjPageMessageType;
 
 /* What the page says about Strudel's scheduler. */
@@ -52,11 +54,11 @@ typedef struct
   gint64             id;        /* -1 when the page expects no reply */
   SjReplState        state;     /* STATE */
   SjLogLevel         level;     /* LOG */
-  char              *text;      /* LOG and EVAL_ERROR message, CODE code, SWAP state */
+  char              *text;      /* LOG and EVAL_ERROR message, CODE code, SWAP state, OUTPUT kind, MIDI_IN port */
   int                line;      /* EVAL_ERROR, 0 when unknown */
   int                column;
   double             cycle;     /* SWAP: the swap's boundary */
-  JsonObject        *object;    /* SOUNDS snapshot, READY versions */
+  JsonObject        *object;    /* SOUNDS snapshot, READY versions, OUTPUT the whole message */
 } SjPageMessage;
 
 /* Upper bounds on what the page may send; anything larger is refused. */
@@ -64,6 +66,9 @@ typedef struct
 #define SJ_PAGE_MESSAGE_MAX_CODE     (1024 * 1024)
 #define SJ_PAGE_MESSAGE_MAX_LOG      (16 * 1024)
 #define SJ_PAGE_MESSAGE_MAX_SOUNDS   50000
+/* An output message (.osc(), .midi()): its controls and their strings. */
+#define SJ_PAGE_MESSAGE_MAX_CONTROLS 128
+#define SJ_PAGE_MESSAGE_MAX_CONTROL  1024
 
 GQuark         sj_page_message_error_quark (void);
 SjPageMessage *sj_page_message_parse       (const char     *json,

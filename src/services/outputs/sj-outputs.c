@@ -1,0 +1,505 @@
+/* sj-outputs.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * Where the haps of .osc() and .midi() patterns go (data/web/src/outputs.mjs
+ * posts them, SjRepl::output hands them over): each one's audio-clock time
+ * is mapped onto the system clock (SjOutputClock) and sent as a
+ * timestamped OSC bundle to SuperDirt (SjOscSender) or as MIDI events
+ * through JACK (SjJackMidi) or the ALSA sequencer (SjAlsaMidi).
+ *
+ * Nothing is opened until the code asks for it: the first .osc() hap
+ * creates the socket, the first .midi() hap the MIDI client. Problems are
+ * said once in the Console (the ::log signal), not once per hap: a missing
+ * JACK server, a control out of range, liblo's errors. A change of
+ * settings starts the reports afresh.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "sj-alsa-midi.h"
+#include "sj-jack-midi.h"
+#include "sj-midi-events.h"
+#include "sj-osc-sender.h"
+#include "sj-output-clock.h"
+#include "sj-outputs-private.h"
+
+/* At most this many distinct problems are told per settings. */
+#define MAX_REPORTS 64
+
+struct _SjOutputs
+{
+  GObject        parent_instance;
+
+  char          *osc_host;
+  guint          osc_port;
+  char          *midi_backend;
+  char          *midi_destination;
+
+  SjOutputClock *clock;
+  SjOscSender   *osc;
+  SjJackMidi    *jack;
+  SjAlsaMidi    *alsa;
+  gboolean       midi_tried;
+  guint          input_source;
+  GHashTable    *reported;
+
+  SjOutputsTraceFunc trace_func;
+  gpointer           trace_data;
+};
+
+G_DEFINE_FINAL_TYPE (SjOutputs, sj_outputs, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_OSC_HOST,
+  PROP_OSC_PORT,
+  PROP_MIDI_BACKEND,
+  PROP_MIDI_DESTINATION,
+  N_PROPS
+};
+
+enum {
+  LOG,
+  MIDI_CONTROLS,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* Says @text in the Console once per @key. */
+static void
+report (SjOutputs  *self,
+        const char *key,
+        SjLogLevel  level,
+        const char *text)
+{
+  g_autoptr(SjLogEntry) entry = NULL;
+
+  if (g_hash_table_contains (self->reported, key) || g_hash_table_size (self->reported) >= MAX_REPORTS)
+    return;
+
+  g_hash_table_add (self->reported, g_strdup (key));
+  entry = sj_log_entry_new (level, text);
+  g_signal_emit (self, signals[LOG], 0, entry);
+}
+
+/* The settings changed: everything opens again on the next hap, and its
+ * problems are worth telling again. */
+static void
+reset (SjOutputs *self)
+{
+  g_clear_handle_id (&self->input_source, g_source_remove);
+  g_clear_object (&self->osc);
+  g_clear_object (&self->jack);
+  g_clear_object (&self->alsa);
+  self->midi_tried = FALSE;
+  g_hash_table_remove_all (self->reported);
+}
+
+/* OSC ---------------------------------------------------------------------- */
+
+static void
+send_osc (SjOutputs  *self,
+          JsonObject *controls,
+          gint64      epoch_us)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->osc == NULL)
+    {
+      g_autofree char *text = NULL;
+
+      self->osc = sj_osc_sender_new (self->osc_host, self->osc_port);
+      /* UDP cannot tell whether SuperDirt listens, so say where it goes. */
+      text = g_strdup_printf (_("Sending OSC to %s:%u (SuperDirt must be running there)"),
+                              sj_osc_sender_get_host (self->osc), sj_osc_sender_get_port (self->osc));
+      report (self, "osc-target", SJ_LOG_LEVEL_INFO, text);
+    }
+
+  if (!sj_osc_sender_send (self->osc, "/dirt/play", controls, epoch_us, &error))
+    report (self, "osc-error", SJ_LOG_LEVEL_ERROR, error->message);
+}
+
+/* MIDI --------------------------------------------------------------------- */
+
+static void
+open_midi (SjOutputs *self)
+{
+  g_autoptr(GError) jack_error = NULL;
+  g_autoptr(GError) alsa_error = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gboolean want_jack = g_strcmp0 (self->midi_backend, "alsa") != 0;
+  gboolean want_alsa = g_strcmp0 (self->midi_backend, "jack") != 0;
+  gboolean connected = TRUE;
+
+  self->midi_tried = TRUE;
+
+  if (want_jack)
+    self->jack = sj_jack_midi_new (SJ_OUTPUTS_CLIENT_NAME, &jack_error);
+  if (self->jack == NULL && want_alsa)
+    self->alsa = sj_alsa_midi_new (SJ_OUTPUTS_CLIENT_NAME, &alsa_error);
+
+  if (self->jack == NULL && self->alsa == NULL)
+    {
+      text = g_strdup_printf (_("MIDI is not sent: %s%s%s"),
+                              jack_error ? jack_error->message : "",
+                              jack_error && alsa_error ? "; " : "",
+                              alsa_error ? alsa_error->message : "");
+      report (self, "midi-backend", SJ_LOG_LEVEL_ERROR, text);
+      return;
+    }
+
+  if (self->midi_destination != NULL && *self->midi_destination != '\0')
+    connected = self->jack != NULL ? sj_jack_midi_connect (self->jack, self->midi_destination, &error)
+                                   : sj_alsa_midi_connect (self->alsa, self->midi_destination, &error);
+  if (!connected)
+    report (self, "midi-destination", SJ_LOG_LEVEL_WARNING, error->message);
+
+  if (self->jack != NULL)
+    text = g_strdup_printf (_("Sending MIDI from the JACK port “%s”"), sj_jack_midi_get_port_name (self->jack));
+  else
+    text = g_strdup_printf (_("Sending MIDI from the ALSA sequencer port %d:%d"),
+                            sj_alsa_midi_get_client (self->alsa), sj_alsa_midi_get_port (self->alsa));
+  report (self, "midi-port", SJ_LOG_LEVEL_INFO, text);
+}
+
+static void
+send_midi (SjOutputs  *self,
+           JsonObject *controls,
+           gint64      epoch_us)
+{
+  g_autoptr(GArray) events = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean queued;
+
+  events = sj_midi_events_from_controls (controls, epoch_us, &error);
+  if (events == NULL)
+    {
+      g_autofree char *key = g_strconcat ("midi-value:", error->message, NULL);
+      g_autofree char *text = g_strdup_printf (_("Dropped a .midi() event: %s"), error->message);
+
+      report (self, key, SJ_LOG_LEVEL_WARNING, text);
+      return;
+    }
+
+  if (!self->midi_tried)
+    open_midi (self);
+  if (events->len == 0)
+    return;
+
+  if (self->jack != NULL)
+    queued = sj_jack_midi_queue (self->jack, (SjMidiEvent *)(gpointer)events->data, events->len, &error);
+  else if (self->alsa != NULL)
+    queued = sj_alsa_midi_queue (self->alsa, (SjMidiEvent *)(gpointer)events->data, events->len, &error);
+  else
+    return;
+
+  if (!queued)
+    report (self, "midi-error", SJ_LOG_LEVEL_ERROR, error->message);
+}
+
+/**
+ * sj_outputs_stopped:
+ *
+ * The music stopped: a MIDI Stop goes to the MIDI port at once, as
+ * @strudel/midi sends one to its outputs, so that sequencers and drum
+ * machines following the clock stop too. Nothing is sent when .midi() was
+ * never used.
+ */
+void
+sj_outputs_stopped (SjOutputs *self)
+{
+  static const SjMidiEvent stop = { 0, { 0xFC, 0, 0 }, 1 };
+  SjMidiEvent event = stop;
+  g_autoptr(GError) error = NULL;
+
+  g_assert (SJ_IS_OUTPUTS (self));
+
+  event.time_us = g_get_real_time ();
+  if (self->jack != NULL && !sj_jack_midi_queue (self->jack, &event, 1, &error))
+    report (self, "midi-error", SJ_LOG_LEVEL_ERROR, error->message);
+  else if (self->alsa != NULL && !sj_alsa_midi_queue (self->alsa, &event, 1, &error))
+    report (self, "midi-error", SJ_LOG_LEVEL_ERROR, error->message);
+}
+
+/* MIDI input ---------------------------------------------------------------- */
+
+/* Control changes arrive in the process thread; a few milliseconds here is
+ * well inside the time a knob takes to matter to a pattern. */
+#define INPUT_POLL_MS 10
+
+static gboolean
+poll_input_cb (gpointer user_data)
+{
+  SjOutputs *self = user_data;
+  g_autoptr(GString) json = g_string_new ("[");
+
+  g_assert (SJ_IS_OUTPUTS (self));
+
+  if (self->jack != NULL && sj_jack_midi_read_controls (self->jack, json) > 0)
+    {
+      g_string_append_c (json, ']');
+      g_signal_emit (self, signals[MIDI_CONTROLS], 0, json->str);
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+/**
+ * sj_outputs_open_midi_input:
+ * @source: (nullable): part of the name of the MIDI output to listen to
+ *   (midin()'s argument), or empty
+ *
+ * Opens the JACK MIDI input "midi_in" and connects @source to it; control
+ * changes then come as ::midi-controls.
+ */
+void
+sj_outputs_open_midi_input (SjOutputs  *self,
+                            const char *source)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert (SJ_IS_OUTPUTS (self));
+
+  if (!self->midi_tried)
+    open_midi (self);
+  if (self->jack == NULL)
+    {
+      report (self, "midi-input", SJ_LOG_LEVEL_ERROR,
+              _("MIDI input (midin) needs a JACK server (PipeWire’s JACK support or jackd)"));
+      return;
+    }
+
+  if (!sj_jack_midi_open_input (self->jack, source, &error))
+    {
+      g_autofree char *key = g_strconcat ("midi-input:", error->message, NULL);
+
+      report (self, key, SJ_LOG_LEVEL_WARNING, error->message);
+    }
+
+  text = g_strdup_printf (_("Listening to MIDI control changes on “%s:midi_in”"), SJ_OUTPUTS_CLIENT_NAME);
+  report (self, "midi-input-port", SJ_LOG_LEVEL_INFO, text);
+  if (self->input_source == 0)
+    self->input_source = g_timeout_add (INPUT_POLL_MS, poll_input_cb, self);
+}
+
+/**
+ * sj_outputs_handle:
+ * @kind: "osc" or "midi"
+ * @message: an output page message, validated by sj_page_message_parse():
+ *   time, clock {audio, epochMs} and controls
+ *
+ * Sends one hap at its time.
+ */
+void
+sj_outputs_handle (SjOutputs  *self,
+                   const char *kind,
+                   JsonObject *message)
+{
+  JsonObject *clock;
+  JsonObject *controls;
+  gint64 epoch_us;
+
+  g_assert (SJ_IS_OUTPUTS (self));
+  g_return_if_fail (kind != NULL && message != NULL);
+
+  clock = json_object_get_object_member (message, "clock");
+  controls = json_object_get_object_member (message, "controls");
+  if (clock == NULL || controls == NULL)
+    return;
+
+  sj_output_clock_add_pair (self->clock,
+                            json_object_get_double_member_with_default (clock, "audio", 0),
+                            json_object_get_double_member_with_default (clock, "epochMs", 0),
+                            g_get_monotonic_time ());
+  if (!sj_output_clock_map (self->clock, json_object_get_double_member_with_default (message, "time", 0), &epoch_us))
+    {
+      report (self, "clock", SJ_LOG_LEVEL_WARNING, _("An output event came before the audio clock started; dropped"));
+      return;
+    }
+
+  if (self->trace_func != NULL)
+    {
+      double audio = json_object_get_double_member_with_default (clock, "audio", 0);
+      double epoch_ms = json_object_get_double_member_with_default (clock, "epochMs", 0);
+      double time_s = json_object_get_double_member_with_default (message, "time", 0);
+
+      self->trace_func (kind, controls, epoch_us, (gint64)llround (epoch_ms * 1000 + (time_s - audio) * 1e6),
+                        self->trace_data);
+    }
+
+  if (g_strcmp0 (kind, "osc") == 0)
+    send_osc (self, controls, epoch_us);
+  else if (g_strcmp0 (kind, "midi") == 0)
+    send_midi (self, controls, epoch_us);
+}
+
+void
+_sj_outputs_set_trace_func (SjOutputs          *self,
+                            SjOutputsTraceFunc  func,
+                            gpointer            user_data)
+{
+  g_assert (SJ_IS_OUTPUTS (self));
+
+  self->trace_func = func;
+  self->trace_data = user_data;
+}
+
+/* GObject ------------------------------------------------------------------ */
+
+SjOutputs *
+sj_outputs_new (void)
+{
+  return g_object_new (SJ_TYPE_OUTPUTS, NULL);
+}
+
+static void
+sj_outputs_finalize (GObject *object)
+{
+  SjOutputs *self = SJ_OUTPUTS (object);
+
+  reset (self);
+  g_clear_pointer (&self->reported, g_hash_table_unref);
+  g_clear_pointer (&self->clock, sj_output_clock_free);
+  g_clear_pointer (&self->osc_host, g_free);
+  g_clear_pointer (&self->midi_backend, g_free);
+  g_clear_pointer (&self->midi_destination, g_free);
+
+  G_OBJECT_CLASS (sj_outputs_parent_class)->finalize (object);
+}
+
+static void
+sj_outputs_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  SjOutputs *self = SJ_OUTPUTS (object);
+
+  switch (prop_id)
+    {
+    case PROP_OSC_HOST:
+      g_value_set_string (value, self->osc_host);
+      break;
+    case PROP_OSC_PORT:
+      g_value_set_uint (value, self->osc_port);
+      break;
+    case PROP_MIDI_BACKEND:
+      g_value_set_string (value, self->midi_backend);
+      break;
+    case PROP_MIDI_DESTINATION:
+      g_value_set_string (value, self->midi_destination);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+set_string (SjOutputs  *self,
+            char      **field,
+            const char *value,
+            guint       prop_id)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+
+  g_free (*field);
+  *field = g_strdup (value);
+  reset (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+}
+
+static void
+sj_outputs_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  SjOutputs *self = SJ_OUTPUTS (object);
+
+  switch (prop_id)
+    {
+    case PROP_OSC_HOST:
+      set_string (self, &self->osc_host, g_value_get_string (value), prop_id);
+      break;
+    case PROP_OSC_PORT:
+      if (self->osc_port != g_value_get_uint (value))
+        {
+          self->osc_port = g_value_get_uint (value);
+          reset (self);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_MIDI_BACKEND:
+      set_string (self, &self->midi_backend, g_value_get_string (value), prop_id);
+      break;
+    case PROP_MIDI_DESTINATION:
+      set_string (self, &self->midi_destination, g_value_get_string (value), prop_id);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sj_outputs_class_init (SjOutputsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sj_outputs_finalize;
+  object_class->get_property = sj_outputs_get_property;
+  object_class->set_property = sj_outputs_set_property;
+
+  properties[PROP_OSC_HOST] =
+    g_param_spec_string ("osc-host", NULL, NULL, SJ_OSC_DEFAULT_HOST,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_OSC_PORT] =
+    g_param_spec_uint ("osc-port", NULL, NULL, 1, 65535, SJ_OSC_DEFAULT_PORT,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /* "auto" (JACK, else the ALSA sequencer), "jack" or "alsa". */
+  properties[PROP_MIDI_BACKEND] =
+    g_param_spec_string ("midi-backend", NULL, NULL, "auto",
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /* A port to connect to at once: part of a JACK port's name, or an ALSA
+   * "client:port"; empty leaves it to a patchbay. */
+  properties[PROP_MIDI_DESTINATION] =
+    g_param_spec_string ("midi-destination", NULL, NULL, "",
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SjOutputs::log:
+   * @entry: a Console line: where output goes, or what went wrong, once
+   */
+  signals[LOG] =
+    g_signal_new ("log", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, SJ_TYPE_LOG_ENTRY);
+
+  /**
+   * SjOutputs::midi-controls:
+   * @controls: a JSON array of [channel, control, value] triples, as they
+   *   arrived at the MIDI input
+   */
+  signals[MIDI_CONTROLS] =
+    g_signal_new ("midi-controls", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+sj_outputs_init (SjOutputs *self)
+{
+  self->osc_host = g_strdup (SJ_OSC_DEFAULT_HOST);
+  self->osc_port = SJ_OSC_DEFAULT_PORT;
+  self->midi_backend = g_strdup ("auto");
+  self->midi_destination = g_strdup ("");
+  self->clock = sj_output_clock_new ();
+  self->reported = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
