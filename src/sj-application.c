@@ -70,6 +70,15 @@ sj_application_prepare_env (void)
 {
   g_setenv ("WEBKIT_GST_MAX_NUMBER_OF_AUDIO_OUTPUT_CHANNELS", "2", FALSE);
 
+  /* Strudel allocates about 50 MiB a second; JavaScriptCore's generational
+   * collector clears it in eden collections but runs full ones too rarely,
+   * and the garbage they would clear piles up: a soak grew 413 -> 711 MiB
+   * in 10 minutes. With every collection full, a soak beside it held flat
+   * (358 -> 356 MiB over minutes 2-4, no late events) for about 13 % more
+   * CPU (bench/README.md, "Playing for hours, part two"). A value the user
+   * set wins. */
+  g_setenv ("JSC_useGenerationalGC", "false", FALSE);
+
   /* Without a GPU (no DRM render node), GTK's default GL renderer runs on
    * Mesa's software rasterizer, and bench/startup measured it as the largest
    * cost of starting: with the cairo renderer the app is ready in 0.97 s

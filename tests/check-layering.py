@@ -31,6 +31,7 @@ ALLOWED = {
     'skills': {'common', 'knowledge', 'dryrun'},
     'voice': {'common', 'llm'},
     'outputs': {'common', 'repl'},
+    'realtime': set(),
     'agent': {'common', 'repl', 'sounds', 'knowledge', 'dryrun', 'apply', 'history', 'llm', 'skills'},
 }
 UI_HEADERS = re.compile(r'#\s*include\s*<(gtk/|gdk/|adwaita\.h|webkit/|jsc/|gtksourceview/)')

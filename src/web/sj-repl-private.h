@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "sj-audio-priority.h"
 #include "sj-repl.h"
 #include "sj-web-assets.h"
 
@@ -30,6 +31,7 @@ SjWebAssets       *_sj_repl_get_assets              (SjRepl               *self)
 JsonNode          *_sj_repl_user_samples_for_hello  (SjRepl               *self);
 
 /* Only the tests and benchmarks call these. */
+SjAudioPriority   *_sj_repl_get_audio_priority      (SjRepl               *self);
 const char        *_sj_repl_get_code                (SjRepl               *self);
 JsonObject        *_sj_repl_get_versions            (SjRepl               *self);
 const char * const*_sj_repl_get_external_requests   (SjRepl               *self);

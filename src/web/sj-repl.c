@@ -20,6 +20,7 @@
 #include <glib/gi18n.h>
 #include <stdlib.h>
 
+#include "sj-audio-priority.h"
 #include "sj-js-call.h"
 #include "sj-platform.h"
 #include "sj-repl-private.h"
@@ -37,6 +38,7 @@ struct _SjRepl
   WebKitWebView            *view;
   WebKitUserContentManager *content_manager;
   SjWebAssets              *assets;
+  SjAudioPriority          *audio_priority;
 
   char                     *initial_code;
   char                     *code;
@@ -116,6 +118,14 @@ _sj_repl_call_finish (SjRepl        *self,
   g_assert (SJ_IS_REPL (self));
 
   return sj_js_call_finish (self, result, source_tag, error);
+}
+
+SjAudioPriority *
+_sj_repl_get_audio_priority (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return self->audio_priority;
 }
 
 /* Page messages ---------------------------------------------------------- */
@@ -387,6 +397,7 @@ sj_repl_dispose (GObject *object)
   g_clear_object (&self->view);
   g_clear_object (&self->content_manager);
   g_clear_object (&self->assets);
+  g_clear_object (&self->audio_priority);
 
   G_OBJECT_CLASS (sj_repl_parent_class)->dispose (object);
 }
@@ -669,6 +680,7 @@ sj_repl_init (SjRepl *self)
                                                 NULL));
 
   keep_focus_out_of_internals (self->view);
+  self->audio_priority = sj_audio_priority_new (self);
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (view_key_pressed_cb), self);

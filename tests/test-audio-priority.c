@@ -1,0 +1,149 @@
+/* test-audio-priority.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * The real window playing into a PulseAudio server: while it plays, WebKit's
+ * GStreamer output threads run with real-time priority (SCHED_RR); stopped,
+ * they are back to normal; with the setting off, they are never promoted.
+ * Skipped where the system grants no real-time scheduling directly (rtkit's
+ * side is test-realtime's).
+ */
+
+#define _GNU_SOURCE /* SCHED_RESET_ON_FORK */
+
+#include "config.h"
+
+#include <sched.h>
+#include <stdlib.h>
+
+#include "sj-repl-private.h"
+#include "sj-test-app.h"
+#include "sj-window-private.h"
+
+#define CODE "note(\"c3*4\").s(\"sine\").decay(.05).sustain(0).gain(.05)"
+
+/* The policy of the web process's thread named @name, or -1. */
+static int
+output_thread_policy (const char *name)
+{
+  g_autoptr(GArray) pids = sj_audio_priority_find_web_processes ();
+
+  for (guint i = 0; i < pids->len; i++)
+    {
+      g_autofree char *dir_path = g_strdup_printf ("/proc/%d/task", g_array_index (pids, GPid, i));
+      g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+      const char *entry;
+
+      while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *comm_path = g_build_filename (dir_path, entry, "comm", NULL);
+          g_autofree char *comm = NULL;
+
+          if (g_file_get_contents (comm_path, &comm, NULL, NULL) && g_str_equal (g_strchomp (comm), name))
+            return sched_getscheduler (atoi (entry)) & ~SCHED_RESET_ON_FORK;
+        }
+    }
+
+  return -1;
+}
+
+static gboolean
+promoted (gpointer data)
+{
+  return sj_audio_priority_get_promoted (data) > 0;
+}
+
+static gboolean
+realtime_allowed (void)
+{
+  struct sched_param param = { .sched_priority = 1 };
+
+  if (sched_setscheduler (0, SCHED_RR | SCHED_RESET_ON_FORK, &param) != 0)
+    return FALSE;
+  param.sched_priority = 0;
+  sched_setscheduler (0, SCHED_OTHER, &param);
+
+  return TRUE;
+}
+
+static void
+test_output_realtime_while_playing (void)
+{
+  SjWindow *window;
+  SjRepl *repl;
+  SjAudioPriority *priority;
+  g_autoptr(JsonObject) outcome = NULL;
+  Progress progress = { NULL, 1.0, 0 };
+
+  if (!realtime_allowed ())
+    {
+      g_test_skip ("real-time scheduling is not granted directly here");
+      return;
+    }
+
+  window = sj_test_open_window ();
+  repl = _sj_window_get_repl (window);
+  priority = _sj_repl_get_audio_priority (repl);
+  g_assert_cmpuint (sj_audio_priority_get_promoted (priority), ==, 0);
+
+  outcome = sj_test_evaluate (repl, CODE);
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  progress.repl = repl;
+  sj_test_spin_until (sj_test_progressed, &progress, "playback to start");
+  sj_test_spin_until (promoted, priority, "the output threads to be promoted");
+
+  g_assert_cmpint (output_thread_policy ("webaudioSrc:src"), ==, SCHED_RR);
+  g_assert_cmpint (output_thread_policy ("threaded-ml"), ==, SCHED_RR);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
+  g_assert_cmpuint (sj_audio_priority_get_promoted (priority), ==, 0);
+  /* The pipeline may already be gone; if not, it runs at normal priority. */
+  g_assert_cmpint (output_thread_policy ("webaudioSrc:src"), !=, SCHED_RR);
+  g_assert_cmpint (output_thread_policy ("threaded-ml"), !=, SCHED_RR);
+}
+
+static void
+test_setting_off_keeps_normal_priority (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  SjWindow *window = sj_test_open_window ();
+  SjRepl *repl = _sj_window_get_repl (window);
+  g_autoptr(JsonObject) outcome = NULL;
+  Progress progress = { repl, 2.0, 0 };
+
+  g_settings_set_boolean (settings, "realtime-audio", FALSE);
+  outcome = sj_test_evaluate (repl, CODE);
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  /* Two cycles of playing: the promotion would have come at once. */
+  sj_test_spin_until (sj_test_progressed, &progress, "two cycles of playing");
+
+  g_assert_cmpuint (sj_audio_priority_get_promoted (_sj_repl_get_audio_priority (repl)), ==, 0);
+  g_assert_cmpint (output_thread_policy ("webaudioSrc:src"), !=, SCHED_RR);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
+  g_settings_reset (settings, "realtime-audio");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *home = NULL;
+  int ret;
+
+  home = sj_test_app_init ();
+  g_test_init (&argc, &argv, NULL);
+  sj_test_app_start ();
+
+  g_test_add_func ("/audio-priority/output-realtime-while-playing", test_output_realtime_while_playing);
+  g_test_add_func ("/audio-priority/setting-off-keeps-normal-priority", test_setting_off_keeps_normal_priority);
+
+  ret = g_test_run ();
+
+  sj_test_app_stop ();
+  sj_test_remove_tree (home);
+
+  return ret;
+}
