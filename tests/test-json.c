@@ -91,7 +91,11 @@ test_large (void)
 static void
 test_invalid (void)
 {
-  const char *bad[] = { "", "   ", "{", "[1,", "{\"a\" 1}", "nul\xff", "\"\\u12\"", NULL };
+  const char *bad[] = { "", "   ", "{", "[1,", "{\"a\" 1}", "nul\xff", "\"\\u12\"",
+                        /* A short \u escape, found by fuzz-llm-response: json-glib
+                         * made text that was not UTF-8 of it. */
+                        "{\"s\":\"\\ud80) rest\"}", "{\"s\":\"nul \\u0000 \\ud80) rest\"}",
+                        "[\"\\u\"]", "[\"\\u00e\"]", NULL };
 
   for (guint i = 0; bad[i] != NULL; i++)
     {

@@ -118,6 +118,15 @@ sj_json_check (const char          *data,
             {
               gsize span;
 
+              /* json-glib reads a short \u escape ("\ud80)") as a
+               * code point made of whatever follows, and hands back text
+               * that is not UTF-8: refuse it here, as JSON does. */
+              if (p[1] == 'u' && hex4 (p + 2, end) < 0)
+                {
+                  g_set_error (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INVALID,
+                               "A \\u escape in the JSON does not have four hexadecimal digits");
+                  return FALSE;
+                }
               if (escape_is_bad (p + 1, end, &span))
                 repair = TRUE;
               p += span;
