@@ -311,7 +311,6 @@ record_outcome (SjAgent       *self,
                 SjToolOutcome *outcome)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) args_node = NULL;
   g_autoptr(JsonNode) result_node = NULL;
   g_autofree char *result_text = NULL;
   JsonObject *budget = json_object_new ();

@@ -566,7 +566,6 @@ remove_stale_parts (GFile        *dir,
 {
   g_autoptr(GFileEnumerator) children = NULL;
   guint removed = 0;
-  GFileInfo *info;
 
   /* Packs nest files a few folders deep; symbolic links are not followed. */
   if (depth > 16)
@@ -574,10 +573,15 @@ remove_stale_parts (GFile        *dir,
   children = g_file_enumerate_children (dir, G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE ","
                                         G_FILE_ATTRIBUTE_TIME_MODIFIED,
                                         G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, cancellable, NULL);
-  while (children != NULL && (info = g_file_enumerator_next_file (children, cancellable, NULL)) != NULL)
+  while (children != NULL)
     {
-      g_autoptr(GFileInfo) owned = info;
-      g_autoptr(GFile) child = g_file_get_child (dir, g_file_info_get_name (info));
+      g_autoptr(GFileInfo) info = g_file_enumerator_next_file (children, cancellable, NULL);
+      g_autoptr(GFile) child = NULL;
+
+      if (info == NULL)
+        break;
+
+      child = g_file_get_child (dir, g_file_info_get_name (info));
 
       if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
         removed += remove_stale_parts (child, before, depth + 1, cancellable);
