@@ -4,7 +4,8 @@
  *
  * The real window playing into a PulseAudio server: while it plays, WebKit's
  * GStreamer output threads run with real-time priority (SCHED_RR); stopped,
- * they are back to normal; with the setting off, they are never promoted.
+ * they are back to normal; with the setting off, they are never promoted,
+ * and the Settings page's switch turned off while playing releases them.
  * Skipped where the system grants no real-time scheduling directly (rtkit's
  * side is test-realtime's).
  */
@@ -126,6 +127,86 @@ test_setting_off_keeps_normal_priority (void)
   g_settings_reset (settings, "realtime-audio");
 }
 
+static gboolean
+not_promoted (gpointer data)
+{
+  return sj_audio_priority_get_promoted (data) == 0;
+}
+
+static gboolean
+setting_off (gpointer settings)
+{
+  return !g_settings_get_boolean (settings, "realtime-audio");
+}
+
+static gboolean
+setting_on (gpointer settings)
+{
+  return g_settings_get_boolean (settings, "realtime-audio");
+}
+
+static gboolean
+has_settings_page (gpointer data)
+{
+  return ((SjWindow *)data)->settings_page != NULL;
+}
+
+/* The Settings page's switch is the musician's way to the setting: turned
+ * off while the music plays, the output threads drop back to normal
+ * priority at once; turned on again, they are promoted again. */
+static void
+test_switch_off_while_playing (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  SjWindow *window;
+  SjRepl *repl;
+  SjAudioPriority *priority;
+  GtkSwitch *toggle;
+  g_autoptr(JsonObject) outcome = NULL;
+  Progress progress = { NULL, 1.0, 0 };
+
+  if (!realtime_allowed ())
+    {
+      g_test_skip ("real-time scheduling is not granted directly here");
+      return;
+    }
+
+  window = sj_test_open_window ();
+  repl = _sj_window_get_repl (window);
+  priority = _sj_repl_get_audio_priority (repl);
+  /* The agent's pages, the Settings page among them, come at idle. */
+  sj_test_spin_until (has_settings_page, window, "the Settings page");
+  toggle = GTK_SWITCH (gtk_widget_get_template_child (GTK_WIDGET (window->settings_page), SJ_TYPE_SETTINGS_PAGE,
+                                                      "realtime_audio_switch"));
+  g_assert_true (gtk_switch_get_active (toggle));
+
+  outcome = sj_test_evaluate (repl, CODE);
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  progress.repl = repl;
+  sj_test_spin_until (sj_test_progressed, &progress, "playback to start");
+  sj_test_spin_until (promoted, priority, "the output threads to be promoted");
+  g_assert_cmpint (output_thread_policy ("webaudioSrc:src"), ==, SCHED_RR);
+
+  /* The switch itself: a click would animate it first, and the side
+   * panel's Settings page is not on screen here, so its animation would
+   * never tick (test-settings-page clicks it where it shows). */
+  gtk_switch_set_active (toggle, FALSE);
+  sj_test_spin_until (setting_off, settings, "the setting to be off");
+  sj_test_spin_until (not_promoted, priority, "the output threads to be released");
+  g_assert_true (sj_repl_get_state (repl)->playing);
+  g_assert_cmpint (output_thread_policy ("webaudioSrc:src"), ==, SCHED_OTHER);
+  g_assert_cmpint (output_thread_policy ("threaded-ml"), ==, SCHED_OTHER);
+
+  gtk_switch_set_active (toggle, TRUE);
+  sj_test_spin_until (setting_on, settings, "the setting to be on");
+  sj_test_spin_until (promoted, priority, "the output threads to be promoted again");
+  g_assert_cmpint (output_thread_policy ("webaudioSrc:src"), ==, SCHED_RR);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
+  g_settings_reset (settings, "realtime-audio");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -139,6 +220,7 @@ main (int   argc,
 
   g_test_add_func ("/audio-priority/output-realtime-while-playing", test_output_realtime_while_playing);
   g_test_add_func ("/audio-priority/setting-off-keeps-normal-priority", test_setting_off_keeps_normal_priority);
+  g_test_add_func ("/audio-priority/switch-off-while-playing", test_switch_off_while_playing);
 
   ret = g_test_run ();
 

@@ -259,6 +259,23 @@ test_bindings (void)
     WAIT_UNTIL (gtk_switch_get_active (toggle));
   }
 
+  /* Real-time priority for the sound output: on by default, both ways. */
+  {
+    GtkSwitch *toggle = GTK_SWITCH (CHILD (page, "realtime_audio_switch"));
+    AdwActionRow *row = ADW_ACTION_ROW (gtk_widget_get_ancestor (GTK_WIDGET (toggle), ADW_TYPE_ACTION_ROW));
+
+    g_assert_true (g_settings_get_boolean (settings, "realtime-audio"));
+    g_assert_true (gtk_switch_get_active (toggle));
+    g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "Real-time audio priority");
+    g_assert_nonnull (strstr (adw_action_row_get_subtitle (row), "rtkit"));
+    g_assert_true (adw_action_row_get_activatable_widget (row) == GTK_WIDGET (toggle));
+    adw_action_row_activate (row);
+    WAIT_UNTIL (!g_settings_get_boolean (settings, "realtime-audio"));
+    g_assert_false (gtk_switch_get_active (toggle));
+    g_settings_set_boolean (settings, "realtime-audio", TRUE);
+    WAIT_UNTIL (gtk_switch_get_active (toggle));
+  }
+
   /* Where .osc() and .midi() send: SuperDirt's address by default, MIDI
    * through JACK when there is a server, else ALSA. */
   {

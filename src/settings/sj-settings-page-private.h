@@ -61,6 +61,7 @@ struct _SjSettingsPage
   GtkSpinButton        *repair_spin;
   GtkSpinButton        *tool_budget_spin;
   GtkSwitch            *download_sounds_switch;
+  GtkSwitch            *realtime_audio_switch;
   AdwEntryRow          *osc_host_row;
   GtkSpinButton        *osc_port_spin;
   AdwComboRow          *midi_backend_row;
