@@ -230,6 +230,26 @@ soak_done (gpointer data)
   return ((Soak *)data)->done;
 }
 
+/* --print-variants: the codes as a JSON array of strings, the first the one
+ * that starts, then one per change in turn. bench/soak --chromium plays the
+ * same in Chromium beside the app. */
+static void
+print_variants (void)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  guint n = g_getenv ("SJ_SOAK_CODE") != NULL ? 1 : G_N_ELEMENTS (variants);
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n; i++)
+    json_builder_add_string_value (builder, variant (i));
+  json_builder_end_array (builder);
+  root = json_builder_get_root (builder);
+  text = json_to_string (root, FALSE);
+  g_print ("%s\n", text);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -243,6 +263,12 @@ main (int   argc,
   double growth;
   guint change_id, sample_id;
   gboolean ok;
+
+  if (argc == 2 && g_str_equal (argv[1], "--print-variants"))
+    {
+      print_variants ();
+      return EXIT_SUCCESS;
+    }
 
   for (int i = 1; i + 1 < argc; i += 2)
     {
