@@ -356,3 +356,54 @@ sj_test_key_window_wait_frames (SjTestKeyWindow *self,
 
   sj_test_widgets_spin_until (frames_passed, &frames, self->timeout_s, "frames to be drawn");
 }
+
+static GLogWriterOutput
+snapshot_race_writer (GLogLevelFlags   log_level,
+                      const GLogField *fields,
+                      gsize            n_fields,
+                      gpointer         user_data)
+{
+  const char *domain = NULL;
+  const char *message = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      if (g_strcmp0 (fields[i].key, "GLIB_DOMAIN") == 0)
+        domain = fields[i].value;
+      else if (g_strcmp0 (fields[i].key, "MESSAGE") == 0)
+        message = fields[i].value;
+    }
+
+  /* Only this one GTK-internal warning, about GTK's own gizmos (a
+   * scrollbar's slider or trough), is let through; any other warning or
+   * critical still ends the test (the default writer aborts on it). */
+  if ((log_level & G_LOG_LEVEL_WARNING) != 0 && g_strcmp0 (domain, "Gtk") == 0 && message != NULL &&
+      g_str_has_prefix (message, "Trying to snapshot GtkGizmo ") &&
+      g_str_has_suffix (message, " without a current allocation"))
+    {
+      g_test_message ("tolerated GTK 4.8 warning: %s", message);
+      return G_LOG_WRITER_HANDLED;
+    }
+
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
+/**
+ * sj_test_tolerate_gtk_snapshot_race:
+ *
+ * GTK 4.8 now and then snapshots a scrollbar's slider in the frame in
+ * which its adjustment changed, before the slider is allocated again, and
+ * warns "Trying to snapshot GtkGizmo … without a current allocation". It
+ * is GTK's own widget, the next frame draws it right, and nothing is seen;
+ * it shows only on a loaded machine (it failed CI twice in the composer's
+ * grow-and-shrink test, and never in dozens of runs on a quiet one).
+ * g_test_init() makes every warning fatal: this keeps that one harmless
+ * warning from ending a test, and every other one fatal. GTK logs
+ * structured messages, which g_test_log_set_fatal_handler() never sees,
+ * so this is a log writer; call it once, before gtk_test_init().
+ */
+void
+sj_test_tolerate_gtk_snapshot_race (void)
+{
+  g_log_set_writer_func (snapshot_race_writer, NULL, NULL);
+}

@@ -27,6 +27,7 @@ guint       sj_test_count_colours      (GdkTexture   *texture,
 void        sj_test_wait_widget_frames (GtkWidget    *widget,
                                         int           n,
                                         guint         timeout_s);
+void        sj_test_tolerate_gtk_snapshot_race (void);
 
 /* A window that takes real key presses from xdotool under Xvfb, and counts
  * the frames it draws. */
