@@ -419,9 +419,10 @@ test_voice (void)
     const char *key;
     const char *title;
     const char *default_value;
+    const char *typed;
   } entries[] = {
-    { "voice_endpoint_row", "voice-endpoint-url", "Transcription service URL (optional)", "" },
-    { "voice_model_row", "voice-endpoint-model", "Transcription model", "whisper-1" },
+    { "voice_endpoint_row", "voice-endpoint-url", "Transcription service URL (optional)", "", "http://127.0.0.1:9/v1" },
+    { "voice_model_row", "voice-endpoint-model", "Transcription model", "whisper-1", "large-v3" },
   };
   g_autoptr(GSettings) settings = new_settings ();
   g_autoptr(GString) unnamed = g_string_new (NULL);
@@ -483,8 +484,8 @@ test_voice (void)
 
       g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, entries[i].title);
       g_assert_true (text_is (row, entries[i].default_value));
-      gtk_editable_set_text (GTK_EDITABLE (row), "http://127.0.0.1:9/typed");
-      WAIT_UNTIL (sj_test_settings_string_is (settings, entries[i].key, "http://127.0.0.1:9/typed"));
+      gtk_editable_set_text (GTK_EDITABLE (row), entries[i].typed);
+      WAIT_UNTIL (sj_test_settings_string_is (settings, entries[i].key, entries[i].typed));
       g_settings_set_string (settings, entries[i].key, "set-elsewhere");
       WAIT_UNTIL (text_is (row, "set-elsewhere"));
       g_settings_set_string (settings, entries[i].key, entries[i].default_value);
