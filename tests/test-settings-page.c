@@ -4,8 +4,9 @@
  *
  * The agent's Settings page and the problem banner, as real widgets under
  * Xvfb. tests/test-secrets.sh runs this on a private session bus with a
- * gnome-keyring-daemon of its own (SJ_TEST_KEYRING=running), so the key
- * the page stores goes to a throwaway keyring; run without the script, the
+ * gnome-keyring-daemon of its own (SJ_TEST_KEYRING=running), so the keys
+ * the page stores (the model's, the transcription service's) go to a
+ * throwaway keyring; run without the script, the
  * page tests skip rather than touch the keyring of whoever runs them. A
  * SoupServer on the loopback interface plays the provider's /models.
  *
