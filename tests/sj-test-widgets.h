@@ -54,4 +54,9 @@ void        sj_test_key_window_press   (SjTestKeyWindow    *self,
 void        sj_test_key_window_wait_frames (SjTestKeyWindow *self,
                                         guint               n);
 
+void        sj_test_collect_unnamed    (GtkWidget          *widget,
+                                        const char         *where,
+                                        GString            *unnamed,
+                                        guint              *checked);
+
 G_END_DECLS
