@@ -6,20 +6,34 @@
  * (with-pulse.sh): Ctrl+Shift+Space typed with xdotool starts listening,
  * espeak-ng says a jam command into the test microphone, the words appear
  * in the composer after what was typed, the music is lowered meanwhile and
- * back after, and a second Ctrl+Shift+Space leaves the final text there. A
+ * back after, and a second Ctrl+Shift+Space leaves the final text there.
+ * Lowering the music changes its loudness only: quantized swaps, as the
+ * agent applies them, land at the same boundaries with the same event
+ * times (sj-test-swap.c) whether the music is lowered or not. A
  * microphone that is not there gets the banner, and the typed text stays.
  */
 
 #include "config.h"
 
+#include <math.h>
+
 #include "sj-chat-panel-private.h"
 #include "sj-problem-banner-private.h"
 #include "sj-test-app.h"
+#include "sj-test-swap.h"
 #include "sj-test-voice.h"
 #include "sj-test-widgets.h"
 #include "sj-window-private.h"
 
 #define WAIT_TIMEOUT_S 60
+/* The swaps compared, lowered and not: a few at a tempo where each takes
+ * half a second, with the tempo first changed mid-cycle so that the
+ * boundaries fall inside the scheduler's spans (sj_test_swap_run()). An
+ * even number, so that the first pattern plays after the last swap. */
+#define SWAP_CPS 2
+#define N_SWAPS 6
+/* The gain of every event in sj_test_swap_voice_a and _b. */
+#define PATTERN_GAIN 0.05
 
 static SjTestKeyWindow keys;
 static char *wav_dir;
@@ -171,6 +185,111 @@ test_shortcut (void)
   sj_test_evaluate (window->repl, "silence");
 }
 
+/* Every event recorded plays at the pattern's own gain: lowering the music
+ * happens after the scheduler, on the master gain. */
+static void
+assert_pattern_gain (JsonObject *recording)
+{
+  JsonArray *events = json_object_get_array_member (recording, "events");
+
+  g_assert_cmpuint (json_array_get_length (events), >, 0);
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *value = json_object_get_object_member (json_array_get_object_element (events, i), "value");
+
+      g_assert_cmpfloat (json_object_get_double_member (value, "gain"), ==, PATTERN_GAIN);
+    }
+}
+
+static void
+assert_no_late_events (const char              *what,
+                       const SjTestSwapFigures *figures)
+{
+  g_test_message ("%s: %u swaps, %u events, %" G_GINT64_FORMAT " late, boundary error %g cycles, %.6f ms, "
+                  "max deviation %.6f ms", what, figures->swaps, figures->events, figures->late,
+                  figures->max_cycle_error, figures->max_boundary_ms, figures->max_deviation_ms);
+  g_assert_cmpint (figures->late, ==, 0);
+}
+
+/* The music lowered while listening, through the window's own path (the
+ * voice-listen action, the session listening, the page's master gain):
+ * the events go on at the same times across the moment it is lowered and
+ * at the same gain, the tempo and the cycle are the scheduler's as before,
+ * and the same quantized swaps as with the music at full gain land
+ * exactly at their boundaries, with none late. */
+static void
+test_duck_keeps_swap_timing (void)
+{
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
+  SjComposer *composer = sj_chat_panel_get_composer (window->chat_panel);
+  SjRepl *repl = _sj_window_get_repl (window);
+  SjTestSwapFigures plain = { 0 }, across = { 0 }, ducked = { 0 };
+  g_autoptr(GArray) segments = g_array_new (FALSE, FALSE, sizeof (SjTestSwapSegment));
+  g_autoptr(JsonObject) recording = NULL;
+  SjTestSwapSegment playing = { -1, &sj_test_swap_voice_a, SWAP_CPS };
+  SjReplState before, after;
+
+  if (!sj_test_voice_available ())
+    {
+      g_test_skip ("needs tests/with-pulse.sh");
+      return;
+    }
+
+  g_settings_set_boolean (window->settings, "voice-send-automatically", FALSE);
+  g_settings_set_boolean (window->settings, "voice-duck-music", TRUE);
+
+  /* At full gain: the reference. */
+  sj_test_swap_run (repl, SWAP_CPS, N_SWAPS, FALSE, &plain);
+  g_assert_true (is_not_ducked (window));
+  sj_test_swap_assert_exact (&plain);
+  assert_no_late_events ("at full gain", &plain);
+
+  /* Lowered by listening, recorded across the moment: the events the
+   * pattern must produce, on one continuous tempo map, at their gain. */
+  sj_test_query_state (repl, &before);
+  sj_test_swap_record_events (repl, TRUE);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "voice-listen", NULL);
+  sj_test_widgets_spin_until (is_listening, composer, WAIT_TIMEOUT_S, "listening to start");
+  sj_test_widgets_spin_until (is_ducked, window, WAIT_TIMEOUT_S, "the music to be lowered");
+  sj_test_swap_wait_for_cycle (repl, sj_repl_get_state (repl)->cycle + 1);
+  recording = sj_test_swap_take_recorded (repl);
+  sj_test_swap_record_events (repl, FALSE);
+  sj_test_query_state (repl, &after);
+  g_assert_true (after.playing);
+  g_assert_cmpfloat (after.cps, ==, before.cps);
+  g_assert_cmpfloat (after.cycle, >, before.cycle);
+  g_array_append_val (segments, playing);
+  sj_test_swap_check_recording (recording, segments, &across);
+  sj_test_swap_assert_exact (&across);
+  g_assert_cmpuint (across.events, ==, across.expected);
+  g_assert_cmpint (after.late - before.late, ==, 0);
+  assert_pattern_gain (recording);
+
+  /* The same swaps, lowered: still listening and lowered after them. */
+  sj_test_swap_run (repl, SWAP_CPS, N_SWAPS, FALSE, &ducked);
+  g_assert_true (sj_composer_get_listening (composer));
+  g_assert_true (is_ducked (window));
+  sj_test_swap_assert_exact (&ducked);
+  assert_no_late_events ("lowered", &ducked);
+  g_assert_cmpuint (ducked.swaps, ==, plain.swaps);
+  g_assert_cmpuint (ducked.events, ==, ducked.expected);
+  g_assert_cmpfloat (ducked.max_cycle_error, ==, plain.max_cycle_error);
+  g_assert_cmpfloat (fabs (ducked.max_boundary_ms - plain.max_boundary_ms), <, 0.01);
+  g_assert_cmpfloat (fabs (ducked.max_deviation_ms - plain.max_deviation_ms), <, 0.01);
+
+  /* Back to full gain when listening stops, the music still playing. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "voice-listen", NULL);
+  sj_test_widgets_spin_until (is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
+  sj_test_widgets_spin_until (is_stopped, window, WAIT_TIMEOUT_S, "the final words");
+  sj_test_widgets_spin_until (is_not_ducked, window, WAIT_TIMEOUT_S, "the music back to full gain");
+  g_assert_true (sj_repl_get_state (repl)->playing);
+  g_assert_cmpfloat (sj_repl_get_state (repl)->cps, ==, SWAP_CPS);
+
+  sj_test_swap_stop_playing (repl);
+  sj_composer_set_text (composer, "");
+  sj_chat_panel_show_voice_problem (window->chat_panel, NULL);
+}
+
 static gboolean
 banner_shows (gpointer data)
 {
@@ -223,6 +342,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/voice-window/shortcut", test_shortcut);
+  g_test_add_func ("/voice-window/duck-keeps-swap-timing", test_duck_keeps_swap_timing);
   g_test_add_func ("/voice-window/no-microphone", test_no_microphone);
 
   ret = g_test_run ();
