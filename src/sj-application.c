@@ -74,9 +74,9 @@ sj_application_prepare_env (void)
    * collector clears it in eden collections but runs full ones too rarely,
    * and the garbage they would clear piles up: a soak grew 413 -> 711 MiB
    * in 10 minutes. With every collection full, a soak beside it held flat
-   * (358 -> 356 MiB over minutes 2-4, no late events) for about 13 % more
-   * CPU (bench/README.md, "Playing for hours, part two"). A value the user
-   * set wins. */
+   * (358 -> 356 MiB over minutes 2-4, no late events) for about 2 % more
+   * CPU (bench/audio --env-variant JSC_useGenerationalGC=true; bench/README.md,
+   * "Playing for hours, part two"). A value the user set wins. */
   g_setenv ("JSC_useGenerationalGC", "false", FALSE);
 
   /* Without a GPU (no DRM render node), GTK's default GL renderer runs on
