@@ -486,8 +486,7 @@ test_banner (void)
   SjProblemBanner *banner = SJ_PROBLEM_BANNER (_sj_problem_banner_new ());
   GtkRevealer *revealer = GTK_REVEALER (gtk_widget_get_first_child (GTK_WIDGET (banner)));
   GtkWidget *box = gtk_revealer_get_child (revealer);
-  GtkLabel *label = GTK_LABEL (gtk_widget_get_first_child (box));
-  GtkWidget *button = gtk_widget_get_last_child (box);
+  GtkWidget *button = GTK_WIDGET (_sj_problem_banner_get_button (banner));
 
   g_signal_connect (settings_action, "activate", G_CALLBACK (count_activation_cb), &n_settings);
   g_signal_connect (retry_action, "activate", G_CALLBACK (count_activation_cb), &n_retries);
@@ -507,7 +506,7 @@ test_banner (void)
       const char *text;
 
       sj_problem_banner_show (banner, cases[i].problem, cases[i].detail);
-      text = gtk_label_get_label (label);
+      text = _sj_problem_banner_get_message (banner);
       g_assert_true (gtk_revealer_get_reveal_child (revealer));
       g_assert_cmpint (_sj_problem_banner_get_problem (banner), ==, cases[i].problem);
       g_assert_nonnull (strstr (text, cases[i].text));
@@ -515,11 +514,14 @@ test_banner (void)
         g_assert_true (g_str_has_suffix (text, cases[i].detail));
       g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, cases[i].button);
       g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, cases[i].action);
+      /* The agent's problems have no title: the chat says the rest. */
+      g_assert_null (_sj_problem_banner_get_title (banner));
+      gtk_test_accessible_assert_property (button, GTK_ACCESSIBLE_PROPERTY_LABEL, cases[i].button);
     }
 
   /* The no-keyring text also offers the way without a key. */
   sj_problem_banner_show (banner, SJ_PROBLEM_NO_KEYRING, NULL);
-  g_assert_nonnull (strstr (gtk_label_get_label (label), "needs no key"));
+  g_assert_nonnull (strstr (_sj_problem_banner_get_message (banner), "needs no key"));
 
   /* The buttons drive the window's actions. */
   sj_problem_banner_show (banner, SJ_PROBLEM_NO_API_KEY, NULL);
@@ -539,6 +541,57 @@ test_banner (void)
   g_assert_false (gtk_revealer_get_reveal_child (revealer));
 
   gtk_window_destroy (window);
+}
+
+/* The voice's problems: a title that says what happened, the way forward
+ * in the message, a button that goes there, named for screen readers. */
+static void
+test_voice_banner (void)
+{
+  static const struct {
+    SjProblem   problem;
+    const char *title;
+    const char *text;
+    const char *button;
+    const char *accessible;
+    const char *action;
+    const char *target;
+  } cases[] = {
+    { SJ_PROBLEM_VOICE_NO_MICROPHONE, "No Microphone", "Sound settings", "Try Again", "Try Listening Again",
+      "win.voice-listen", NULL },
+    { SJ_PROBLEM_VOICE_BUSY, "Microphone Busy", "another program", "Try Again", "Try Listening Again",
+      "win.voice-listen", NULL },
+    { SJ_PROBLEM_VOICE_MODEL_MISSING, "Speech Model Missing", "pocketsphinx-en-us", "Voice Settings",
+      "Open Voice Settings", "win.show-voice-settings", "endpoint" },
+    { SJ_PROBLEM_VOICE_ENDPOINT_UNREACHABLE, "Transcription Service Unreachable", "offline recogniser was used",
+      "Voice Settings", "Open Voice Settings", "win.show-voice-settings", "endpoint" },
+    { SJ_PROBLEM_VOICE_ENDPOINT_REFUSED, "Transcription Key Refused", "valid key", "Voice Settings",
+      "Open Voice Settings", "win.show-voice-settings", "key" },
+  };
+  SjProblemBanner *banner = g_object_ref_sink (SJ_PROBLEM_BANNER (_sj_problem_banner_new ()));
+  GtkWidget *button = GTK_WIDGET (_sj_problem_banner_get_button (banner));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GVariant *target;
+
+      sj_problem_banner_show (banner, cases[i].problem, NULL);
+      g_assert_true (_sj_problem_banner_get_revealed (banner));
+      g_assert_cmpstr (_sj_problem_banner_get_title (banner), ==, cases[i].title);
+      g_assert_nonnull (strstr (_sj_problem_banner_get_message (banner), cases[i].text));
+      g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, cases[i].button);
+      gtk_test_accessible_assert_property (button, GTK_ACCESSIBLE_PROPERTY_LABEL, cases[i].accessible);
+      gtk_test_accessible_assert_property (button, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                           _sj_problem_banner_get_message (banner));
+      g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, cases[i].action);
+      target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (button));
+      if (cases[i].target == NULL)
+        g_assert_null (target);
+      else
+        g_assert_cmpstr (g_variant_get_string (target, NULL), ==, cases[i].target);
+    }
+
+  g_object_unref (banner);
 }
 
 static void
@@ -581,8 +634,9 @@ main (int   argc,
 {
   int status;
 
-  /* The private session bus has no accessibility bus to offer. */
-  g_setenv ("GTK_A11Y", "none", FALSE);
+  /* The private session bus has no accessibility bus to offer; GTK's test
+   * backend needs none, and lets the banner's accessible names be read. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   g_test_init (&argc, &argv, NULL);
   /* stdout is the TAP stream: GTK's debug messages (the script sets
    * G_MESSAGES_DEBUG=all) go with the other logs. */
@@ -599,6 +653,7 @@ main (int   argc,
   g_test_add_func ("/settings-page/api-key", test_api_key);
   g_test_add_func ("/settings-page/models", test_models);
   g_test_add_func ("/problem-banner/show", test_banner);
+  g_test_add_func ("/problem-banner/voice", test_voice_banner);
   g_test_add_func ("/problem-banner/from-error", test_problem_from_error);
 
   status = g_test_run ();
