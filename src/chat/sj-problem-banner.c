@@ -195,6 +195,24 @@ _sj_problem_banner_new (void)
   return g_object_new (SJ_TYPE_PROBLEM_BANNER, NULL);
 }
 
+/* The action and its target change together: GTK warns of an action whose
+ * parameter does not fit the target, even for a moment between the two. */
+static void
+set_action (SjProblemBanner *self,
+            const char      *detailed_name)
+{
+  g_autofree char *name = NULL;
+  g_autoptr(GVariant) target = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_action_parse_detailed_name (detailed_name, &name, &target, &error))
+    g_error ("Bad action in the problem banner: %s", error->message);
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->button), NULL);
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->button), target);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->button), name);
+}
+
 /**
  * sj_problem_banner_show:
  * @detail: (nullable): a sentence added after the problem's own, such as
@@ -240,7 +258,7 @@ sj_problem_banner_show (SjProblemBanner *self,
                                   _(spec->accessible_label != NULL ? spec->accessible_label : spec->button_label),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
                                   -1);
-  gtk_actionable_set_detailed_action_name (GTK_ACTIONABLE (self->button), spec->action_name);
+  set_action (self, spec->action_name);
   gtk_revealer_set_reveal_child (self->revealer, TRUE);
 }
 
