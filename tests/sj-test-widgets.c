@@ -4,8 +4,8 @@
  *
  * What the widget tests under Xvfb share: waiting on the main loop for a
  * condition (never sleeping), finding a widget, rendering one the way GTK
- * draws it on screen and keeping it as a PNG, and a window that takes real
- * key presses.
+ * draws it on screen and keeping it as a PNG, a window that takes real
+ * key presses, and the controls a screen reader could not name.
  */
 
 #include "config.h"
@@ -355,4 +355,153 @@ sj_test_key_window_wait_frames (SjTestKeyWindow *self,
   Frames frames = { self, self->frames + n };
 
   sj_test_widgets_spin_until (frames_passed, &frames, self->timeout_s, "frames to be drawn");
+}
+
+static GLogWriterOutput
+snapshot_race_writer (GLogLevelFlags   log_level,
+                      const GLogField *fields,
+                      gsize            n_fields,
+                      gpointer         user_data)
+{
+  const char *domain = NULL;
+  const char *message = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      if (g_strcmp0 (fields[i].key, "GLIB_DOMAIN") == 0)
+        domain = fields[i].value;
+      else if (g_strcmp0 (fields[i].key, "MESSAGE") == 0)
+        message = fields[i].value;
+    }
+
+  /* Only this one GTK-internal warning, about GTK's own gizmos (a
+   * scrollbar's slider or trough), is let through; any other warning or
+   * critical still ends the test (the default writer aborts on it). */
+  if ((log_level & G_LOG_LEVEL_WARNING) != 0 && g_strcmp0 (domain, "Gtk") == 0 && message != NULL &&
+      g_str_has_prefix (message, "Trying to snapshot GtkGizmo ") &&
+      g_str_has_suffix (message, " without a current allocation"))
+    {
+      g_test_message ("tolerated GTK 4.8 warning: %s", message);
+      return G_LOG_WRITER_HANDLED;
+    }
+
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
+/**
+ * sj_test_tolerate_gtk_snapshot_race:
+ *
+ * GTK 4.8 now and then snapshots a scrollbar's slider in the frame in
+ * which its adjustment changed, before the slider is allocated again, and
+ * warns "Trying to snapshot GtkGizmo … without a current allocation". It
+ * is GTK's own widget, the next frame draws it right, and nothing is seen;
+ * it shows only on a loaded machine (it failed CI twice in the composer's
+ * grow-and-shrink test, and never in dozens of runs on a quiet one).
+ * g_test_init() makes every warning fatal: this keeps that one harmless
+ * warning from ending a test, and every other one fatal. GTK logs
+ * structured messages, which g_test_log_set_fatal_handler() never sees,
+ * so this is a log writer; call it once, before gtk_test_init().
+ */
+void
+sj_test_tolerate_gtk_snapshot_race (void)
+{
+  g_log_set_writer_func (snapshot_race_writer, NULL, NULL);
+}
+
+/* Every control named ----------------------------------------------------- */
+
+/* The widgets a screen reader lands on and must name. */
+static gboolean
+is_control (GtkWidget *widget)
+{
+  GtkWidget *parent = gtk_widget_get_parent (widget);
+
+  /* A menu button's own toggle is the menu button to a screen reader; a
+   * spin button's and an entry row's text are their parent. */
+  if (parent != NULL && (GTK_IS_MENU_BUTTON (parent) || GTK_IS_SPIN_BUTTON (parent) || GTK_IS_DROP_DOWN (parent)))
+    return FALSE;
+  if (GTK_IS_TEXT (widget) && parent != NULL && gtk_widget_get_ancestor (parent, GTK_TYPE_EDITABLE) != NULL)
+    return FALSE;
+
+  return GTK_IS_BUTTON (widget) || GTK_IS_MENU_BUTTON (widget) || GTK_IS_EXPANDER (widget) ||
+         GTK_IS_SWITCH (widget) || GTK_IS_CHECK_BUTTON (widget) || GTK_IS_SCALE (widget) ||
+         GTK_IS_DROP_DOWN (widget) || GTK_IS_SPIN_BUTTON (widget) || GTK_IS_EDITABLE (widget) ||
+         (GTK_IS_LIST_BOX_ROW (widget) && gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (widget)));
+}
+
+static gboolean
+has_text_label (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget) && *gtk_label_get_text (GTK_LABEL (widget)) != '\0')
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (has_text_label (child))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* A label of its own, or labelled by a widget with text. GTK labels a
+ * button by its child, which names nothing when the child is an icon:
+ * such a button needs a label of its own. */
+static gboolean
+is_named (GtkWidget *widget)
+{
+  if (gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL))
+    return TRUE;
+  if (!gtk_test_accessible_has_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY))
+    return FALSE;
+  if (GTK_IS_BUTTON (widget) || GTK_IS_MENU_BUTTON (widget) || GTK_IS_EXPANDER (widget))
+    return has_text_label (widget);
+
+  return TRUE;
+}
+
+/* Appends to @unnamed, one line each, the mapped controls under @widget
+ * that a screen reader could not name (and icon-only buttons without a
+ * tooltip), counting those checked in @checked; @where says where they are. */
+void
+sj_test_collect_unnamed (GtkWidget  *widget,
+                         const char *where,
+                         GString    *unnamed,
+                         guint      *checked)
+{
+  GType toast = g_type_from_name ("AdwToastWidget");
+
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  /* libadwaita 1.2's toast has a close button without name or tooltip
+   * (1.4 names it); a toast is transient, not part of a page. */
+  if (toast != 0 && G_TYPE_CHECK_INSTANCE_TYPE (widget, toast))
+    return;
+
+  if (is_control (widget))
+    {
+      GtkWidget *icon = GTK_IS_BUTTON (widget) ? gtk_button_get_child (GTK_BUTTON (widget)) : NULL;
+
+      /* An icon-only button says what it does on hover too. */
+      if (GTK_IS_IMAGE (icon) && gtk_widget_get_tooltip_text (widget) == NULL &&
+          gtk_widget_get_ancestor (widget, GTK_TYPE_WINDOW_CONTROLS) == NULL)
+        g_string_append_printf (unnamed, "  %s: an icon-only %s (%s) in %s without a tooltip\n", where, G_OBJECT_TYPE_NAME (widget),
+                                gtk_image_get_icon_name (GTK_IMAGE (icon)), G_OBJECT_TYPE_NAME (gtk_widget_get_parent (widget)));
+      (*checked)++;
+      if (!is_named (widget))
+        {
+          const char *tooltip = gtk_widget_get_tooltip_text (widget);
+          GtkWidget *label = GTK_IS_BUTTON (widget) ? gtk_button_get_child (GTK_BUTTON (widget)) : NULL;
+
+          GtkWidget *parent = gtk_widget_get_parent (widget);
+
+          g_string_append_printf (unnamed, "  %s: %s in %s in %s (%s%s%s)\n", where, G_OBJECT_TYPE_NAME (widget),
+                                  G_OBJECT_TYPE_NAME (parent),
+                                  G_OBJECT_TYPE_NAME (gtk_widget_get_parent (parent)),
+                                  tooltip != NULL ? tooltip : "",
+                                  GTK_IS_LABEL (label) ? " label: " : "",
+                                  GTK_IS_LABEL (label) ? gtk_label_get_text (GTK_LABEL (label)) : "");
+        }
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    sj_test_collect_unnamed (child, where, unnamed, checked);
 }

@@ -27,6 +27,7 @@ guint       sj_test_count_colours      (GdkTexture   *texture,
 void        sj_test_wait_widget_frames (GtkWidget    *widget,
                                         int           n,
                                         guint         timeout_s);
+void        sj_test_tolerate_gtk_snapshot_race (void);
 
 /* A window that takes real key presses from xdotool under Xvfb, and counts
  * the frames it draws. */
@@ -52,5 +53,10 @@ void        sj_test_key_window_press   (SjTestKeyWindow    *self,
                                         const char * const *keys);
 void        sj_test_key_window_wait_frames (SjTestKeyWindow *self,
                                         guint               n);
+
+void        sj_test_collect_unnamed    (GtkWidget          *widget,
+                                        const char         *where,
+                                        GString            *unnamed,
+                                        guint              *checked);
 
 G_END_DECLS

@@ -730,6 +730,7 @@ main (int   argc,
    * (and no accessibility bus to look for). */
   g_setenv ("GTK_A11Y", "test", TRUE);
 
+  sj_test_tolerate_gtk_snapshot_race ();
   gtk_test_init (&argc, &argv, NULL);
   sj_register_resource ();
 

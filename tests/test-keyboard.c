@@ -265,101 +265,6 @@ test_stop_agent (void)
   g_settings_reset (settings, "model");
 }
 
-/* Every control named ------------------------------------------------------ */
-
-/* The widgets a screen reader lands on and must name. */
-static gboolean
-is_control (GtkWidget *widget)
-{
-  GtkWidget *parent = gtk_widget_get_parent (widget);
-
-  /* A menu button's own toggle is the menu button to a screen reader; a
-   * spin button's and an entry row's text are their parent. */
-  if (parent != NULL && (GTK_IS_MENU_BUTTON (parent) || GTK_IS_SPIN_BUTTON (parent) || GTK_IS_DROP_DOWN (parent)))
-    return FALSE;
-  if (GTK_IS_TEXT (widget) && parent != NULL && gtk_widget_get_ancestor (parent, GTK_TYPE_EDITABLE) != NULL)
-    return FALSE;
-
-  return GTK_IS_BUTTON (widget) || GTK_IS_MENU_BUTTON (widget) || GTK_IS_EXPANDER (widget) ||
-         GTK_IS_SWITCH (widget) || GTK_IS_CHECK_BUTTON (widget) || GTK_IS_SCALE (widget) ||
-         GTK_IS_DROP_DOWN (widget) || GTK_IS_SPIN_BUTTON (widget) || GTK_IS_EDITABLE (widget) ||
-         (GTK_IS_LIST_BOX_ROW (widget) && gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (widget)));
-}
-
-static gboolean
-has_text_label (GtkWidget *widget)
-{
-  if (GTK_IS_LABEL (widget) && *gtk_label_get_text (GTK_LABEL (widget)) != '\0')
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (has_text_label (child))
-      return TRUE;
-
-  return FALSE;
-}
-
-/* A label of its own, or labelled by a widget with text. GTK labels a
- * button by its child, which names nothing when the child is an icon:
- * such a button needs a label of its own. */
-static gboolean
-is_named (GtkWidget *widget)
-{
-  if (gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL))
-    return TRUE;
-  if (!gtk_test_accessible_has_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY))
-    return FALSE;
-  if (GTK_IS_BUTTON (widget) || GTK_IS_MENU_BUTTON (widget) || GTK_IS_EXPANDER (widget))
-    return has_text_label (widget);
-
-  return TRUE;
-}
-
-static void
-collect_unnamed (GtkWidget  *widget,
-                 const char *where,
-                 GString    *unnamed,
-                 guint      *checked)
-{
-  GType toast = g_type_from_name ("AdwToastWidget");
-
-  if (!gtk_widget_get_mapped (widget))
-    return;
-  /* libadwaita 1.2's toast has a close button without name or tooltip
-   * (1.4 names it); a toast is transient, not part of a page. */
-  if (toast != 0 && G_TYPE_CHECK_INSTANCE_TYPE (widget, toast))
-    return;
-
-  if (is_control (widget))
-    {
-      GtkWidget *icon = GTK_IS_BUTTON (widget) ? gtk_button_get_child (GTK_BUTTON (widget)) : NULL;
-
-      /* An icon-only button says what it does on hover too. */
-      if (GTK_IS_IMAGE (icon) && gtk_widget_get_tooltip_text (widget) == NULL &&
-          gtk_widget_get_ancestor (widget, GTK_TYPE_WINDOW_CONTROLS) == NULL)
-        g_string_append_printf (unnamed, "  %s: an icon-only %s (%s) in %s without a tooltip\n", where, G_OBJECT_TYPE_NAME (widget),
-                                gtk_image_get_icon_name (GTK_IMAGE (icon)), G_OBJECT_TYPE_NAME (gtk_widget_get_parent (widget)));
-      (*checked)++;
-      if (!is_named (widget))
-        {
-          const char *tooltip = gtk_widget_get_tooltip_text (widget);
-          GtkWidget *label = GTK_IS_BUTTON (widget) ? gtk_button_get_child (GTK_BUTTON (widget)) : NULL;
-
-          GtkWidget *parent = gtk_widget_get_parent (widget);
-
-          g_string_append_printf (unnamed, "  %s: %s in %s in %s (%s%s%s)\n", where, G_OBJECT_TYPE_NAME (widget),
-                                  G_OBJECT_TYPE_NAME (parent),
-                                  G_OBJECT_TYPE_NAME (gtk_widget_get_parent (parent)),
-                                  tooltip != NULL ? tooltip : "",
-                                  GTK_IS_LABEL (label) ? " label: " : "",
-                                  GTK_IS_LABEL (label) ? gtk_label_get_text (GTK_LABEL (label)) : "");
-        }
-    }
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    collect_unnamed (child, where, unnamed, checked);
-}
-
 /* Every button, toggle, expander, entry and activatable row of the main
  * view and of every panel page has an accessible name, and icon-only
  * buttons keep their tooltips. */
@@ -378,7 +283,7 @@ test_accessible_names (void)
     {
       adw_view_stack_set_visible_child_name (window->panel_stack, pages[p].page);
       sj_test_key_window_wait_frames (&keys, 3);
-      collect_unnamed (GTK_WIDGET (window), pages[p].page, unnamed, &checked);
+      sj_test_collect_unnamed (GTK_WIDGET (window), pages[p].page, unnamed, &checked);
     }
 
   /* With a model and a conversation: the composer, messages, tool logs,
@@ -399,7 +304,7 @@ test_accessible_names (void)
     {
       adw_view_stack_set_visible_child_name (window->panel_stack, pages[p].page);
       sj_test_key_window_wait_frames (&keys, 3);
-      collect_unnamed (GTK_WIDGET (window), pages[p].page, unnamed, &checked);
+      sj_test_collect_unnamed (GTK_WIDGET (window), pages[p].page, unnamed, &checked);
     }
 
   g_settings_reset (settings, "provider");

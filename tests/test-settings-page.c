@@ -4,8 +4,9 @@
  *
  * The agent's Settings page and the problem banner, as real widgets under
  * Xvfb. tests/test-secrets.sh runs this on a private session bus with a
- * gnome-keyring-daemon of its own (SJ_TEST_KEYRING=running), so the key
- * the page stores goes to a throwaway keyring; run without the script, the
+ * gnome-keyring-daemon of its own (SJ_TEST_KEYRING=running), so the keys
+ * the page stores (the model's, the transcription service's) go to a
+ * throwaway keyring; run without the script, the
  * page tests skip rather than touch the keyring of whoever runs them. A
  * SoupServer on the loopback interface plays the provider's /models.
  *
@@ -27,6 +28,7 @@
 #include "sj-settings-page.h"
 #include "sj-test-files.h"
 #include "sj-test-settings.h"
+#include "sj-test-widgets.h"
 
 #define SCHEMA_ID "io.github.strudeljam.StrudelJam"
 #define MODELS_BODY "{\"object\":\"list\",\"data\":[{\"id\":\"m1\"},{\"id\":\"m2\"},{\"id\":\"other/m3\"}]}"
@@ -366,6 +368,192 @@ test_api_key (void)
   gtk_window_destroy (window);
 }
 
+/* Voice ------------------------------------------------------------------- */
+
+/* Whether @text appears in no value of @settings. */
+static gboolean
+nowhere_in_settings (GSettings  *settings,
+                     const char *text)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autoptr(GVariant) value = g_settings_get_value (settings, keys[i]);
+      g_autofree char *printed = g_variant_print (value, FALSE);
+
+      if (strstr (printed, text) != NULL)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+text_is (gpointer    editable,
+         const char *text)
+{
+  return g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (editable)), text) == 0;
+}
+
+/* The Voice group: every control named for a screen reader, each switch
+ * and entry bound to its setting both ways, and the transcription key
+ * stored in the keyring under the service's URL, apart from the model's
+ * key, shown as stored, cleared, and never in GSettings. */
+static void
+test_voice (void)
+{
+  static const struct {
+    const char *name;
+    const char *key;
+    const char *title;
+    gboolean    default_value;
+  } switches[] = {
+    { "voice_send_switch", "voice-send-automatically", "Send what was said at once", FALSE },
+    { "voice_duck_switch", "voice-duck-music", "Lower the music while listening", TRUE },
+  };
+  static const struct {
+    const char *name;
+    const char *key;
+    const char *title;
+    const char *default_value;
+    const char *typed;
+  } entries[] = {
+    { "voice_endpoint_row", "voice-endpoint-url", "Transcription service URL (optional)", "", "http://127.0.0.1:9/v1" },
+    { "voice_model_row", "voice-endpoint-model", "Transcription model", "whisper-1", "large-v3" },
+  };
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autoptr(GString) unnamed = g_string_new (NULL);
+  g_autofree char *stored = NULL;
+  g_autofree char *other_url = g_strconcat (provider.base_url, "/other", NULL);
+  GtkWindow *window;
+  SjSettingsPage *page;
+  GtkWidget *group, *endpoint_row, *key_row, *status_row, *clear_button;
+  guint checked = 0;
+
+  if (!have_keyring ())
+    return;
+
+  page = show_page (settings, &window);
+  group = gtk_widget_get_ancestor (GTK_WIDGET (CHILD (page, "voice_send_switch")), ADW_TYPE_PREFERENCES_GROUP);
+  endpoint_row = GTK_WIDGET (CHILD (page, "voice_endpoint_row"));
+  key_row = GTK_WIDGET (CHILD (page, "voice_key_row"));
+  status_row = GTK_WIDGET (CHILD (page, "voice_key_status_row"));
+  clear_button = GTK_WIDGET (CHILD (page, "voice_key_clear_button"));
+  g_assert_cmpstr (adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (group)), ==, "Voice");
+  WAIT_UNTIL (gtk_widget_get_mapped (group));
+
+  /* Named: the two switches and their rows, the two entries, the key's
+   * state with its Clear button, the key's entry and its peek button. */
+  sj_test_collect_unnamed (group, "Voice", unnamed, &checked);
+  g_test_message ("%u controls of the Voice group checked", checked);
+  if (unnamed->len > 0)
+    g_error ("Controls without an accessible name:\n%s", unnamed->str);
+  g_assert_cmpuint (checked, >=, 9);
+
+  /* The switches: each its row's, named as its row, both ways. */
+  for (guint i = 0; i < G_N_ELEMENTS (switches); i++)
+    {
+      GtkSwitch *toggle = GTK_SWITCH (CHILD (page, switches[i].name));
+      AdwActionRow *row = ADW_ACTION_ROW (gtk_widget_get_ancestor (GTK_WIDGET (toggle), ADW_TYPE_ACTION_ROW));
+      gboolean value = switches[i].default_value;
+
+      gtk_test_accessible_assert_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL, switches[i].title);
+      g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, switches[i].title);
+      g_assert_true (adw_action_row_get_activatable_widget (row) == GTK_WIDGET (toggle));
+      g_assert_cmpint (g_settings_get_boolean (settings, switches[i].key), ==, value);
+      g_assert_cmpint (gtk_switch_get_active (toggle), ==, value);
+
+      /* A click on the row, as on the switch. */
+      adw_action_row_activate (row);
+      WAIT_UNTIL (g_settings_get_boolean (settings, switches[i].key) == !value);
+      gtk_switch_set_active (toggle, value);
+      WAIT_UNTIL (g_settings_get_boolean (settings, switches[i].key) == value);
+      g_settings_set_boolean (settings, switches[i].key, !value);
+      WAIT_UNTIL (gtk_switch_get_active (toggle) == !value);
+      g_settings_set_boolean (settings, switches[i].key, value);
+      WAIT_UNTIL (gtk_switch_get_active (toggle) == value);
+    }
+
+  /* The service's URL and model, typed or set elsewhere. */
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      GtkWidget *row = GTK_WIDGET (CHILD (page, entries[i].name));
+
+      g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, entries[i].title);
+      g_assert_true (text_is (row, entries[i].default_value));
+      gtk_editable_set_text (GTK_EDITABLE (row), entries[i].typed);
+      WAIT_UNTIL (sj_test_settings_string_is (settings, entries[i].key, entries[i].typed));
+      g_settings_set_string (settings, entries[i].key, "set-elsewhere");
+      WAIT_UNTIL (text_is (row, "set-elsewhere"));
+      g_settings_set_string (settings, entries[i].key, entries[i].default_value);
+      WAIT_UNTIL (text_is (row, entries[i].default_value));
+    }
+
+  /* No URL, nowhere to keep a key: the entry is off, and says why. */
+  WAIT_UNTIL (!gtk_widget_get_sensitive (key_row));
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (status_row)), "Enter the service URL first"));
+  g_assert_false (gtk_widget_get_sensitive (clear_button));
+
+  /* A URL typed: no key yet. */
+  gtk_editable_set_text (GTK_EDITABLE (endpoint_row), provider.base_url);
+  WAIT_UNTIL (subtitle_is (status_row, "No key stored"));
+  g_assert_true (gtk_widget_get_sensitive (key_row));
+  g_assert_false (gtk_widget_get_sensitive (clear_button));
+
+  /* Applied: into the keyring under the transcription service's URL, out
+   * of the entry, apart from the model's key, nowhere in the settings. */
+  gtk_editable_set_text (GTK_EDITABLE (key_row), api_key);
+  g_signal_emit_by_name (key_row, "apply");
+  WAIT_UNTIL (subtitle_is (status_row, "Stored in the keyring"));
+  g_assert_true (text_is (key_row, ""));
+  g_assert_true (gtk_widget_get_sensitive (clear_button));
+  stored = sj_test_settings_lookup_key (SJ_SETTINGS_PAGE_TRANSCRIPTION_PROVIDER, provider.base_url, WAIT_LIMIT_SECONDS);
+  /* Not g_assert_cmpstr: a failure would print the key. */
+  g_assert_true (g_strcmp0 (stored, api_key) == 0);
+  g_clear_pointer (&stored, g_free);
+  stored = sj_test_settings_lookup_key ("custom", provider.base_url, WAIT_LIMIT_SECONDS);
+  g_assert_null (stored);
+  WAIT_UNTIL (subtitle_is (CHILD (page, "key_status_row"), "No key stored"));
+  g_assert_true (nowhere_in_settings (settings, api_key));
+
+  /* Kept per URL: another service has none, the first one keeps its. */
+  g_settings_set_string (settings, "voice-endpoint-url", other_url);
+  WAIT_UNTIL (subtitle_is (status_row, "No key stored"));
+  g_assert_false (gtk_widget_get_sensitive (clear_button));
+  g_settings_set_string (settings, "voice-endpoint-url", provider.base_url);
+  WAIT_UNTIL (subtitle_is (status_row, "Stored in the keyring"));
+
+  /* Cleared from the keyring. */
+  g_signal_emit_by_name (clear_button, "clicked");
+  WAIT_UNTIL (subtitle_is (status_row, "No key stored"));
+  stored = sj_test_settings_lookup_key (SJ_SETTINGS_PAGE_TRANSCRIPTION_PROVIDER, provider.base_url, WAIT_LIMIT_SECONDS);
+  g_assert_null (stored);
+  g_assert_false (gtk_widget_get_sensitive (clear_button));
+
+  /* Stored elsewhere (another window): shown here at once. */
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    sj_secrets_store_api_key_async (SJ_SETTINGS_PAGE_TRANSCRIPTION_PROVIDER, provider.base_url, api_key, NULL,
+                                    sj_test_store_result_cb, &result);
+    WAIT_UNTIL (subtitle_is (status_row, "Stored in the keyring"));
+    WAIT_UNTIL (result != NULL);
+    g_assert_true (sj_secrets_store_api_key_finish (result, NULL));
+    g_clear_object (&result);
+    sj_secrets_clear_api_key_async (SJ_SETTINGS_PAGE_TRANSCRIPTION_PROVIDER, provider.base_url, NULL,
+                                    sj_test_store_result_cb, &result);
+    WAIT_UNTIL (subtitle_is (status_row, "No key stored"));
+    WAIT_UNTIL (result != NULL);
+  }
+  g_assert_true (nowhere_in_settings (settings, api_key));
+
+  gtk_window_destroy (window);
+}
+
 /* Models ------------------------------------------------------------------ */
 
 static void
@@ -543,57 +731,6 @@ test_banner (void)
   gtk_window_destroy (window);
 }
 
-/* The voice's problems: a title that says what happened, the way forward
- * in the message, a button that goes there, named for screen readers. */
-static void
-test_voice_banner (void)
-{
-  static const struct {
-    SjProblem   problem;
-    const char *title;
-    const char *text;
-    const char *button;
-    const char *accessible;
-    const char *action;
-    const char *target;
-  } cases[] = {
-    { SJ_PROBLEM_VOICE_NO_MICROPHONE, "No Microphone", "Sound settings", "Try Again", "Try Listening Again",
-      "win.voice-listen", NULL },
-    { SJ_PROBLEM_VOICE_BUSY, "Microphone Busy", "another program", "Try Again", "Try Listening Again",
-      "win.voice-listen", NULL },
-    { SJ_PROBLEM_VOICE_MODEL_MISSING, "Speech Model Missing", "pocketsphinx-en-us", "Voice Settings",
-      "Open Voice Settings", "win.show-voice-settings", "endpoint" },
-    { SJ_PROBLEM_VOICE_ENDPOINT_UNREACHABLE, "Transcription Service Unreachable", "offline recogniser was used",
-      "Voice Settings", "Open Voice Settings", "win.show-voice-settings", "endpoint" },
-    { SJ_PROBLEM_VOICE_ENDPOINT_REFUSED, "Transcription Key Refused", "valid key", "Voice Settings",
-      "Open Voice Settings", "win.show-voice-settings", "key" },
-  };
-  SjProblemBanner *banner = g_object_ref_sink (SJ_PROBLEM_BANNER (_sj_problem_banner_new ()));
-  GtkWidget *button = GTK_WIDGET (_sj_problem_banner_get_button (banner));
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      GVariant *target;
-
-      sj_problem_banner_show (banner, cases[i].problem, NULL);
-      g_assert_true (_sj_problem_banner_get_revealed (banner));
-      g_assert_cmpstr (_sj_problem_banner_get_title (banner), ==, cases[i].title);
-      g_assert_nonnull (strstr (_sj_problem_banner_get_message (banner), cases[i].text));
-      g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, cases[i].button);
-      gtk_test_accessible_assert_property (button, GTK_ACCESSIBLE_PROPERTY_LABEL, cases[i].accessible);
-      gtk_test_accessible_assert_property (button, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                           _sj_problem_banner_get_message (banner));
-      g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, cases[i].action);
-      target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (button));
-      if (cases[i].target == NULL)
-        g_assert_null (target);
-      else
-        g_assert_cmpstr (g_variant_get_string (target, NULL), ==, cases[i].target);
-    }
-
-  g_object_unref (banner);
-}
-
 static void
 test_problem_from_error (void)
 {
@@ -634,8 +771,8 @@ main (int   argc,
 {
   int status;
 
-  /* The private session bus has no accessibility bus to offer; GTK's test
-   * backend needs none, and lets the banner's accessible names be read. */
+  /* The private session bus has no accessibility bus to offer; the test
+   * backend needs none, and keeps the accessible properties to check. */
   g_setenv ("GTK_A11Y", "test", TRUE);
   g_test_init (&argc, &argv, NULL);
   /* stdout is the TAP stream: GTK's debug messages (the script sets
@@ -652,8 +789,8 @@ main (int   argc,
   g_test_add_func ("/settings-page/bindings", test_bindings);
   g_test_add_func ("/settings-page/api-key", test_api_key);
   g_test_add_func ("/settings-page/models", test_models);
+  g_test_add_func ("/settings-page/voice", test_voice);
   g_test_add_func ("/problem-banner/show", test_banner);
-  g_test_add_func ("/problem-banner/voice", test_voice_banner);
   g_test_add_func ("/problem-banner/from-error", test_problem_from_error);
 
   status = g_test_run ();

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * What the parts of SjSettingsPage (sj-settings-page.c: the settings and
- * the API key; sj-settings-page-models.c: the model menu) share.
+ * the API key; sj-settings-page-models.c: the model menu;
+ * sj-settings-page-voice.c: the Voice group) share.
  */
 
 #pragma once
@@ -32,6 +33,9 @@ struct _SjSettingsPage
   GCancellable         *models_cancellable;  /* the model fetch under way */
   gboolean              key_stored;
   gboolean              key_busy;
+  GCancellable         *voice_status_cancellable;  /* the voice key's status check */
+  gboolean              voice_key_stored;
+  gboolean              voice_key_busy;
 
   GtkStringList        *models;
   GtkFilterListModel   *filtered_models;
@@ -69,6 +73,8 @@ struct _SjSettingsPage
   GtkSwitch            *voice_duck_switch;
   AdwEntryRow          *voice_endpoint_row;
   AdwEntryRow          *voice_model_row;
+  AdwActionRow         *voice_key_status_row;
+  GtkButton            *voice_key_clear_button;
   AdwEntryRow          *voice_key_row;
 };
 
@@ -96,5 +102,7 @@ gboolean _sj_settings_page_get_endpoint      (SjSettingsPage  *self,
 void     _sj_settings_page_invalidate_models (SjSettingsPage  *self);
 void     _sj_settings_page_models_class_init (GtkWidgetClass  *widget_class);
 void     _sj_settings_page_models_init       (SjSettingsPage  *self);
+void     _sj_settings_page_voice_class_init  (GtkWidgetClass  *widget_class);
+void     _sj_settings_page_voice_bind        (SjSettingsPage  *self);
 
 G_END_DECLS

@@ -14,7 +14,7 @@
  * shows here at once through SjSecretsMonitor.
  *
  * The model row's menu of the provider's models is in
- * sj-settings-page-models.c.
+ * sj-settings-page-models.c, the Voice group in sj-settings-page-voice.c.
  */
 
 #include "config.h"
@@ -134,11 +134,6 @@ bind_settings (SjSettingsPage *self)
   g_settings_bind (self->settings, "osc-port", self->osc_port_spin, "value", G_SETTINGS_BIND_DEFAULT);
   bind_choices (self, "midi-backend", self->midi_backend_row, midi_backend_choices);
   g_settings_bind (self->settings, "midi-destination", self->midi_destination_row, "text", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "voice-send-automatically", self->voice_send_switch, "active",
-                   G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "voice-duck-music", self->voice_duck_switch, "active", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "voice-endpoint-url", self->voice_endpoint_row, "text", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "voice-endpoint-model", self->voice_model_row, "text", G_SETTINGS_BIND_DEFAULT);
 }
 
 /* The provider and base URL the key is kept under and the models are asked
@@ -261,45 +256,6 @@ store_api_key_cb (GObject      *object,
 }
 
 static void
-store_voice_key_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  SjSettingsPage *self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!sj_secrets_store_api_key_finish (result, &error) && _sj_settings_page_is_cancelled (error))
-    return;
-
-  if (error != NULL)
-    {
-      /* The key stays in the entry, so trying again needs no retyping. */
-      show_key_error (self, _("The transcription key could not be stored"), error);
-      return;
-    }
-
-  gtk_editable_set_text (GTK_EDITABLE (self->voice_key_row), "");
-}
-
-/* The transcription service's key goes to the keyring, as the model's
- * does, under its URL; the window reads it each time listening starts. */
-static void
-voice_key_apply_cb (SjSettingsPage *self)
-{
-  g_autofree char *url = g_settings_get_string (self->settings, "voice-endpoint-url");
-  const char *key = gtk_editable_get_text (GTK_EDITABLE (self->voice_key_row));
-
-  g_assert (SJ_IS_SETTINGS_PAGE (self));
-
-  g_strstrip (url);
-  if (*key == '\0' || *url == '\0')
-    return;
-
-  sj_secrets_store_api_key_async (SJ_SETTINGS_PAGE_TRANSCRIPTION_PROVIDER, url, key, self->cancellable,
-                                  store_voice_key_cb, self);
-}
-
-static void
 key_set_clicked_cb (SjSettingsPage *self)
 {
   g_autofree char *provider = NULL;
@@ -408,6 +364,8 @@ sj_settings_page_dispose (GObject *object)
     g_cancellable_cancel (self->status_cancellable);
   if (self->models_cancellable != NULL)
     g_cancellable_cancel (self->models_cancellable);
+  if (self->voice_status_cancellable != NULL)
+    g_cancellable_cancel (self->voice_status_cancellable);
 
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
@@ -419,6 +377,7 @@ sj_settings_page_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->status_cancellable);
   g_clear_object (&self->models_cancellable);
+  g_clear_object (&self->voice_status_cancellable);
   g_clear_object (&self->filtered_models);
   g_clear_object (&self->models);
   g_clear_object (&self->settings);
@@ -463,16 +422,11 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, osc_port_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, midi_backend_row);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, midi_destination_row);
-  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_send_switch);
-  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_duck_switch);
-  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_endpoint_row);
-  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_model_row);
-  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_key_row);
-  gtk_widget_class_bind_template_callback (widget_class, voice_key_apply_cb);
   gtk_widget_class_bind_template_callback (widget_class, key_clear_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, key_entry_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, key_set_clicked_cb);
   _sj_settings_page_models_class_init (widget_class);
+  _sj_settings_page_voice_class_init (widget_class);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sjsettingspage");
@@ -538,6 +492,7 @@ sj_settings_page_new (GSettings *settings)
   g_signal_connect_object (sj_secrets_monitor_get_default (), "key-changed", G_CALLBACK (key_changed_cb),
                            self, G_CONNECT_SWAPPED);
   update_key_status (self);
+  _sj_settings_page_voice_bind (self);
 
   return GTK_WIDGET (self);
 }
@@ -550,22 +505,4 @@ sj_settings_page_focus_api_key (SjSettingsPage *self)
   g_assert (SJ_IS_SETTINGS_PAGE (self));
 
   gtk_widget_grab_focus (GTK_WIDGET (self->key_entry_row));
-}
-
-/**
- * sj_settings_page_focus_voice:
- * @key: whether the transcription service's key is the fix, rather than
- *   its address
- *
- * Puts the keyboard in the Voice group, which scrolls it into view: the
- * fix for a transcription service that cannot be reached or refuses the
- * key, or for the offline model missing, offered by the voice's banner.
- */
-void
-sj_settings_page_focus_voice (SjSettingsPage *self,
-                              gboolean        key)
-{
-  g_assert (SJ_IS_SETTINGS_PAGE (self));
-
-  gtk_widget_grab_focus (GTK_WIDGET (key ? self->voice_key_row : self->voice_endpoint_row));
 }

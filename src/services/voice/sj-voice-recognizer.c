@@ -4,9 +4,10 @@
  *
  * The offline recogniser: PocketSphinx with its US English acoustic model,
  * searching a grammar of jam commands (data/voice/jam-commands.gram) with
- * the words CMUdict lacks added (jam-extra.dict). The general English
- * language model, which turns jam commands into noise on its own, is only
- * the fallback for an utterance the grammar cannot cover.
+ * the words CMUdict lacks added (jam-extra.dict), as sj-voice-decoder.c
+ * sets it up. The general English language model, which turns jam
+ * commands into noise on its own, is only the fallback for an utterance
+ * the grammar cannot cover.
  *
  * The decoder is not thread-safe and decoding takes time, so it lives on a
  * worker thread of its own that takes messages from a queue: load, begin,
@@ -20,13 +21,8 @@
 #include <glib/gi18n.h>
 #include <pocketsphinx.h>
 
-#include "sj-bundled-data.h"
+#include "sj-voice-decoder-private.h"
 #include "sj-voice-recognizer.h"
-
-#define GRAMMAR_RESOURCE "/io/github/strudeljam/StrudelJam/voice/jam-commands.gram"
-#define EXTRA_DICT_RESOURCE "/io/github/strudeljam/StrudelJam/voice/jam-extra.dict"
-#define GRAMMAR_SEARCH "jam"
-#define LM_SEARCH "english"
 
 typedef enum
 {
@@ -82,8 +78,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static char *spell_out (char *text);
-
 static void
 msg_free (Msg *msg)
 {
@@ -133,110 +127,6 @@ post (SjVoiceRecognizer *self,
   g_async_queue_push (self->queue, msg);
 }
 
-/* The words CMUdict lacks ("synth", "groovier"), one "word PHONES" a line;
- * lines starting with # are comments. */
-static gboolean
-add_extra_words (ps_decoder_t  *ps,
-                 GError       **error)
-{
-  g_autoptr(GBytes) bytes = NULL;
-  g_auto(GStrv) lines = NULL;
-  g_autofree char *text = NULL;
-
-  sj_bundled_data_register ();
-  bytes = g_resources_lookup_data (EXTRA_DICT_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
-  if (bytes == NULL)
-    return FALSE;
-
-  text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      char *line = g_strstrip (lines[i]);
-      char *space;
-
-      if (*line == '\0' || *line == '#')
-        continue;
-      space = strchr (line, ' ');
-      if (space == NULL)
-        continue;
-      *space = '\0';
-      /* -1 when the word is already there: a newer model has it. */
-      ps_add_word (ps, line, g_strstrip (space + 1), lines[i + 1] == NULL);
-    }
-
-  return TRUE;
-}
-
-static ps_decoder_t *
-load_decoder (const char  *model_dir,
-              GError     **error)
-{
-  g_autofree char *hmm = g_build_filename (model_dir, "en-us", "en-us", NULL);
-  g_autofree char *dict = g_build_filename (model_dir, "en-us", "cmudict-en-us.dict", NULL);
-  g_autofree char *lm = g_build_filename (model_dir, "en-us", "en-us.lm.bin", NULL);
-  g_autofree char *grammar = NULL;
-  g_autoptr(GBytes) grammar_bytes = NULL;
-  ps_decoder_t *ps;
-  cmd_ln_t *config;
-
-  if (!g_file_test (hmm, G_FILE_TEST_IS_DIR) || !g_file_test (dict, G_FILE_TEST_IS_REGULAR))
-    {
-      g_set_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_MODEL_MISSING,
-                   _("The offline speech model is not installed (looked in %s)"), model_dir);
-      return NULL;
-    }
-
-  config = cmd_ln_init (NULL, ps_args (), TRUE,
-                        "-hmm", hmm,
-                        "-dict", dict,
-                        "-logfn", "/dev/null",
-                        /* A whisper of noise, so the digital silence of a
-                         * muted or virtual input does not skew the
-                         * normalisation of the cepstra. */
-                        "-dither", "yes",
-                        NULL);
-  if (config == NULL || (ps = ps_init (config)) == NULL)
-    {
-      if (config != NULL)
-        cmd_ln_free_r (config);
-      g_set_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_MODEL_MISSING,
-                   _("The offline speech model in %s cannot be loaded"), model_dir);
-      return NULL;
-    }
-  cmd_ln_free_r (config);
-
-  if (!add_extra_words (ps, error))
-    {
-      ps_free (ps);
-      return NULL;
-    }
-
-  grammar_bytes = g_resources_lookup_data (GRAMMAR_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
-  if (grammar_bytes == NULL)
-    {
-      ps_free (ps);
-      return NULL;
-    }
-  grammar = g_strndup (g_bytes_get_data (grammar_bytes, NULL), g_bytes_get_size (grammar_bytes));
-  if (ps_set_jsgf_string (ps, GRAMMAR_SEARCH, grammar) != 0)
-    {
-      ps_free (ps);
-      g_set_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_MODEL_MISSING,
-                   _("The grammar of jam commands does not fit the speech model"));
-      return NULL;
-    }
-
-  /* The general model is optional: without it, speech outside the grammar
-   * is simply not recognised. */
-  if (g_file_test (lm, G_FILE_TEST_IS_REGULAR))
-    ps_set_lm_file (ps, LM_SEARCH, lm);
-
-  ps_set_search (ps, GRAMMAR_SEARCH);
-
-  return ps;
-}
-
 typedef struct
 {
   SjVoiceRecognizer *self;
@@ -277,7 +167,7 @@ update_partial (SjVoiceRecognizer *self)
 
   partial = g_new0 (Partial, 1);
   partial->self = g_object_ref (self);
-  partial->text = spell_out (g_strdup (hyp));
+  partial->text = _sj_voice_spell_out (g_strdup (hyp));
   g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, emit_partial_cb, partial, partial_free);
 }
 
@@ -305,33 +195,9 @@ decode_utterance (SjVoiceRecognizer *self,
       text = g_strdup (hyp);
     }
 
-  ps_set_search (self->ps, GRAMMAR_SEARCH);
+  ps_set_search (self->ps, SJ_VOICE_GRAMMAR_SEARCH);
 
   return text;
-}
-
-/* The dictionary spells a few words as one ("hihat", so that the
- * recogniser takes it as a whole); the musician reads them as written. */
-static char *
-spell_out (char *text)
-{
-  static const char * const words[][2] = {
-    { "hihats", "hi-hats" },
-    { "hihat", "hi-hat" },
-  };
-  g_auto(GStrv) parts = g_strsplit (text, " ", -1);
-
-  for (guint i = 0; parts[i] != NULL; i++)
-    for (guint j = 0; j < G_N_ELEMENTS (words); j++)
-      if (g_str_equal (parts[i], words[j][0]))
-        {
-          g_free (parts[i]);
-          parts[i] = g_strdup (words[j][1]);
-        }
-
-  g_free (text);
-
-  return g_strjoinv (" ", parts);
 }
 
 static gboolean
@@ -355,18 +221,18 @@ handle_end (SjVoiceRecognizer *self,
   ps_end_utt (self->ps);
   self->in_utterance = FALSE;
 
-  text = g_atomic_int_get (&self->use_grammar) ? decode_utterance (self, GRAMMAR_SEARCH) : NULL;
+  text = g_atomic_int_get (&self->use_grammar) ? decode_utterance (self, SJ_VOICE_GRAMMAR_SEARCH) : NULL;
   if (is_blank (text))
     {
       /* Speech the grammar cannot cover. */
       g_free (text);
-      text = decode_utterance (self, LM_SEARCH);
+      text = decode_utterance (self, SJ_VOICE_LM_SEARCH);
     }
 
   if (is_blank (text))
     msg->error = g_error_new (SJ_VOICE_ERROR, SJ_VOICE_ERROR_NOTHING_HEARD, _("No words were recognised"));
   else
-    msg->text = spell_out (g_steal_pointer (&text));
+    msg->text = _sj_voice_spell_out (g_steal_pointer (&text));
 }
 
 static gpointer
@@ -383,7 +249,7 @@ worker_thread (gpointer data)
         {
         case MSG_LOAD:
           if (self->ps == NULL)
-            self->ps = load_decoder (self->model_dir, &error);
+            self->ps = _sj_voice_decoder_load (self->model_dir, &error);
           msg->error = g_steal_pointer (&error);
           complete (self, g_steal_pointer (&msg));
           break;
