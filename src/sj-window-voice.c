@@ -220,9 +220,24 @@ voice_listen_action (GSimpleAction *action,
   SjWindow *self = user_data;
 
   if (sj_voice_session_get_listening (self->voice))
-    stop_listening (self);
-  else
-    start_listening (self);
+    {
+      stop_listening (self);
+      return;
+    }
+
+  /* The words go to the agent: with no model to answer them, the
+   * shortcut leads to the Chat's first steps instead. */
+  if (sj_chat_panel_get_needs_setup (self->chat_panel))
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (self), "focus-composer", NULL);
+      return;
+    }
+
+  /* The words must be seen as they come: the Chat is shown, and the
+   * keyboard stays where it is (in the code, often). */
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-panel", g_variant_new_boolean (TRUE));
+  adw_view_stack_set_visible_child_name (self->panel_stack, "chat");
+  start_listening (self);
 }
 
 static void

@@ -19,7 +19,7 @@
 #include "sj-chat-panel-private.h"
 #include "sj-problem-banner-private.h"
 #include "sj-test-app.h"
-#include "sj-test-model-server.h"
+#include "sj-test-chat-window.h"
 #include "sj-test-voice.h"
 #include "sj-test-widgets.h"
 #include "sj-window-private.h"
@@ -28,7 +28,6 @@
 
 static SjTestKeyWindow keys;
 static char *wav_dir;
-static SjTestModelServer *model_server;
 
 static const char * const shortcut[] = { "ctrl+shift+space", NULL };
 
@@ -65,28 +64,6 @@ has_more_text (gpointer data)
   g_autofree char *text = sj_composer_get_text (want->composer);
 
   return strlen (text) > strlen (want->text) && g_str_has_prefix (text, want->text);
-}
-
-/* The window, its agent set up with a loopback model server, so that the
- * chat, its composer and the banner above it show (rather than the first
- * steps), and the chat page in front. */
-static SjWindow *
-open_window (void)
-{
-  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
-
-  if (model_server == NULL)
-    {
-      model_server = sj_test_model_server_new ();
-      sj_test_model_server_set_models (model_server, "{\"data\":[{\"id\":\"test/model\"}]}");
-      g_settings_set_string (window->settings, "provider", "custom");
-      g_settings_set_string (window->settings, "base-url", sj_test_model_server_get_url (model_server));
-      g_settings_set_string (window->settings, "model", "test/model");
-      sj_test_spin_until (sj_test_agent_is_ready, window, "the agent to be set up");
-    }
-  g_action_group_activate_action (G_ACTION_GROUP (window), "focus-composer", NULL);
-
-  return window;
 }
 
 typedef struct
@@ -215,7 +192,7 @@ assert_text (SjComposer *composer,
 static void
 test_no_microphone (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_chat_window (&keys, WAIT_TIMEOUT_S);
   SjComposer *composer = sj_chat_panel_get_composer (window->chat_panel);
   SjVoiceSession *voice = _sj_window_get_voice (window);
 
@@ -269,7 +246,7 @@ is_nonzero (gpointer data)
 static void
 test_busy (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_chat_window (&keys, WAIT_TIMEOUT_S);
   SjComposer *composer = sj_chat_panel_get_composer (window->chat_panel);
   SjVoiceSession *voice = _sj_window_get_voice (window);
   GtkWidget *button;
@@ -309,7 +286,7 @@ test_busy (void)
 static void
 test_model_missing (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_chat_window (&keys, WAIT_TIMEOUT_S);
   SjComposer *composer = sj_chat_panel_get_composer (window->chat_panel);
   SjVoiceSession *voice = _sj_window_get_voice (window);
   GtkWidget *button;
@@ -397,7 +374,7 @@ assert_words_after (SjComposer *composer,
 static void
 test_endpoint (void)
 {
-  SjWindow *window = open_window ();
+  SjWindow *window = sj_test_open_chat_window (&keys, WAIT_TIMEOUT_S);
   SjComposer *composer = sj_chat_panel_get_composer (window->chat_panel);
   g_autoptr(SoupServer) server = NULL;
   g_autoptr(GError) error = NULL;
@@ -525,7 +502,7 @@ main (int   argc,
   if (sj_test_current_window () != NULL)
     sj_test_close_window (sj_test_current_window ());
   sj_test_app_stop ();
-  g_clear_pointer (&model_server, sj_test_model_server_free);
+  sj_test_chat_window_cleanup ();
   sj_test_remove_tree (home);
   sj_test_remove_tree (wav_dir);
   g_free (wav_dir);
