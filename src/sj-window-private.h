@@ -89,6 +89,7 @@ struct _SjWindow
   gboolean              voice_starting;  /* reading the endpoint's key */
   gboolean              voice_stopping;
   gboolean              voice_ducked;
+  gboolean              voice_endpoint_failed;  /* in this utterance */
 };
 
 void _sj_window_show_toast       (SjWindow       *self,

@@ -85,6 +85,17 @@ failed_cb (SjWindow       *self,
   show_problem (self, error);
 }
 
+/* The offline text is used instead: the banner says why the service gave
+ * none, and how to fix it. */
+static void
+endpoint_failed_cb (SjWindow       *self,
+                    const GError   *error,
+                    SjVoiceSession *session)
+{
+  self->voice_endpoint_failed = TRUE;
+  show_problem (self, error);
+}
+
 static void
 started_cb (GObject      *object,
             GAsyncResult *result,
@@ -118,7 +129,10 @@ stopped_cb (GObject      *object,
   sj_composer_set_voice_text (composer, text != NULL ? text : "");
   if (text == NULL)
     {
-      show_problem (self, error);
+      /* The service's failure, and its fix, say more than "nothing heard"
+       * by the offline recogniser that stood in for it. */
+      if (!self->voice_endpoint_failed)
+        show_problem (self, error);
       return;
     }
 
@@ -158,6 +172,7 @@ start_listening (SjWindow *self)
     return;
 
   sj_chat_panel_show_voice_problem (self->chat_panel, NULL);
+  self->voice_endpoint_failed = FALSE;
   url = g_settings_get_string (self->settings, "voice-endpoint-url");
   g_strstrip (url);
   if (*url == '\0')
@@ -205,9 +220,24 @@ voice_listen_action (GSimpleAction *action,
   SjWindow *self = user_data;
 
   if (sj_voice_session_get_listening (self->voice))
-    stop_listening (self);
-  else
-    start_listening (self);
+    {
+      stop_listening (self);
+      return;
+    }
+
+  /* The words go to the agent: with no model to answer them, the
+   * shortcut leads to the Chat's first steps instead. */
+  if (sj_chat_panel_get_needs_setup (self->chat_panel))
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (self), "focus-composer", NULL);
+      return;
+    }
+
+  /* The words must be seen as they come: the Chat is shown, and the
+   * keyboard stays where it is (in the code, often). */
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-panel", g_variant_new_boolean (TRUE));
+  adw_view_stack_set_visible_child_name (self->panel_stack, "chat");
+  start_listening (self);
 }
 
 static void
@@ -218,8 +248,24 @@ duck_changed_cb (SjWindow  *self,
   duck (self, g_settings_get_boolean (settings, "voice-duck-music") && sj_voice_session_get_listening (self->voice));
 }
 
+/* win.show-voice-settings('endpoint' or 'key'): the banner's way forward
+ * when the transcription service fails or the offline model is missing. */
+static void
+show_voice_settings_action (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-panel", g_variant_new_boolean (TRUE));
+  adw_view_stack_set_visible_child_name (self->panel_stack, "agent-settings");
+  if (self->settings_page != NULL)
+    sj_settings_page_focus_voice (self->settings_page, g_str_equal (g_variant_get_string (param, NULL), "key"));
+}
+
 static const GActionEntry voice_actions[] = {
   { "voice-listen", voice_listen_action },
+  { "show-voice-settings", show_voice_settings_action, "s" },
 };
 
 void
@@ -234,7 +280,7 @@ _sj_window_voice_init (SjWindow *self)
   g_signal_connect_object (self->voice, "level", G_CALLBACK (level_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->voice, "partial", G_CALLBACK (partial_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->voice, "failed", G_CALLBACK (failed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->voice, "endpoint-failed", G_CALLBACK (failed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->voice, "endpoint-failed", G_CALLBACK (endpoint_failed_cb), self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (composer, "start-listening", G_CALLBACK (start_listening_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (composer, "stop-listening", G_CALLBACK (stop_listening_cb), self, G_CONNECT_SWAPPED);

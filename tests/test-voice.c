@@ -214,6 +214,53 @@ test_no_microphone (Fixture       *fixture,
   g_assert_false (sj_voice_session_get_listening (fixture->session));
 }
 
+static void
+suspend_microphone (gboolean suspend)
+{
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { "pactl", "suspend-sink", g_getenv ("SJ_TEST_PULSE_MIC"), suspend ? "1" : "0", NULL };
+  int status;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_spawn_check_wait_status (status, &error);
+  g_assert_no_error (error);
+}
+
+/* A microphone held elsewhere opens but gives no sound: its sink is
+ * suspended, as pasuspender does to every device (PulseAudio refuses to
+ * suspend a monitor source by itself). Starting fails as busy after the
+ * capture's watchdog, then works again once the device is back. */
+static void
+test_busy (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 started;
+
+  if (!sj_test_voice_available ())
+    {
+      g_test_skip ("needs tests/with-pulse.sh");
+      return;
+    }
+
+  suspend_microphone (TRUE);
+  started = g_get_monotonic_time ();
+  g_assert_false (start (fixture, &error));
+  g_test_message ("busy after %.0f ms (the model loaded first)", (g_get_monotonic_time () - started) / 1000.0);
+  suspend_microphone (FALSE);
+  g_assert_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_BUSY);
+  g_assert_nonnull (strstr (error->message, "another program"));
+  g_assert_false (sj_voice_session_get_listening (fixture->session));
+
+  /* Back: Try Again works, and hears the noise floor. */
+  g_clear_error (&error);
+  g_assert_true (start (fixture, &error));
+  g_assert_no_error (error);
+  g_assert_true (sj_voice_session_get_listening (fixture->session));
+  sj_voice_session_cancel (fixture->session);
+}
+
 /* Without the offline model, starting says so (no sound server needed:
  * the model is loaded first). */
 static void
@@ -444,6 +491,7 @@ main (int   argc,
 
   g_test_add ("/voice/commands", Fixture, NULL, fixture_set_up, test_commands, fixture_tear_down);
   g_test_add ("/voice/no-microphone", Fixture, NULL, fixture_set_up, test_no_microphone, fixture_tear_down);
+  g_test_add ("/voice/busy", Fixture, NULL, fixture_set_up, test_busy, fixture_tear_down);
   g_test_add ("/voice/model-missing", Fixture, NULL, fixture_set_up, test_model_missing, fixture_tear_down);
   g_test_add ("/voice/endpoint", Fixture, NULL, fixture_set_up, test_endpoint, fixture_tear_down);
   g_test_add ("/voice/endpoint-fallback", Fixture, NULL, fixture_set_up, test_endpoint_fallback, fixture_tear_down);

@@ -53,10 +53,18 @@ done
 pactl set-default-sink "$SINK" || { echo "with-pulse: cannot make $SINK the default sink" >&2; exit 1; }
 
 pactl set-default-source "$MIC.monitor" || { echo "with-pulse: cannot make $MIC.monitor the default source" >&2; exit 1; }
-# pacat's volume is cubic: 6554 of 65536 is a gain of 0.001, -60 dB.
+# pacat's volume is cubic: 6554 of 65536 is a gain of 0.001, -60 dB. Its
+# small latency keeps the null sink rendering in small blocks, so the
+# monitor delivers audio within tens of milliseconds of a capture's start,
+# as a real microphone does (by default, up to 2 s later: the app would take
+# it for a microphone held by another program).
 pacat --playback --device="$MIC" --raw --format=s16le --rate=16000 --channels=1 --volume=6554 \
-  --client-name=sj-noise-floor </dev/urandom &
+  --latency-msec=20 --client-name=sj-noise-floor </dev/urandom &
 silence_pid=$!
+# The first audio of the monitor comes about 2 s after the server starts:
+# wait for it, so that the first capture of a test hears the noise at once.
+timeout 10 parec --device="$MIC.monitor" --raw --format=s16le --rate=16000 --channels=1 --latency-msec=20 \
+  2>/dev/null | head -c 640 >/dev/null
 
 export SJ_TEST_PULSE_SINK=$SINK
 export SJ_TEST_PULSE_MIC=$MIC

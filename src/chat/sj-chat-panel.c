@@ -287,6 +287,16 @@ sj_chat_panel_set_agent (SjChatPanel   *self,
   sj_chat_panel_load_session (self, sj_agent_get_session_id (agent));
 }
 
+/* Whether the status page that connects a model stands in the
+ * composer's place. */
+gboolean
+sj_chat_panel_get_needs_setup (SjChatPanel *self)
+{
+  g_assert (SJ_IS_CHAT_PANEL (self));
+
+  return sj_onboarding_is_needed (self->onboarding);
+}
+
 /* Puts the keyboard in the composer, or in the status page's next step
  * while it stands in the composer's place. */
 void

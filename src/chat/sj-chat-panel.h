@@ -22,6 +22,7 @@ void             sj_chat_panel_set_agent       (SjChatPanel   *self,
 void             sj_chat_panel_load_session    (SjChatPanel   *self,
                                                 gint64         session_id);
 void             sj_chat_panel_focus_composer  (SjChatPanel   *self);
+gboolean         sj_chat_panel_get_needs_setup (SjChatPanel   *self);
 SjComposer      *sj_chat_panel_get_composer    (SjChatPanel   *self);
 void             sj_chat_panel_show_voice_problem (SjChatPanel  *self,
                                                    const GError *error);

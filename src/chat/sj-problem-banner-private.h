@@ -13,5 +13,9 @@ G_BEGIN_DECLS
 
 GtkWidget *_sj_problem_banner_new         (void);
 SjProblem  _sj_problem_banner_get_problem (SjProblemBanner *self);
+const char *_sj_problem_banner_get_title  (SjProblemBanner *self);
+const char *_sj_problem_banner_get_message (SjProblemBanner *self);
+GtkButton  *_sj_problem_banner_get_button (SjProblemBanner *self);
+gboolean    _sj_problem_banner_get_revealed (SjProblemBanner *self);
 
 G_END_DECLS

@@ -9,8 +9,11 @@
  * style.css after the banner of later libadwaita versions.
  *
  * The button only names an action ("win.show-agent-settings",
- * "agent.retry"): the window and the agent install those, so the banner
- * stays free of what fixing a problem involves.
+ * "agent.retry", "win.show-voice-settings::key"): the window and the agent
+ * install those, so the banner stays free of what fixing a problem
+ * involves. The voice's problems come with a title, as the voice is used
+ * while the eyes are on the music: the title says what happened at a
+ * glance, the message how to go on.
  */
 
 #include "config.h"
@@ -26,7 +29,9 @@ typedef struct
 {
   const char *message;
   const char *button_label;
-  const char *action_name;
+  const char *action_name;        /* detailed: may carry a target */
+  const char *title;              /* nullable */
+  const char *accessible_label;   /* nullable: the button's label */
 } ProblemSpec;
 
 /* Indexed by SjProblem; SJ_PROBLEM_NONE shows nothing. */
@@ -55,37 +60,50 @@ static const ProblemSpec problem_specs[] = {
   },
   /* Voice: what was typed in the composer stays; these say what to do. */
   [SJ_PROBLEM_VOICE_NO_MICROPHONE] = {
-    N_("No microphone can be opened. Connect one, or choose the input in the system's Sound settings."),
+    N_("No microphone can be opened. Connect one, or choose the input in the system's Sound settings, "
+       "then try again."),
     N_("Try Again"), "win.voice-listen",
+    N_("No Microphone"), N_("Try Listening Again"),
   },
   [SJ_PROBLEM_VOICE_BUSY] = {
-    N_("The microphone is used by another program. Close it, then try again."),
+    N_("The microphone gives no sound: another program may be using it, or it is suspended. Close that "
+       "program, or resume the input in the system's Sound settings, then try again."),
     N_("Try Again"), "win.voice-listen",
+    N_("Microphone Busy"), N_("Try Listening Again"),
   },
   [SJ_PROBLEM_VOICE_CAPTURE] = {
     N_("The microphone stopped working."),
     N_("Try Again"), "win.voice-listen",
+    N_("Microphone Stopped"), N_("Try Listening Again"),
   },
   [SJ_PROBLEM_VOICE_MODEL_MISSING] = {
-    N_("Offline speech recognition needs the PocketSphinx US English model (the pocketsphinx-en-us package), "
-       "or a transcription service set in Settings."),
-    N_("Open Settings"), "win.show-agent-settings",
+    N_("Offline speech recognition needs the PocketSphinx US English model: install the pocketsphinx-en-us "
+       "package, or set a transcription service in the Voice settings."),
+    N_("Voice Settings"), "win.show-voice-settings::endpoint",
+    N_("Speech Model Missing"), N_("Open Voice Settings"),
   },
   [SJ_PROBLEM_VOICE_NOTHING_HEARD] = {
     N_("No words were recognised. Speak close to the microphone, then release the button."),
     N_("Try Again"), "win.voice-listen",
+    N_("Nothing Heard"), N_("Try Listening Again"),
   },
   [SJ_PROBLEM_VOICE_ENDPOINT_UNREACHABLE] = {
-    N_("The transcription service cannot be reached, so the offline recogniser was used. Check the address in Settings."),
-    N_("Open Settings"), "win.show-agent-settings",
+    N_("The transcription service cannot be reached, so the offline recogniser was used. Start the service, "
+       "or check its address in the Voice settings."),
+    N_("Voice Settings"), "win.show-voice-settings::endpoint",
+    N_("Transcription Service Unreachable"), N_("Open Voice Settings"),
   },
   [SJ_PROBLEM_VOICE_ENDPOINT_REFUSED] = {
-    N_("The transcription service refused the key, so the offline recogniser was used."),
-    N_("Replace Key"), "win.show-agent-settings",
+    N_("The transcription service refused the key, so the offline recogniser was used. Enter a valid key "
+       "in the Voice settings."),
+    N_("Voice Settings"), "win.show-voice-settings::key",
+    N_("Transcription Key Refused"), N_("Open Voice Settings"),
   },
   [SJ_PROBLEM_VOICE_ENDPOINT_FAILED] = {
-    N_("The transcription service gave no transcript, so the offline recogniser was used."),
-    N_("Open Settings"), "win.show-agent-settings",
+    N_("The transcription service gave no transcript, so the offline recogniser was used. Check its address "
+       "and model in the Voice settings."),
+    N_("Voice Settings"), "win.show-voice-settings::endpoint",
+    N_("No Transcript"), N_("Open Voice Settings"),
   },
 };
 
@@ -96,6 +114,7 @@ struct _SjProblemBanner
   SjProblem    problem;
 
   GtkRevealer *revealer;
+  GtkLabel    *title;
   GtkLabel    *label;
   GtkButton   *button;
 };
@@ -131,6 +150,8 @@ static void
 sj_problem_banner_init (SjProblemBanner *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *text_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *label = gtk_label_new (NULL);
   GtkWidget *button = gtk_button_new ();
 
@@ -142,12 +163,20 @@ sj_problem_banner_init (SjProblemBanner *self)
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_set_hexpand (text_box, TRUE);
+
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_widget_set_visible (title, FALSE);
+
+  gtk_box_append (GTK_BOX (text_box), title);
+  gtk_box_append (GTK_BOX (text_box), label);
 
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (button, "suggested-action");
 
-  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), text_box);
   gtk_box_append (GTK_BOX (box), button);
 
   self->revealer = GTK_REVEALER (gtk_revealer_new ());
@@ -155,6 +184,7 @@ sj_problem_banner_init (SjProblemBanner *self)
   gtk_revealer_set_child (self->revealer, box);
   gtk_widget_set_parent (GTK_WIDGET (self->revealer), GTK_WIDGET (self));
 
+  self->title = GTK_LABEL (title);
   self->label = GTK_LABEL (label);
   self->button = GTK_BUTTON (button);
 }
@@ -163,6 +193,24 @@ GtkWidget *
 _sj_problem_banner_new (void)
 {
   return g_object_new (SJ_TYPE_PROBLEM_BANNER, NULL);
+}
+
+/* The action and its target change together: GTK warns of an action whose
+ * parameter does not fit the target, even for a moment between the two. */
+static void
+set_action (SjProblemBanner *self,
+            const char      *detailed_name)
+{
+  g_autofree char *name = NULL;
+  g_autoptr(GVariant) target = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_action_parse_detailed_name (detailed_name, &name, &target, &error))
+    g_error ("Bad action in the problem banner: %s", error->message);
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->button), NULL);
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->button), target);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->button), name);
 }
 
 /**
@@ -200,9 +248,17 @@ sj_problem_banner_show (SjProblemBanner *self,
   else
     text = g_strdup (_(spec->message));
 
+  gtk_label_set_label (self->title, spec->title != NULL ? _(spec->title) : NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->title), spec->title != NULL);
   gtk_label_set_label (self->label, text);
   gtk_button_set_label (self->button, _(spec->button_label));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->button), spec->action_name);
+  /* The button's name says what it does, its description why. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _(spec->accessible_label != NULL ? spec->accessible_label : spec->button_label),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
+                                  -1);
+  set_action (self, spec->action_name);
   gtk_revealer_set_reveal_child (self->revealer, TRUE);
 }
 
@@ -213,6 +269,39 @@ sj_problem_banner_hide (SjProblemBanner *self)
 
   self->problem = SJ_PROBLEM_NONE;
   gtk_revealer_set_reveal_child (self->revealer, FALSE);
+}
+
+/* Returns: (nullable): the title shown, if any. */
+const char *
+_sj_problem_banner_get_title (SjProblemBanner *self)
+{
+  g_assert (SJ_IS_PROBLEM_BANNER (self));
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->title)) ? gtk_label_get_label (self->title) : NULL;
+}
+
+const char *
+_sj_problem_banner_get_message (SjProblemBanner *self)
+{
+  g_assert (SJ_IS_PROBLEM_BANNER (self));
+
+  return gtk_label_get_label (self->label);
+}
+
+GtkButton *
+_sj_problem_banner_get_button (SjProblemBanner *self)
+{
+  g_assert (SJ_IS_PROBLEM_BANNER (self));
+
+  return self->button;
+}
+
+gboolean
+_sj_problem_banner_get_revealed (SjProblemBanner *self)
+{
+  g_assert (SJ_IS_PROBLEM_BANNER (self));
+
+  return gtk_revealer_get_reveal_child (self->revealer);
 }
 
 /* Returns: the problem shown, or SJ_PROBLEM_NONE while hidden. */

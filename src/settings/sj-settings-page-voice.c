@@ -231,3 +231,21 @@ _sj_settings_page_voice_bind (SjSettingsPage *self)
                            G_CONNECT_SWAPPED);
   update_status (self);
 }
+
+/**
+ * sj_settings_page_focus_voice:
+ * @key: whether the transcription service's key is the fix, rather than
+ *   its address
+ *
+ * Puts the keyboard in the Voice group, which scrolls it into view: the
+ * fix for a transcription service that cannot be reached or refuses the
+ * key, or for the offline model missing, offered by the voice's banner.
+ */
+void
+sj_settings_page_focus_voice (SjSettingsPage *self,
+                              gboolean        key)
+{
+  g_assert (SJ_IS_SETTINGS_PAGE (self));
+
+  gtk_widget_grab_focus (GTK_WIDGET (key ? self->voice_key_row : self->voice_endpoint_row));
+}

@@ -18,6 +18,8 @@ G_DECLARE_FINAL_TYPE (SjSettingsPage, sj_settings_page, SJ, SETTINGS_PAGE, GtkWi
 
 GtkWidget *sj_settings_page_new            (GSettings      *settings);
 void       sj_settings_page_focus_api_key  (SjSettingsPage *self);
+void       sj_settings_page_focus_voice    (SjSettingsPage *self,
+                                            gboolean        key);
 void       sj_settings_page_refresh_models (SjSettingsPage *self);
 
 G_END_DECLS

@@ -11,6 +11,17 @@
 
 G_BEGIN_DECLS
 
+/* The page's script world (isolated from the user's code), the name of
+ * its message handler, and where the page's files are served from. */
+#define SJ_REPL_BRIDGE_WORLD        "strudel-jam"
+#define SJ_REPL_BRIDGE_HANDLER      "sj"
+#define SJ_REPL_WEB_RESOURCE_PREFIX "/io/github/strudeljam/StrudelJam/web"
+
+/* sj-repl-view.c */
+WebKitWebView *_sj_repl_view_new   (SjRepl                   *repl,
+                                    SjWebAssets              *assets,
+                                    WebKitUserContentManager *content_manager);
+
 void      _sj_repl_call        (SjRepl               *self,
                                const char           *body,
                                GVariant             *arguments,

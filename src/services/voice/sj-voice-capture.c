@@ -15,6 +15,13 @@
  *
  * Failures are mapped to SJ_VOICE_ERROR codes the window can explain: no
  * microphone (or no sound server), a busy device, anything else.
+ *
+ * A busy device is not reported as such by pulsesrc: when the hardware is
+ * held elsewhere (pasuspender, a program with exclusive access) or the
+ * source is suspended, the stream opens but no audio ever comes, and the
+ * pipeline never even reaches PLAYING. A working microphone always
+ * streams, with at least its noise floor, so a watchdog takes one that
+ * gives nothing for NO_SOUND_TIMEOUT_MS after the start as busy.
  */
 
 #include "config.h"
@@ -31,6 +38,12 @@
 #define LEVEL_INTERVAL_SAMPLES (SJ_VOICE_SAMPLE_RATE / 20)
 /* The quietest level the meter shows, in dBFS. */
 #define LEVEL_FLOOR_DB -60.0
+/* How long a microphone may give nothing after the start. The sound server
+ * delivers the first audio of a working source within tens of
+ * milliseconds (a Bluetooth headset switching profile can take a second);
+ * much longer than that and the musician is left waiting, talking to a
+ * device that hears nothing. */
+#define NO_SOUND_TIMEOUT_MS 2000
 
 struct _SjVoiceCapture
 {
@@ -45,6 +58,8 @@ struct _SjVoiceCapture
   guint               bus_watch;
   GTask              *start_task;
   gboolean            running;
+  GSource            *watchdog;
+  gint                got_sound;   /* atomic: the streaming thread sets it */
 
   /* The streaming thread's sum for the level. */
   double              sum_squares;
@@ -83,6 +98,11 @@ static void
 teardown (SjVoiceCapture *self)
 {
   self->running = FALSE;
+  if (self->watchdog != NULL)
+    {
+      g_source_destroy (self->watchdog);
+      g_clear_pointer (&self->watchdog, g_source_unref);
+    }
   if (self->pipeline == NULL)
     return;
 
@@ -217,6 +237,8 @@ new_sample_cb (GstAppSink *sink,
   if (sample == NULL)
     return GST_FLOW_EOS;
 
+  g_atomic_int_set (&self->got_sound, TRUE);
+
   buffer = gst_sample_get_buffer (sample);
   if (buffer != NULL && self->samples_func != NULL && gst_buffer_map (buffer, &map, GST_MAP_READ))
     {
@@ -228,6 +250,22 @@ new_sample_cb (GstAppSink *sink,
     }
 
   return GST_FLOW_OK;
+}
+
+/* NO_SOUND_TIMEOUT_MS after the start: a microphone that gave nothing is
+ * held by another program, or suspended. */
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  SjVoiceCapture *self = user_data;
+
+  g_clear_pointer (&self->watchdog, g_source_unref);
+  if (!g_atomic_int_get (&self->got_sound))
+    fail (self, g_error_new_literal (SJ_VOICE_ERROR, SJ_VOICE_ERROR_BUSY,
+                                     _("The microphone gives no sound: another program may be using it, "
+                                       "or it is suspended")));
+
+  return G_SOURCE_REMOVE;
 }
 
 static GstElement *
@@ -427,6 +465,12 @@ sj_voice_capture_start_async (SjVoiceCapture      *self,
   bus = gst_pipeline_get_bus (GST_PIPELINE (self->pipeline));
   self->bus_watch = gst_bus_add_watch (bus, bus_cb, self);
   self->start_task = g_steal_pointer (&task);
+
+  g_atomic_int_set (&self->got_sound, FALSE);
+  self->watchdog = g_timeout_source_new (NO_SOUND_TIMEOUT_MS);
+  g_source_set_callback (self->watchdog, watchdog_cb, self, NULL);
+  g_source_set_static_name (self->watchdog, "[sj] voice capture watchdog");
+  g_source_attach (self->watchdog, self->context);
 
   /* A failure to open is posted on the bus as well; bus_cb reports it. */
   gst_element_set_state (self->pipeline, GST_STATE_PLAYING);

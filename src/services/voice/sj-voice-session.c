@@ -225,7 +225,8 @@ sj_voice_session_set_device (SjVoiceSession *self,
 /**
  * sj_voice_session_set_model_dir:
  * @model_dir: (nullable): where the PocketSphinx models are, %NULL for
- *   the one the build found. Takes effect before the first start.
+ *   the one the build found. Takes effect at the next start (the model is
+ *   loaded again then).
  */
 void
 sj_voice_session_set_model_dir (SjVoiceSession *self,
@@ -233,8 +234,17 @@ sj_voice_session_set_model_dir (SjVoiceSession *self,
 {
   g_assert (SJ_IS_VOICE_SESSION (self));
 
+  if (g_strcmp0 (self->model_dir, model_dir) == 0)
+    return;
+
   g_free (self->model_dir);
   self->model_dir = g_strdup (model_dir);
+  /* A stop still decoding keeps the old recogniser alive through its task. */
+  if (self->recognizer != NULL && !self->listening)
+    {
+      g_clear_object (&self->recognizer);
+      self->loaded = FALSE;
+    }
 }
 
 /**
@@ -305,6 +315,13 @@ loaded_cb (GObject      *object,
     {
       set_listening (self, FALSE);
       g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* The model directory changed meanwhile: this model is not the one. */
+  if (object != (GObject *) self->recognizer)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Listening was stopped"));
       return;
     }
 
@@ -430,7 +447,7 @@ recognized_cb (GObject      *object,
 
   if (self->endpoint != NULL && !g_task_return_error_if_cancelled (task))
     {
-      g_autoptr(GBytes) audio = sj_voice_recognizer_get_audio (self->recognizer);
+      g_autoptr(GBytes) audio = sj_voice_recognizer_get_audio (SJ_VOICE_RECOGNIZER (object));
       SjTranscriptionClient *endpoint = g_object_ref (self->endpoint);
       GCancellable *cancellable = g_task_get_cancellable (task);
 
