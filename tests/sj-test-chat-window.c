@@ -48,3 +48,50 @@ sj_test_chat_window_cleanup (void)
 {
   g_clear_pointer (&model_server, sj_test_model_server_free);
 }
+
+gboolean
+sj_test_is_listening (gpointer composer)
+{
+  return sj_composer_get_listening (composer);
+}
+
+gboolean
+sj_test_is_not_listening (gpointer composer)
+{
+  return !sj_composer_get_listening (composer);
+}
+
+/* The final words are in (or the failure is shown). */
+gboolean
+sj_test_voice_is_stopped (gpointer window)
+{
+  return !SJ_WINDOW (window)->voice_stopping;
+}
+
+/* Words came after what was typed. */
+gboolean
+sj_test_composer_has_more_text (gpointer data)
+{
+  SjTestText *want = data;
+  g_autofree char *text = sj_composer_get_text (want->composer);
+
+  return strlen (text) > strlen (want->text) && g_str_has_prefix (text, want->text);
+}
+
+void
+sj_test_level_cb (SjVoiceSession *session,
+                  double          level,
+                  SjTestLevel    *seen)
+{
+  seen->level = level;
+  seen->n++;
+}
+
+/* The microphone delivers, and is quiet now. */
+gboolean
+sj_test_heard_silence (gpointer data)
+{
+  SjTestLevel *seen = data;
+
+  return seen->n > 0 && seen->level < 0.05;
+}

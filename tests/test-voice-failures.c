@@ -31,64 +31,6 @@ static char *wav_dir;
 
 static const char * const shortcut[] = { "ctrl+shift+space", NULL };
 
-static gboolean
-is_listening (gpointer data)
-{
-  return sj_composer_get_listening (data);
-}
-
-static gboolean
-is_not_listening (gpointer data)
-{
-  return !sj_composer_get_listening (data);
-}
-
-typedef struct
-{
-  SjComposer *composer;
-  const char *text;
-} Text;
-
-static gboolean
-is_stopped (gpointer data)
-{
-  SjWindow *window = data;
-
-  return !window->voice_stopping;
-}
-
-static gboolean
-has_more_text (gpointer data)
-{
-  Text *want = data;
-  g_autofree char *text = sj_composer_get_text (want->composer);
-
-  return strlen (text) > strlen (want->text) && g_str_has_prefix (text, want->text);
-}
-
-typedef struct
-{
-  double level;
-  guint  n;
-} Level;
-
-static void
-level_cb (SjVoiceSession *session,
-          double          level,
-          Level          *seen)
-{
-  seen->level = level;
-  seen->n++;
-}
-
-static gboolean
-heard_silence (gpointer data)
-{
-  Level *seen = data;
-
-  return seen->n > 0 && seen->level < 0.05;
-}
-
 typedef struct
 {
   SjWindow  *window;
@@ -206,7 +148,7 @@ test_no_microphone (void)
   sj_composer_set_text (composer, "keep this");
   sj_test_key_window_press (&keys, shortcut);
   wait_banner (window, SJ_PROBLEM_VOICE_NO_MICROPHONE);
-  sj_test_widgets_spin_until (is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
+  sj_test_widgets_spin_until (sj_test_is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
   assert_banner (window, "No Microphone", "Try Again", "Try Listening Again");
   assert_text (composer, "keep this");
 
@@ -264,14 +206,14 @@ test_busy (void)
   sj_test_key_window_press (&keys, shortcut);
   wait_banner (window, SJ_PROBLEM_VOICE_BUSY);
   suspend_microphone (FALSE);
-  sj_test_widgets_spin_until (is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
+  sj_test_widgets_spin_until (sj_test_is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
   button = assert_banner (window, "Microphone Busy", "Try Again", "Try Listening Again");
   g_assert_nonnull (strstr (_sj_problem_banner_get_message (voice_banner (window)), "another program"));
   assert_text (composer, "half a thought");
 
   handler = g_signal_connect (voice, "level", G_CALLBACK (count_level_cb), &n_levels);
   g_signal_emit_by_name (button, "clicked");
-  sj_test_widgets_spin_until (is_listening, composer, WAIT_TIMEOUT_S, "Try Again to listen");
+  sj_test_widgets_spin_until (sj_test_is_listening, composer, WAIT_TIMEOUT_S, "Try Again to listen");
   sj_test_widgets_spin_until (is_nonzero, &n_levels, WAIT_TIMEOUT_S, "the microphone to deliver again");
   g_assert_false (_sj_problem_banner_get_revealed (voice_banner (window)));
   g_signal_handler_disconnect (voice, handler);
@@ -295,7 +237,7 @@ test_model_missing (void)
   sj_composer_set_text (composer, "keep this");
   sj_test_key_window_press (&keys, shortcut);
   wait_banner (window, SJ_PROBLEM_VOICE_MODEL_MISSING);
-  sj_test_widgets_spin_until (is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
+  sj_test_widgets_spin_until (sj_test_is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
   button = assert_banner (window, "Speech Model Missing", "Voice Settings", "Open Voice Settings");
   g_assert_nonnull (strstr (_sj_problem_banner_get_message (voice_banner (window)), "pocketsphinx-en-us"));
   assert_text (composer, "keep this");
@@ -329,24 +271,24 @@ say (SjWindow   *window,
 {
   SjComposer *composer = sj_chat_panel_get_composer (window->chat_panel);
   SjVoiceSession *voice = _sj_window_get_voice (window);
-  Text more = { composer, typed };
-  Level seen = { 0 };
+  SjTestText more = { composer, typed };
+  SjTestLevel seen = { 0 };
   gulong handler;
 
   sj_composer_set_text (composer, typed);
   sj_test_key_window_press (&keys, shortcut);
-  sj_test_widgets_spin_until (is_listening, composer, WAIT_TIMEOUT_S, "listening to start");
-  handler = g_signal_connect (voice, "level", G_CALLBACK (level_cb), &seen);
-  sj_test_widgets_spin_until (heard_silence, &seen, WAIT_TIMEOUT_S, "the microphone to deliver");
+  sj_test_widgets_spin_until (sj_test_is_listening, composer, WAIT_TIMEOUT_S, "listening to start");
+  handler = g_signal_connect (voice, "level", G_CALLBACK (sj_test_level_cb), &seen);
+  sj_test_widgets_spin_until (sj_test_heard_silence, &seen, WAIT_TIMEOUT_S, "the microphone to deliver");
   sj_test_voice_play (wav);
-  sj_test_widgets_spin_until (has_more_text, &more, WAIT_TIMEOUT_S, "partial words in the composer");
+  sj_test_widgets_spin_until (sj_test_composer_has_more_text, &more, WAIT_TIMEOUT_S, "partial words in the composer");
   seen.n = 0;
-  sj_test_widgets_spin_until (heard_silence, &seen, WAIT_TIMEOUT_S, "the end of speech");
+  sj_test_widgets_spin_until (sj_test_heard_silence, &seen, WAIT_TIMEOUT_S, "the end of speech");
   g_signal_handler_disconnect (voice, handler);
 
   sj_test_key_window_press (&keys, shortcut);
-  sj_test_widgets_spin_until (is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
-  sj_test_widgets_spin_until (is_stopped, window, WAIT_TIMEOUT_S, "the final words");
+  sj_test_widgets_spin_until (sj_test_is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
+  sj_test_widgets_spin_until (sj_test_voice_is_stopped, window, WAIT_TIMEOUT_S, "the final words");
 }
 
 /* The offline recogniser's words after what was typed, which stays as it

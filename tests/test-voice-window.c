@@ -40,41 +40,6 @@ static char *wav_dir;
 
 static const char * const shortcut[] = { "ctrl+shift+space", NULL };
 
-static gboolean
-is_listening (gpointer data)
-{
-  return sj_composer_get_listening (data);
-}
-
-static gboolean
-is_not_listening (gpointer data)
-{
-  return !sj_composer_get_listening (data);
-}
-
-typedef struct
-{
-  SjComposer *composer;
-  const char *text;
-} Text;
-
-static gboolean
-is_stopped (gpointer data)
-{
-  SjWindow *window = data;
-
-  return !window->voice_stopping;
-}
-
-static gboolean
-has_more_text (gpointer data)
-{
-  Text *want = data;
-  g_autofree char *text = sj_composer_get_text (want->composer);
-
-  return strlen (text) > strlen (want->text) && g_str_has_prefix (text, want->text);
-}
-
 static double
 page_gain (SjWindow *window)
 {
@@ -93,29 +58,6 @@ static gboolean
 is_not_ducked (gpointer data)
 {
   return page_gain (data) > 0.9;
-}
-
-typedef struct
-{
-  double level;
-  guint  n;
-} Level;
-
-static void
-level_cb (SjVoiceSession *session,
-          double          level,
-          Level          *seen)
-{
-  seen->level = level;
-  seen->n++;
-}
-
-static gboolean
-heard_silence (gpointer data)
-{
-  Level *seen = data;
-
-  return seen->n > 0 && seen->level < 0.05;
 }
 
 static gboolean
@@ -176,13 +118,13 @@ test_shortcut_shows_chat (void)
 
   hide_panel_focus_code (window);
   sj_test_key_window_press (&keys, shortcut);
-  sj_test_widgets_spin_until (is_listening, composer, WAIT_TIMEOUT_S, "listening to start");
+  sj_test_widgets_spin_until (sj_test_is_listening, composer, WAIT_TIMEOUT_S, "listening to start");
   g_assert_true (panel_shown (window));
   g_assert_true (sj_test_has_focus_within (sj_repl_get_widget (window->repl)));
 
   sj_test_key_window_press (&keys, shortcut);
-  sj_test_widgets_spin_until (is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
-  sj_test_widgets_spin_until (is_stopped, window, WAIT_TIMEOUT_S, "listening to end");
+  sj_test_widgets_spin_until (sj_test_is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
+  sj_test_widgets_spin_until (sj_test_voice_is_stopped, window, WAIT_TIMEOUT_S, "listening to end");
   g_assert_true (sj_test_has_focus_within (sj_repl_get_widget (window->repl)));
 }
 
@@ -196,10 +138,10 @@ test_shortcut (void)
   SjVoiceSession *voice = _sj_window_get_voice (window);
   g_autofree char *wav = NULL;
   g_autoptr(JsonObject) result = NULL;
-  Text typed = { composer, "Drums:" };
+  SjTestText typed = { composer, "Drums:" };
   g_autofree char *text = NULL;
   const char *words;
-  Level seen = { 0 };
+  SjTestLevel seen = { 0 };
   gulong handler;
   gint64 released;
 
@@ -219,24 +161,24 @@ test_shortcut (void)
 
   sj_composer_set_text (composer, "Drums:");
   sj_test_key_window_press (&keys, shortcut);
-  sj_test_widgets_spin_until (is_listening, composer, WAIT_TIMEOUT_S, "listening to start");
+  sj_test_widgets_spin_until (sj_test_is_listening, composer, WAIT_TIMEOUT_S, "listening to start");
   sj_test_widgets_spin_until (is_ducked, window, WAIT_TIMEOUT_S, "the music to be lowered");
 
   /* Speak once the microphone delivers (the model loads at the first
    * start), as one speaks once the meter moves. */
-  handler = g_signal_connect (voice, "level", G_CALLBACK (level_cb), &seen);
-  sj_test_widgets_spin_until (heard_silence, &seen, WAIT_TIMEOUT_S, "the microphone to deliver");
+  handler = g_signal_connect (voice, "level", G_CALLBACK (sj_test_level_cb), &seen);
+  sj_test_widgets_spin_until (sj_test_heard_silence, &seen, WAIT_TIMEOUT_S, "the microphone to deliver");
   sj_test_voice_play (wav);
   /* The words come in while listening, after what was typed. */
-  sj_test_widgets_spin_until (has_more_text, &typed, WAIT_TIMEOUT_S, "partial words in the composer");
+  sj_test_widgets_spin_until (sj_test_composer_has_more_text, &typed, WAIT_TIMEOUT_S, "partial words in the composer");
   seen.n = 0;
-  sj_test_widgets_spin_until (heard_silence, &seen, WAIT_TIMEOUT_S, "the end of speech");
+  sj_test_widgets_spin_until (sj_test_heard_silence, &seen, WAIT_TIMEOUT_S, "the end of speech");
   g_signal_handler_disconnect (voice, handler);
 
   released = g_get_monotonic_time ();
   sj_test_key_window_press (&keys, shortcut);
-  sj_test_widgets_spin_until (is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
-  sj_test_widgets_spin_until (is_stopped, window, WAIT_TIMEOUT_S, "the final words");
+  sj_test_widgets_spin_until (sj_test_is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
+  sj_test_widgets_spin_until (sj_test_voice_is_stopped, window, WAIT_TIMEOUT_S, "the final words");
   g_test_message ("shortcut released to text in the composer: %.0f ms",
                   (g_get_monotonic_time () - released) / 1000.0);
   /* What was typed stays; the words after it are the command.  The
@@ -323,7 +265,7 @@ test_duck_keeps_swap_timing (void)
   sj_test_query_state (repl, &before);
   sj_test_swap_record_events (repl, TRUE);
   g_action_group_activate_action (G_ACTION_GROUP (window), "voice-listen", NULL);
-  sj_test_widgets_spin_until (is_listening, composer, WAIT_TIMEOUT_S, "listening to start");
+  sj_test_widgets_spin_until (sj_test_is_listening, composer, WAIT_TIMEOUT_S, "listening to start");
   sj_test_widgets_spin_until (is_ducked, window, WAIT_TIMEOUT_S, "the music to be lowered");
   sj_test_swap_wait_for_cycle (repl, sj_repl_get_state (repl)->cycle + 1);
   recording = sj_test_swap_take_recorded (repl);
@@ -353,8 +295,8 @@ test_duck_keeps_swap_timing (void)
 
   /* Back to full gain when listening stops, the music still playing. */
   g_action_group_activate_action (G_ACTION_GROUP (window), "voice-listen", NULL);
-  sj_test_widgets_spin_until (is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
-  sj_test_widgets_spin_until (is_stopped, window, WAIT_TIMEOUT_S, "the final words");
+  sj_test_widgets_spin_until (sj_test_is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
+  sj_test_widgets_spin_until (sj_test_voice_is_stopped, window, WAIT_TIMEOUT_S, "the final words");
   sj_test_widgets_spin_until (is_not_ducked, window, WAIT_TIMEOUT_S, "the music back to full gain");
   g_assert_true (sj_repl_get_state (repl)->playing);
   g_assert_cmpfloat (sj_repl_get_state (repl)->cps, ==, SWAP_CPS);
