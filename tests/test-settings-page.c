@@ -7,7 +7,9 @@
  * gnome-keyring-daemon of its own (SJ_TEST_KEYRING=running), so the keys
  * the page stores (the model's, the transcription service's) go to a
  * throwaway keyring; run without the script, the
- * page tests skip rather than touch the keyring of whoever runs them. A
+ * page tests skip rather than touch the keyring of whoever runs them.
+ * settings-page-no-keyring runs it with no keyring at all
+ * (SJ_TEST_KEYRING=none), for the keys' errors. A
  * SoupServer on the loopback interface plays the provider's /models.
  *
  * Every wait spins the main loop until what is waited for holds.
@@ -571,6 +573,84 @@ test_voice (void)
   gtk_window_destroy (window);
 }
 
+/* No keyring ------------------------------------------------------------- */
+
+static gboolean
+subtitle_has_prefix (gpointer    row,
+                     const char *prefix)
+{
+  const char *subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+
+  return subtitle != NULL && g_str_has_prefix (subtitle, prefix);
+}
+
+static void
+count_cb (guint *count)
+{
+  (*count)++;
+}
+
+/* Stores @entry_row's key with @set_button, or with the entry's own apply
+ * button when there is none, into no keyring at all. */
+static void
+assert_store_fails (GtkWidget *status_row,
+                    GtkWidget *entry_row,
+                    GtkWidget *set_button)
+{
+  WAIT_UNTIL (subtitle_has_prefix (status_row, "No keyring available: "));
+  gtk_editable_set_text (GTK_EDITABLE (entry_row), api_key);
+  if (set_button != NULL)
+    g_signal_emit_by_name (set_button, "clicked");
+  else
+    g_signal_emit_by_name (entry_row, "apply");
+  g_assert_true (subtitle_is (status_row, "Storing the key…"));
+
+  /* Said where the key's status is; the key stays in the entry, so trying
+   * again needs no retyping. */
+  WAIT_UNTIL (!subtitle_is (status_row, "Storing the key…"));
+  g_assert_true (subtitle_has_prefix (status_row, "No keyring available: ") ||
+                 subtitle_has_prefix (status_row, "The key could not be stored: "));
+  g_assert_true (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (entry_row)), api_key) == 0);
+  g_assert_true (gtk_widget_get_sensitive (entry_row));
+  if (set_button != NULL)
+    g_assert_true (gtk_widget_get_sensitive (set_button));
+  gtk_editable_set_text (GTK_EDITABLE (entry_row), "");
+}
+
+/* Both keys with no Secret Service on the bus (test-secrets.sh none): what
+ * went wrong is said in each key's own status row, and a key that could
+ * not be stored is not lost. */
+static void
+test_no_keyring (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  GtkWindow *window;
+  SjSettingsPage *page;
+  guint n_changed = 0;
+
+  if (g_strcmp0 (g_getenv ("SJ_TEST_KEYRING"), "none") != 0)
+    {
+      g_test_skip ("run by test-secrets.sh with no keyring");
+      return;
+    }
+
+  g_settings_set_string (settings, "provider", "custom");
+  g_settings_set_string (settings, "base-url", provider.base_url);
+  g_settings_set_string (settings, "voice-endpoint-url", provider.base_url);
+  page = show_page (settings, &window);
+  g_signal_connect_swapped (page, "api-key-changed", G_CALLBACK (count_cb), &n_changed);
+
+  assert_store_fails (GTK_WIDGET (CHILD (page, "key_status_row")), GTK_WIDGET (CHILD (page, "key_entry_row")),
+                      GTK_WIDGET (CHILD (page, "key_set_button")));
+  assert_store_fails (GTK_WIDGET (CHILD (page, "voice_key_status_row")), GTK_WIDGET (CHILD (page, "voice_key_row")),
+                      NULL);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (CHILD (page, "key_clear_button"))));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (CHILD (page, "voice_key_clear_button"))));
+  g_assert_cmpuint (n_changed, ==, 0);
+
+  gtk_window_destroy (window);
+}
+
 /* Models ------------------------------------------------------------------ */
 
 static void
@@ -807,6 +887,7 @@ main (int   argc,
   g_test_add_func ("/settings-page/api-key", test_api_key);
   g_test_add_func ("/settings-page/models", test_models);
   g_test_add_func ("/settings-page/voice", test_voice);
+  g_test_add_func ("/settings-page/no-keyring", test_no_keyring);
   g_test_add_func ("/problem-banner/show", test_banner);
   g_test_add_func ("/problem-banner/from-error", test_problem_from_error);
 

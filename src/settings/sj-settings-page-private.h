@@ -4,13 +4,15 @@
  *
  * What the parts of SjSettingsPage (sj-settings-page.c: the settings and
  * the API key; sj-settings-page-models.c: the model menu;
- * sj-settings-page-voice.c: the Voice group) share.
+ * sj-settings-page-voice.c: the Voice group) share. Both keys' rows are
+ * driven by SjKeyringKeyRows.
  */
 
 #pragma once
 
 #include <adwaita.h>
 
+#include "sj-keyring-key-rows.h"
 #include "sj-settings-page.h"
 
 G_BEGIN_DECLS
@@ -28,14 +30,9 @@ struct _SjSettingsPage
   GtkWidget             parent_instance;
 
   GSettings            *settings;
-  GCancellable         *cancellable;         /* the page's lifetime: store, clear */
-  GCancellable         *status_cancellable;  /* the key status check under way */
   GCancellable         *models_cancellable;  /* the model fetch under way */
-  gboolean              key_stored;
-  gboolean              key_busy;
-  GCancellable         *voice_status_cancellable;  /* the voice key's status check */
-  gboolean              voice_key_stored;
-  gboolean              voice_key_busy;
+  SjKeyringKeyRows     *api_key_rows;        /* the model's key */
+  SjKeyringKeyRows     *voice_key_rows;      /* the transcription service's key */
 
   GtkStringList        *models;
   GtkFilterListModel   *filtered_models;

@@ -8,10 +8,9 @@
  * Every control is bound to GSettings, so a change applies at once and a
  * change made elsewhere (another window, dconf) shows here at once too.
  * The one exception is the API key, which never goes near GSettings: it is
- * kept in the keyring through SjSecrets, under the provider and the base
- * URL in use (OpenRouter's own URL for OpenRouter), and never shown back.
- * A key stored or cleared elsewhere (the Chat's first-start status page)
- * shows here at once through SjSecretsMonitor.
+ * kept in the keyring under the provider and the base URL in use
+ * (OpenRouter's own URL for OpenRouter), and never shown back. Its rows are
+ * driven by SjKeyringKeyRows, as the transcription service's key's are.
  *
  * The model row's menu of the provider's models is in
  * sj-settings-page-models.c, the Voice group in sj-settings-page-voice.c.
@@ -22,8 +21,6 @@
 #include <glib/gi18n.h>
 
 #include "sj-agent-config.h"
-#include "sj-secrets.h"
-#include "sj-secrets-monitor.h"
 #include "sj-settings-page-private.h"
 
 /* The choices of the string keys, in the order of their combo rows. */
@@ -151,172 +148,23 @@ _sj_settings_page_get_endpoint (SjSettingsPage  *self,
 
 /* API key ----------------------------------------------------------------- */
 
+/* The key rows follow the provider and base URL in use. */
 static void
-update_key_buttons (SjSettingsPage *self)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->key_entry_row));
-
-  gtk_button_set_label (self->key_set_button, self->key_stored ? _("Replace") : _("Set"));
-  gtk_widget_set_sensitive (GTK_WIDGET (self->key_set_button), !self->key_busy && *text != '\0');
-  gtk_widget_set_sensitive (GTK_WIDGET (self->key_clear_button), !self->key_busy && self->key_stored);
-}
-
-static void
-show_key_state (SjSettingsPage *self,
-                gboolean        stored)
-{
-  self->key_stored = stored;
-  adw_action_row_set_subtitle (self->key_status_row, stored ? _("Stored in the keyring") : _("No key stored"));
-  update_key_buttons (self);
-}
-
-/* What the keyring said, after @what went wrong, where the key's status
- * is shown. */
-static void
-show_key_error (SjSettingsPage *self,
-                const char     *what,
-                const GError   *error)
-{
-  g_autofree char *text = NULL;
-
-  if (g_error_matches (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING))
-    text = g_strdup_printf (_("No keyring available: %s"), error->message);
-  else
-    /* TRANSLATORS: what went wrong with the API key, then the keyring's
-     * error, e.g. "The key could not be stored: The keyring is locked." */
-    text = g_strdup_printf (_("%s: %s"), what, error->message);
-
-  self->key_stored = FALSE;
-  adw_action_row_set_subtitle (self->key_status_row, text);
-  update_key_buttons (self);
-}
-
-static void
-has_api_key_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  SjSettingsPage *self = user_data;
-  g_autoptr(GError) error = NULL;
-  gboolean has_key = FALSE;
-
-  /* Cancelled when the page went away or a newer check replaced this one:
-   * @self may be gone, so it is not touched. */
-  if (!sj_secrets_has_api_key_finish (result, &has_key, &error))
-    {
-      if (!_sj_settings_page_is_cancelled (error))
-        show_key_error (SJ_SETTINGS_PAGE (self), _("The keyring could not be read"), error);
-      return;
-    }
-
-  show_key_state (self, has_key);
-}
-
-static void
-update_key_status (SjSettingsPage *self)
+update_api_key_endpoint (SjSettingsPage *self)
 {
   g_autofree char *provider = NULL;
   g_autofree char *base_url = NULL;
-  GCancellable *cancellable = _sj_settings_page_restart_cancellable (&self->status_cancellable);
 
-  if (!_sj_settings_page_get_endpoint (self, &provider, &base_url))
-    {
-      self->key_stored = FALSE;
-      adw_action_row_set_subtitle (self->key_status_row, _("Enter the base URL of the endpoint first"));
-      update_key_buttons (self);
-      return;
-    }
-
-  adw_action_row_set_subtitle (self->key_status_row, _("Checking the keyring…"));
-  sj_secrets_has_api_key_async (provider, base_url, cancellable, has_api_key_cb, self);
+  _sj_settings_page_get_endpoint (self, &provider, &base_url);
+  sj_keyring_key_rows_set_endpoint (self->api_key_rows, provider, base_url);
 }
 
 static void
-store_api_key_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+api_key_rows_changed_cb (SjSettingsPage *self)
 {
-  SjSettingsPage *self = user_data;
-  g_autoptr(GError) error = NULL;
+  g_assert (SJ_IS_SETTINGS_PAGE (self));
 
-  if (!sj_secrets_store_api_key_finish (result, &error) && _sj_settings_page_is_cancelled (error))
-    return;
-
-  self->key_busy = FALSE;
-  if (error != NULL)
-    {
-      /* The key stays in the entry, so trying again needs no retyping. */
-      show_key_error (self, _("The key could not be stored"), error);
-      return;
-    }
-
-  /* Stored: nothing on screen holds the key any longer. */
-  gtk_editable_set_text (GTK_EDITABLE (self->key_entry_row), "");
-  update_key_status (self);
   g_signal_emit (self, signals[API_KEY_CHANGED], 0);
-}
-
-static void
-key_set_clicked_cb (SjSettingsPage *self)
-{
-  g_autofree char *provider = NULL;
-  g_autofree char *base_url = NULL;
-  const char *key;
-
-  g_assert (SJ_IS_SETTINGS_PAGE (self));
-
-  key = gtk_editable_get_text (GTK_EDITABLE (self->key_entry_row));
-  if (self->key_busy || *key == '\0' || !_sj_settings_page_get_endpoint (self, &provider, &base_url))
-    return;
-
-  self->key_busy = TRUE;
-  update_key_buttons (self);
-  sj_secrets_store_api_key_async (provider, base_url, key, self->cancellable, store_api_key_cb, self);
-}
-
-static void
-clear_api_key_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  SjSettingsPage *self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!sj_secrets_clear_api_key_finish (result, &error) && _sj_settings_page_is_cancelled (error))
-    return;
-
-  self->key_busy = FALSE;
-  if (error != NULL)
-    show_key_error (self, _("The key could not be cleared"), error);
-  else
-    {
-      update_key_status (self);
-      g_signal_emit (self, signals[API_KEY_CHANGED], 0);
-    }
-}
-
-static void
-key_clear_clicked_cb (SjSettingsPage *self)
-{
-  g_autofree char *provider = NULL;
-  g_autofree char *base_url = NULL;
-
-  g_assert (SJ_IS_SETTINGS_PAGE (self));
-
-  if (self->key_busy || !_sj_settings_page_get_endpoint (self, &provider, &base_url))
-    return;
-
-  self->key_busy = TRUE;
-  update_key_buttons (self);
-  sj_secrets_clear_api_key_async (provider, base_url, self->cancellable, clear_api_key_cb, self);
-}
-
-static void
-key_entry_changed_cb (SjSettingsPage *self)
-{
-  g_assert (SJ_IS_SETTINGS_PAGE (self));
-
-  update_key_buttons (self);
 }
 
 static void
@@ -326,28 +174,12 @@ endpoint_changed_cb (SjSettingsPage *self,
 {
   g_assert (SJ_IS_SETTINGS_PAGE (self));
 
-  update_key_status (self);
+  update_api_key_endpoint (self);
   _sj_settings_page_invalidate_models (self);
 
   /* An open menu shows the new endpoint's models straight away. */
   if (gtk_widget_get_visible (GTK_WIDGET (self->models_popover)))
     sj_settings_page_refresh_models (self);
-}
-
-static void
-key_changed_cb (SjSettingsPage *self,
-                const char     *provider,
-                const char     *base_url)
-{
-  g_autofree char *our_provider = NULL;
-  g_autofree char *our_base_url = NULL;
-
-  g_assert (SJ_IS_SETTINGS_PAGE (self));
-
-  /* The page's own store or clear has updated the status already. */
-  if (!self->key_busy && _sj_settings_page_get_endpoint (self, &our_provider, &our_base_url) &&
-      g_str_equal (provider, our_provider) && g_str_equal (base_url, our_base_url))
-    update_key_status (self);
 }
 
 /* GObject ----------------------------------------------------------------- */
@@ -359,14 +191,11 @@ sj_settings_page_dispose (GObject *object)
   GtkWidget *child;
 
   /* The callbacks hold no reference: once cancelled they return without
-   * touching the page. */
-  g_cancellable_cancel (self->cancellable);
-  if (self->status_cancellable != NULL)
-    g_cancellable_cancel (self->status_cancellable);
+   * touching the page. The key rows cancel theirs as they go. */
   if (self->models_cancellable != NULL)
     g_cancellable_cancel (self->models_cancellable);
-  if (self->voice_status_cancellable != NULL)
-    g_cancellable_cancel (self->voice_status_cancellable);
+  g_clear_object (&self->api_key_rows);
+  g_clear_object (&self->voice_key_rows);
 
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
@@ -375,10 +204,7 @@ sj_settings_page_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
 
-  g_clear_object (&self->cancellable);
-  g_clear_object (&self->status_cancellable);
   g_clear_object (&self->models_cancellable);
-  g_clear_object (&self->voice_status_cancellable);
   g_clear_object (&self->filtered_models);
   g_clear_object (&self->models);
   g_clear_object (&self->settings);
@@ -424,9 +250,6 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, osc_port_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, midi_backend_row);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, midi_destination_row);
-  gtk_widget_class_bind_template_callback (widget_class, key_clear_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, key_entry_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, key_set_clicked_cb);
   _sj_settings_page_models_class_init (widget_class);
   _sj_settings_page_voice_class_init (widget_class);
 
@@ -468,7 +291,6 @@ sj_settings_page_init (SjSettingsPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   name_password_rows (GTK_WIDGET (self));
 
-  self->cancellable = g_cancellable_new ();
   _sj_settings_page_models_init (self);
 }
 
@@ -489,11 +311,13 @@ sj_settings_page_new (GSettings *settings)
   self->settings = g_object_ref (settings);
   bind_settings (self);
 
+  self->api_key_rows = sj_keyring_key_rows_new (self->key_status_row, self->key_clear_button, self->key_entry_row,
+                                                self->key_set_button, _("Enter the base URL of the endpoint first"));
+  g_signal_connect_object (self->api_key_rows, "changed", G_CALLBACK (api_key_rows_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  update_api_key_endpoint (self);
   g_signal_connect_object (settings, "changed::provider", G_CALLBACK (endpoint_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (settings, "changed::base-url", G_CALLBACK (endpoint_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (sj_secrets_monitor_get_default (), "key-changed", G_CALLBACK (key_changed_cb),
-                           self, G_CONNECT_SWAPPED);
-  update_key_status (self);
   _sj_settings_page_voice_bind (self);
 
   return GTK_WIDGET (self);
