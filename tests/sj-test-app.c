@@ -14,6 +14,7 @@
 #include <webkit/webkit.h>
 
 #include "sj-test-app.h"
+#include "sj-test-widgets.h"
 #include "sj-window-private.h"
 
 SjApplication *sj_test_app;
@@ -356,6 +357,7 @@ sj_test_app_init (void)
   char *home = g_dir_make_tmp ("strudel-jam-test-XXXXXX", NULL);
 
   g_assert_nonnull (home);
+  sj_test_tolerate_gtk_snapshot_race ();
   for (guint i = 0; i < G_N_ELEMENTS (user_dirs); i++)
     {
       g_autofree char *dir = g_build_filename (home, user_dirs[i] + strlen ("XDG_"), NULL);

@@ -396,15 +396,23 @@ snapshot_race_writer (GLogLevelFlags   log_level,
  * warns "Trying to snapshot GtkGizmo … without a current allocation". It
  * is GTK's own widget, the next frame draws it right, and nothing is seen;
  * it shows only on a loaded machine (it failed CI twice in the composer's
- * grow-and-shrink test, and never in dozens of runs on a quiet one).
+ * grow-and-shrink test, and never in dozens of runs on a quiet one), and
+ * any test with a scrolled window can meet it.
  * g_test_init() makes every warning fatal: this keeps that one harmless
  * warning from ending a test, and every other one fatal. GTK logs
  * structured messages, which g_test_log_set_fatal_handler() never sees,
- * so this is a log writer; call it once, before gtk_test_init().
+ * so this is a log writer; call it before g_test_init() or gtk_test_init()
+ * (sj_test_app_init() does, for the tests of the whole window).
  */
 void
 sj_test_tolerate_gtk_snapshot_race (void)
 {
+  static gboolean installed;
+
+  /* A process can set its log writer only once. */
+  if (installed)
+    return;
+  installed = TRUE;
   g_log_set_writer_func (snapshot_race_writer, NULL, NULL);
 }
 

@@ -1119,6 +1119,7 @@ main (int   argc,
   /* Accessible names are read back (the skill chips). */
   g_setenv ("GTK_A11Y", "test", TRUE);
 
+  sj_test_tolerate_gtk_snapshot_race ();
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
   sj_register_resource ();

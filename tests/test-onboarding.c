@@ -622,6 +622,7 @@ main (int   argc,
 
   /* stdout is the TAP stream: the debug messages go with the other logs. */
   g_log_writer_default_set_use_stderr (TRUE);
+  sj_test_tolerate_gtk_snapshot_race ();
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
   sj_register_resource ();

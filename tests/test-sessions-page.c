@@ -22,6 +22,7 @@
 #include "sj-resources.h"
 #include "sj-session-item.h"
 #include "sj-sessions-page-private.h"
+#include "sj-test-widgets.h"
 
 #define TIMEOUT_S 30
 
@@ -633,6 +634,7 @@ main (int   argc,
   g_setenv ("GTK_A11Y", "test", TRUE);
   /* The relative times are checked in English. */
   g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  sj_test_tolerate_gtk_snapshot_race ();
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
   sj_register_resource ();

@@ -871,6 +871,7 @@ main (int   argc,
   /* The private session bus has no accessibility bus to offer; the test
    * backend needs none, and keeps the accessible properties to check. */
   g_setenv ("GTK_A11Y", "test", TRUE);
+  sj_test_tolerate_gtk_snapshot_race ();
   g_test_init (&argc, &argv, NULL);
   /* stdout is the TAP stream: GTK's debug messages (the script sets
    * G_MESSAGES_DEBUG=all) go with the other logs. */

@@ -685,6 +685,7 @@ main (int   argc,
    * keeps the accessible properties without one. */
   g_setenv ("GTK_A11Y", "test", TRUE);
   g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  sj_test_tolerate_gtk_snapshot_race ();
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
   sj_register_resource ();

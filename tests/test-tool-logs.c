@@ -628,6 +628,7 @@ main (int   argc,
   /* No accessibility bus on the private session bus: GTK's test backend
    * keeps the accessible properties without one. */
   g_setenv ("GTK_A11Y", "test", TRUE);
+  sj_test_tolerate_gtk_snapshot_race ();
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
   sj_register_resource ();
