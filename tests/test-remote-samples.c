@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
+#include "sj-address-policy.h"
 #include "sj-remote-samples.h"
 #include "sj-sound-cache-private.h"
 #include "sj-test-files.h"
@@ -356,6 +357,20 @@ assert_refused (Fixture    *fixture,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
 }
 
+/* Refused as this computer or the local network, however it is spelt
+ * (sj-address-policy.c; test-address-policy checks what reaches a server). */
+static void
+assert_local (Fixture    *fixture,
+              const char *url)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = sj_remote_samples_get_file (fixture->remote, url, &error);
+
+  g_assert_null (file);
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == SJ_ADDRESS_POLICY_ERROR);
+}
+
 /* What follows strudel-jam://remote/<kind> names an http(s) address; each
  * address has one place in the cache, under its host, and none outside. */
 static void
@@ -400,13 +415,23 @@ test_addresses (Fixture       *fixture,
   assert_refused (fixture, "https://host.test");
   assert_refused (fixture, "not a url");
   /* Nothing on this computer or the local network. */
-  assert_refused (fixture, "http://localhost:5432/strudel.json");
-  assert_refused (fixture, "http://127.0.0.1:8080/a.wav");
-  assert_refused (fixture, "http://192.168.1.1/admin.wav");
-  assert_refused (fixture, "http://10.0.0.2/a.wav");
-  assert_refused (fixture, "http://[::1]/a.wav");
-  assert_refused (fixture, "http://[fd00::1]/a.wav");
-  assert_refused (fixture, "http://printer.local/a.wav");
+  assert_local (fixture, "http://localhost:5432/strudel.json");
+  assert_local (fixture, "http://127.0.0.1:8080/a.wav");
+  assert_local (fixture, "http://192.168.1.1/admin.wav");
+  assert_local (fixture, "http://10.0.0.2/a.wav");
+  assert_local (fixture, "http://[::1]/a.wav");
+  assert_local (fixture, "http://[fd00::1]/a.wav");
+  assert_local (fixture, "http://printer.local/a.wav");
+  assert_local (fixture, "http://[::ffff:127.0.0.1]:8080/a.wav");
+  assert_local (fixture, "http://[::ffff:7f00:1]:8080/a.wav");
+  assert_local (fixture, "http://[::ffff:192.168.1.1]/a.wav");
+  assert_local (fixture, "http://[64:ff9b::7f00:1]/a.wav");
+  assert_local (fixture, "http://[64:ff9b::c0a8:101]/a.wav");
+  assert_local (fixture, "http://100.64.0.1/a.wav");
+  assert_local (fixture, "http://nas/a.wav");
+  assert_local (fixture, "http://nas.lan/a.wav");
+  assert_local (fixture, "http://router.home.arpa/a.wav");
+  assert_local (fixture, "http://db.internal/a.wav");
   /* A host is a name: never one that climbs out of the cache. */
   assert_refused (fixture, "https://../a.wav");
   assert_refused (fixture, "https://./a.wav");

@@ -62,6 +62,7 @@ struct _SjSettingsPage
   GtkSpinButton        *repair_spin;
   GtkSpinButton        *tool_budget_spin;
   GtkSwitch            *download_sounds_switch;
+  GtkSwitch            *local_sample_hosts_switch;
   GtkSwitch            *realtime_audio_switch;
   AdwEntryRow          *osc_host_row;
   GtkSpinButton        *osc_port_spin;

@@ -127,6 +127,8 @@ bind_settings (SjSettingsPage *self)
   g_settings_bind (self->settings, "max-repair-attempts", self->repair_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "tool-budget", self->tool_budget_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "download-sounds", self->download_sounds_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "allow-local-sample-hosts", self->local_sample_hosts_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "realtime-audio", self->realtime_audio_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "osc-host", self->osc_host_row, "text", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "osc-port", self->osc_port_spin, "value", G_SETTINGS_BIND_DEFAULT);
@@ -245,6 +247,7 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, repair_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, tool_budget_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, download_sounds_switch);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, local_sample_hosts_switch);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, realtime_audio_switch);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, osc_host_row);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, osc_port_spin);

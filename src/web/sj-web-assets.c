@@ -24,6 +24,7 @@
 
 #include <string.h>
 
+#include "sj-address-policy.h"
 #include "sj-web-assets-private.h"
 
 #define PAGE_HOST   "app"
@@ -293,6 +294,9 @@ status_for_error (const GError *error)
   /* A remote map that is not one, an address that is not of a file. */
   if (error->domain == SJ_REMOTE_MAP_ERROR)
     return SOUP_STATUS_BAD_GATEWAY;
+  /* This computer or the local network (sj-address-policy.c). */
+  if (error->domain == SJ_ADDRESS_POLICY_ERROR)
+    return SOUP_STATUS_FORBIDDEN;
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT))
     return SOUP_STATUS_NOT_FOUND;
   if (!g_error_matches (error, SJ_SOUND_CACHE_ERROR, error->code))

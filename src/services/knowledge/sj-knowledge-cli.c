@@ -73,6 +73,8 @@ open_sound_cache (void)
       g_autoptr(GSettings) settings = g_settings_new (APP_ID);
 
       sj_sound_cache_set_allow_downloads (cache, g_settings_get_boolean (settings, "download-sounds"));
+      if (g_settings_schema_has_key (schema, "allow-local-sample-hosts"))
+        g_object_set (cache, "allow-local-hosts", g_settings_get_boolean (settings, "allow-local-sample-hosts"), NULL);
     }
   sj_sound_cache_set_fallback (cache, drum_kit_fallback);
 

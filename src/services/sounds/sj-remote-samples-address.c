@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "sj-address-policy.h"
 #include "sj-remote-samples-private.h"
 
 /* The longest file name most file systems take. */
@@ -119,40 +120,13 @@ is_host_name (const char *host)
   return TRUE;
 }
 
-/* Whether @host names this computer or the local network. The native side
- * reads what it fetches without a browser's CORS: code (the agent's too)
- * must not read a router's pages through it. (Names are taken as they are
- * written; what a public name resolves to is not looked at.) */
-static gboolean
-is_local_host (const char *host)
-{
-  g_autoptr(GInetAddress) address = NULL;
-  g_autofree char *lower = g_ascii_strdown (host, -1);
-
-  if (g_str_equal (lower, "localhost") || g_str_has_suffix (lower, ".localhost") || g_str_has_suffix (lower, ".local"))
-    return TRUE;
-  if ((address = g_inet_address_new_from_string (host)) == NULL)
-    return FALSE;
-  if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6)
-    {
-      const guint8 *bytes = g_inet_address_to_bytes (address);
-
-      /* Unique local addresses, fc00::/7. */
-      if ((bytes[0] & 0xfe) == 0xfc)
-        return TRUE;
-    }
-
-  return g_inet_address_get_is_any (address) || g_inet_address_get_is_loopback (address) ||
-         g_inet_address_get_is_link_local (address) || g_inet_address_get_is_site_local (address) ||
-         g_inet_address_get_is_multicast (address);
-}
-
 /**
  * _sj_remote_samples_locate:
  *
  * Where @url is cached and downloaded from. Only http and https
  * addresses of a file on the internet (not this computer or the local
- * network), without a user name, whose host is a name (not "." or "..")
+ * network, sj_address_policy_check_host()), without a user name, whose
+ * host is a name (not "." or "..")
  * and whose path has no "." or ".." segment, can be.
  */
 gboolean
@@ -183,12 +157,14 @@ _sj_remote_samples_locate (SjRemoteSamples   *self,
                            _("it is not an http or https address of a file"));
       return FALSE;
     }
-  if (is_local_host (g_uri_get_host (uri)))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           _("it is on this computer or the local network, not on the internet"));
-      return FALSE;
-    }
+  /* The native side reads what it fetches without a browser's CORS: code
+   * (the agent's too) must not read a router's pages through it. The host
+   * as written is judged here, before the test hook maps it; what a name
+   * resolves to, when the download connects (sj-sound-cache-guard.c). */
+  if (!sj_address_policy_check_host (g_uri_get_host (uri),
+                                     self->cache != NULL && sj_sound_cache_get_allow_local_hosts (self->cache),
+                                     error))
+    return FALSE;
 
   /* One folder per host, and per port but the scheme's own. */
   port = g_uri_get_port (uri);

@@ -51,6 +51,7 @@ struct _SjSoundDownload
   guint                deadline_source;
   gboolean             timed_out;
   SoupMessage         *message;
+  SjFetchGuard        *guard;          /* judges each hop's address (sj-sound-cache-guard.c) */
   GInputStream        *body;
   GOutputStream       *out;
   GBytes              *chunk;          /* being written */
@@ -59,6 +60,8 @@ struct _SjSoundDownload
 };
 
 static void attempt (SjSoundDownload *self);
+static void send_hop (SjSoundDownload *self,
+                      const char      *url);
 static void read_next (SjSoundDownload *self);
 
 static void
@@ -93,6 +96,7 @@ clear_attempt (SjSoundDownload *self)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->body);
   g_clear_object (&self->message);
+  g_clear_pointer (&self->guard, _sj_fetch_guard_free);
   g_clear_pointer (&self->chunk, g_bytes_unref);
   g_clear_pointer (&self->data, g_byte_array_unref);
   if (self->out != NULL)
@@ -394,9 +398,15 @@ sent_cb (GObject      *object,
 
   if ((self->body = soup_session_send_finish (SOUP_SESSION (object), result, &error)) == NULL)
     {
+      GError *refusal = _sj_fetch_guard_take_refusal (self->guard);
+
+      /* An address the page's code may not reach: said as such, never
+       * retried, and no sign of being offline. */
+      if (refusal != NULL)
+        retry_or_finish (self, refusal, FALSE);
       /* Closed before the headers were whole: nothing was announced, and
        * the next connection may fare better. */
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
         retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
                                                     _("the server closed the connection without answering")),
                          TRUE);
@@ -406,6 +416,28 @@ sent_cb (GObject      *object,
     }
 
   status = soup_message_get_status (self->message);
+  if (status == SOUP_STATUS_MOVED_PERMANENTLY || status == SOUP_STATUS_FOUND || status == SOUP_STATUS_SEE_OTHER ||
+      status == SOUP_STATUS_TEMPORARY_REDIRECT || status == SOUP_STATUS_PERMANENT_REDIRECT)
+    {
+      g_autofree char *next = _sj_fetch_guard_redirect (self->guard, self->message, &error);
+
+      if (next != NULL)
+        {
+          /* Cancelling drops the redirect's body with its connection. */
+          g_cancellable_cancel (self->cancellable);
+          g_clear_object (&self->body);
+          g_clear_object (&self->message);
+          g_clear_object (&self->cancellable);
+          self->cancellable = g_cancellable_new ();
+          send_hop (self, next);
+          return;
+        }
+      if (error != NULL)
+        {
+          retry_or_finish (self, g_steal_pointer (&error), FALSE);
+          return;
+        }
+    }
   if (status == SOUP_STATUS_NOT_FOUND || status == SOUP_STATUS_GONE)
     {
       retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NOT_FOUND,
@@ -453,18 +485,38 @@ deadline_cb (gpointer user_data)
 static void
 attempt (SjSoundDownload *self)
 {
+  g_autoptr(GError) error = NULL;
+
   self->retry_source = 0;
   self->attempt++;
   self->timed_out = FALSE;
   self->cancellable = g_cancellable_new ();
 
-  if ((self->message = soup_message_new (SOUP_METHOD_GET, self->url)) == NULL)
+  /* Judged as written before anything is looked up; each connection and
+   * each redirect is judged again. */
+  self->guard = _sj_fetch_guard_new (self->cache, self->url);
+  if (!_sj_fetch_guard_check_first (self->guard, self->url, &error))
+    {
+      finish (self, NULL, error);
+      return;
+    }
+
+  self->deadline_source = g_timeout_add_once (self->cache->timeout_s * DEADLINE_TIMEOUTS * 1000, deadline_cb, self);
+  send_hop (self, self->url);
+}
+
+/* Sends one hop of the current attempt: the address, or a redirect's. */
+static void
+send_hop (SjSoundDownload *self,
+          const char      *url)
+{
+  if ((self->message = soup_message_new (SOUP_METHOD_GET, url)) == NULL)
     {
       finish (self, NULL, &(GError) { SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK, (char *)"invalid URL" });
       return;
     }
 
-  self->deadline_source = g_timeout_add_once (self->cache->timeout_s * DEADLINE_TIMEOUTS * 1000, deadline_cb, self);
+  _sj_fetch_guard_watch (self->guard, self->message);
   soup_session_send_async (self->cache->session, self->message, G_PRIORITY_DEFAULT, self->cancellable,
                            sent_cb, self);
 }

@@ -17,6 +17,10 @@
 G_BEGIN_DECLS
 
 typedef struct _SjSoundDownload SjSoundDownload;
+typedef struct _SjFetchGuard SjFetchGuard;
+
+/* The most redirects one download follows. */
+#define SJ_SOUND_CACHE_MAX_REDIRECTS 5
 
 struct _SjSoundCache
 {
@@ -26,6 +30,7 @@ struct _SjSoundCache
   GFile                *directory;
   SoupSession          *session;
   char                 *base_override;   /* STRUDEL_JAM_SOUNDS_URL, for tests */
+  char                 *remote_override; /* STRUDEL_JAM_REMOTE_URL, for tests */
 
   GHashTable           *downloads;       /* "pack/local path" → SjSoundDownload */
   GQueue                queue;           /* downloads waiting for a slot */
@@ -40,6 +45,7 @@ struct _SjSoundCache
   guint                 max_attempts;
   gint64                unreachable_until; /* monotonic µs: the hosts could not be reached */
   guint                 allow_downloads : 1;
+  guint                 allow_local_hosts : 1;
 };
 
 /* sj-sound-cache-download.c */
@@ -59,6 +65,21 @@ void     _sj_sound_cache_download_join_full (SjSoundCache     *self,
 void     _sj_sound_cache_fetch_answer    (GTask               *task,
                                           GBytes              *bytes,
                                           const GError        *error);
+
+/* sj-sound-cache-guard.c: the network boundary (sj-address-policy.c) */
+void          _sj_sound_cache_guard_init   (SjSoundCache   *self);
+SjFetchGuard *_sj_fetch_guard_new          (SjSoundCache   *cache,
+                                            const char     *url);
+void          _sj_fetch_guard_free         (SjFetchGuard   *self);
+void          _sj_fetch_guard_watch        (SjFetchGuard   *self,
+                                            SoupMessage    *message);
+gboolean      _sj_fetch_guard_check_first  (SjFetchGuard   *self,
+                                            const char     *url,
+                                            GError        **error);
+char         *_sj_fetch_guard_redirect     (SjFetchGuard   *self,
+                                            SoupMessage    *message,
+                                            GError        **error);
+GError       *_sj_fetch_guard_take_refusal (SjFetchGuard   *self);
 
 /* sj-sound-cache-failures.c */
 void     _sj_sound_cache_report_failure  (SjSoundCache        *self,

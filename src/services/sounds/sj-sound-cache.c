@@ -29,6 +29,7 @@ G_DEFINE_QUARK (sj-sound-cache-error-quark, sj_sound_cache_error)
 enum {
   PROP_0,
   PROP_ALLOW_DOWNLOADS,
+  PROP_ALLOW_LOCAL_HOSTS,
   N_PROPS
 };
 
@@ -84,6 +85,7 @@ sj_sound_cache_finalize (GObject *object)
   g_clear_pointer (&self->downloads, g_hash_table_unref);
   g_clear_pointer (&self->reported, g_hash_table_unref);
   g_clear_pointer (&self->base_override, g_free);
+  g_clear_pointer (&self->remote_override, g_free);
   g_clear_object (&self->session);
   g_clear_object (&self->directory);
   g_clear_object (&self->library);
@@ -105,6 +107,10 @@ sj_sound_cache_get_property (GObject    *object,
       g_value_set_boolean (value, self->allow_downloads);
       break;
 
+    case PROP_ALLOW_LOCAL_HOSTS:
+      g_value_set_boolean (value, self->allow_local_hosts);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -122,6 +128,14 @@ sj_sound_cache_set_property (GObject      *object,
     {
     case PROP_ALLOW_DOWNLOADS:
       sj_sound_cache_set_allow_downloads (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_ALLOW_LOCAL_HOSTS:
+      if (self->allow_local_hosts != g_value_get_boolean (value))
+        {
+          self->allow_local_hosts = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
       break;
 
     default:
@@ -146,6 +160,17 @@ sj_sound_cache_class_init (SjSoundCacheClass *klass)
    */
   properties[PROP_ALLOW_DOWNLOADS] =
     g_param_spec_boolean ("allow-downloads", NULL, NULL, TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * SjSoundCache:allow-local-hosts:
+   *
+   * Whether downloads may reach this computer and the local network (the
+   * "allow-local-sample-hosts" setting, for samples kept on a NAS). Off,
+   * the page's code reaches only the internet (sj-address-policy.c).
+   */
+  properties[PROP_ALLOW_LOCAL_HOSTS] =
+    g_param_spec_boolean ("allow-local-hosts", NULL, NULL, FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -206,6 +231,7 @@ sj_sound_cache_init (SjSoundCache *self)
       while (g_str_has_suffix (self->base_override, "/"))
         self->base_override[strlen (self->base_override) - 1] = '\0';
     }
+  _sj_sound_cache_guard_init (self);
 }
 
 /**
@@ -251,6 +277,19 @@ sj_sound_cache_get_library (SjSoundCache *self)
   g_assert (SJ_IS_SOUND_CACHE (self));
 
   return self->library;
+}
+
+/**
+ * sj_sound_cache_get_allow_local_hosts:
+ *
+ * Returns: whether downloads may reach this computer and the local network
+ */
+gboolean
+sj_sound_cache_get_allow_local_hosts (SjSoundCache *self)
+{
+  g_assert (SJ_IS_SOUND_CACHE (self));
+
+  return self->allow_local_hosts;
 }
 
 gboolean

@@ -87,6 +87,7 @@ SjSoundLibrary *sj_sound_cache_get_library        (SjSoundCache         *self);
 gboolean      sj_sound_cache_get_allow_downloads  (SjSoundCache         *self);
 void          sj_sound_cache_set_allow_downloads  (SjSoundCache         *self,
                                                    gboolean              allow_downloads);
+gboolean      sj_sound_cache_get_allow_local_hosts (SjSoundCache        *self);
 void          sj_sound_cache_set_fallback         (SjSoundCache         *self,
                                                    SjSoundCacheFallback  fallback);
 SjSoundCacheFallback sj_sound_cache_get_fallback  (SjSoundCache         *self);
