@@ -261,8 +261,12 @@ _sj_fetch_guard_redirect (SjFetchGuard  *self,
       /* The hook maps a name onto its server as it did the first address. */
       const char *query = g_uri_get_query (next);
       int port = g_uri_get_port (next);
-      g_autofree char *authority = port > 0 ? g_strdup_printf ("%s:%d", g_uri_get_host (next), port)
-                                            : g_strdup (g_uri_get_host (next));
+      g_autofree char *authority = NULL;
+
+      /* As the hook writes the first address: the scheme's own port left out. */
+      if (port == (g_ascii_strcasecmp (g_uri_get_scheme (next), "https") == 0 ? 443 : 80))
+        port = -1;
+      authority = port > 0 ? g_strdup_printf ("%s:%d", g_uri_get_host (next), port) : g_strdup (g_uri_get_host (next));
 
       self->hook_hop = TRUE;
       g_free (text);
