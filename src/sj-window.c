@@ -560,7 +560,7 @@ sj_window_init (SjWindow *self)
   /* .osc() and .midi(): the page's haps go to SjOutputs, its lines to the
    * Console; where they go is in Settings. midin() asks for the MIDI input,
    * whose control changes go back to the page. */
-  self->outputs = sj_outputs_new ();
+  self->outputs = sj_outputs_new_for_settings (self->settings);
   g_signal_connect_object (self->repl, "output", G_CALLBACK (sj_outputs_handle), self->outputs, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->outputs, "log", G_CALLBACK (outputs_log_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "midi-input", G_CALLBACK (sj_outputs_open_midi_input), self->outputs,
