@@ -461,6 +461,7 @@ sj_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_WINDOW);
 
   _sj_window_open_dispose (self);
+  _sj_window_outputs_dispose (self);
   _sj_window_voice_dispose (self);
   _sj_window_agent_dispose (self);
   _sj_window_changes_dispose (self);
@@ -583,6 +584,7 @@ sj_window_init (SjWindow *self)
   _sj_window_agent_init (self);
   _sj_window_voice_init (self);
   _sj_window_open_init (self);
+  _sj_window_outputs_init (self);
   restore_window_state (self);
   update_transport (self);
   load_code (self);

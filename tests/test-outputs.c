@@ -389,7 +389,11 @@ test_osc_consent_allow (void)
   g_assert_null (none);
 
   sj_outputs_answer_osc (outputs, "127.0.0.1", port, TRUE, TRUE);
-  g_assert_true (g_variant_lookup (g_settings_get_value (settings, "osc-destinations"), destination, "b", &allowed));
+  {
+    g_autoptr(GVariant) answers = g_settings_get_value (settings, "osc-destinations");
+
+    g_assert_true (g_variant_lookup (answers, destination, "b", &allowed));
+  }
   g_assert_true (allowed);
   send_hap (outputs, controls);
   got = sj_test_osc_receiver_pop (receiver, 5000);
@@ -459,7 +463,11 @@ test_osc_consent_block (void)
   send_hap (outputs, controls);
   g_assert_cmpuint (asked->len, ==, 1);
   sj_outputs_answer_osc (outputs, "127.0.0.1", port, FALSE, FALSE);
-  g_assert_cmpuint (g_variant_n_children (g_settings_get_value (settings, "osc-destinations")), ==, 0);
+  {
+    g_autoptr(GVariant) answers = g_settings_get_value (settings, "osc-destinations");
+
+    g_assert_cmpuint (g_variant_n_children (answers), ==, 0);
+  }
   send_hap (outputs, controls);
   none = sj_test_osc_receiver_pop (receiver, 300);
   g_assert_null (none);
