@@ -19,7 +19,8 @@
  * getaddrinfo() from lo_send, on the main loop. A numeric address is used
  * as it is; a name is looked up with GResolver, in the background, and
  * its haps are dropped (with SJ_OSC_SENDER_ERROR_PENDING) until the
- * address is known; liblo is then given the numeric address.
+ * address is known; liblo is then given the numeric address. A name not
+ * found is tried again 10 s later.
  */
 
 #include "config.h"
@@ -29,6 +30,9 @@
 #include <lo/lo.h>
 
 #include "sj-osc-sender.h"
+
+/* How long a name that was not found stays so before it is looked up again. */
+#define RETRY_LOOKUP_US (10 * G_USEC_PER_SEC)
 
 /* Seconds from the NTP epoch (1900) to the Unix epoch (1970). */
 #define NTP_UNIX_OFFSET G_GINT64_CONSTANT (2208988800)
@@ -41,6 +45,7 @@ struct _SjOscSender
   guint       port;
   GHashTable *addresses;  /* "host:port" -> lo_address */
   GHashTable *lookups;    /* host -> NULL while looked up, else a GError */
+  GHashTable *failed_at;  /* host -> when its lookup failed (gint64 *) */
   GHashTable *resolved;   /* host -> its numeric address, once looked up */
   GCancellable *cancellable;
 };
@@ -77,6 +82,7 @@ sj_osc_sender_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->addresses, g_hash_table_unref);
   g_clear_pointer (&self->lookups, g_hash_table_unref);
+  g_clear_pointer (&self->failed_at, g_hash_table_unref);
   g_clear_pointer (&self->resolved, g_hash_table_unref);
   g_clear_pointer (&self->host, g_free);
 
@@ -101,6 +107,7 @@ sj_osc_sender_init (SjOscSender *self)
 {
   self->addresses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)lo_address_free);
   self->lookups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, clear_error);
+  self->failed_at = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->cancellable = g_cancellable_new ();
 }
@@ -179,6 +186,8 @@ lookup_cb (GObject      *object,
           if (error == NULL)
             error = g_error_new_literal (G_RESOLVER_ERROR, G_RESOLVER_ERROR_NOT_FOUND, _("no address"));
           g_hash_table_insert (self->lookups, g_strdup (lookup->host), g_steal_pointer (&error));
+          g_hash_table_insert (self->failed_at, g_strdup (lookup->host), g_memdup2 (&(gint64) { g_get_monotonic_time () },
+                                                                                   sizeof (gint64)));
         }
     }
 
@@ -204,6 +213,15 @@ numeric_host (SjOscSender  *self,
   if ((numeric = g_hash_table_lookup (self->resolved, host)) != NULL)
     return numeric;
 
+  /* A name not found is looked up again after a while: the network may
+   * have come back. */
+  if (g_hash_table_lookup_extended (self->lookups, host, NULL, &failure) && failure != NULL &&
+      g_get_monotonic_time () - *(gint64 *)g_hash_table_lookup (self->failed_at, host) >= RETRY_LOOKUP_US)
+    {
+      g_hash_table_remove (self->lookups, host);
+      g_hash_table_remove (self->failed_at, host);
+    }
+
   if (g_hash_table_lookup_extended (self->lookups, host, NULL, &failure))
     {
       if (failure == NULL)
@@ -218,8 +236,17 @@ numeric_host (SjOscSender  *self,
   /* A bounded table: oschost patterns could otherwise grow it forever. */
   if (g_hash_table_size (self->lookups) + g_hash_table_size (self->resolved) > 64)
     {
+      GHashTableIter iter;
+      gpointer failed;
+
       g_hash_table_remove_all (self->resolved);
       g_hash_table_remove_all (self->addresses);
+      g_hash_table_remove_all (self->failed_at);
+      /* Lookups under way stay: their answers are on their way. */
+      g_hash_table_iter_init (&iter, self->lookups);
+      while (g_hash_table_iter_next (&iter, NULL, &failed))
+        if (failed != NULL)
+          g_hash_table_iter_remove (&iter);
     }
 
   lookup = g_new0 (Lookup, 1);
