@@ -25,6 +25,7 @@
 
 #include "sj-insecure-key-row.h"
 #include "sj-llm-client.h"
+#include "sj-osc-destinations-row.h"
 #include "sj-problem-banner-private.h"
 #include "sj-resources.h"
 #include "sj-secrets.h"
@@ -920,6 +921,38 @@ test_insecure_key (void)
   gtk_window_destroy (window);
 }
 
+/* The OSC destinations answered, and Forget. */
+static void
+test_osc_destinations (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autoptr(GVariant) answers = NULL;
+  GtkWindow *window;
+  SjSettingsPage *page;
+  SjOscDestinationsRow *row;
+  GtkButton *forget;
+
+  page = show_page (settings, &window);
+  row = SJ_OSC_DESTINATIONS_ROW (sj_test_find_by_type (GTK_WIDGET (page), SJ_TYPE_OSC_DESTINATIONS_ROW));
+  g_assert_nonnull (row);
+  forget = sj_osc_destinations_row_get_button (row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "Code has asked for none yet");
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (forget)));
+
+  g_settings_set_value (settings, "osc-destinations",
+                        g_variant_new_parsed ("{'10.0.0.5:57120': true, '192.168.1.3:9000': false}"));
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==,
+                   "Allowed: 10.0.0.5:57120\nBlocked: 192.168.1.3:9000");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (forget)));
+
+  g_signal_emit_by_name (forget, "clicked");
+  answers = g_settings_get_value (settings, "osc-destinations");
+  g_assert_cmpuint (g_variant_n_children (answers), ==, 0);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (forget)));
+
+  gtk_window_destroy (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -948,6 +981,7 @@ main (int   argc,
   g_test_add_func ("/settings-page/voice", test_voice);
   g_test_add_func ("/settings-page/no-keyring", test_no_keyring);
   g_test_add_func ("/settings-page/insecure-key", test_insecure_key);
+  g_test_add_func ("/settings-page/osc-destinations", test_osc_destinations);
   g_test_add_func ("/problem-banner/show", test_banner);
   g_test_add_func ("/problem-banner/from-error", test_problem_from_error);
 

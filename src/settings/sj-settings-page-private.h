@@ -14,6 +14,7 @@
 
 #include "sj-insecure-key-row.h"
 #include "sj-keyring-key-rows.h"
+#include "sj-osc-destinations-row.h"
 #include "sj-settings-page.h"
 
 G_BEGIN_DECLS

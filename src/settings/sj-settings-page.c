@@ -318,6 +318,9 @@ sj_settings_page_new (GSettings *settings)
                            G_CONNECT_SWAPPED);
   /* A key over plain HTTP to another computer needs the user's word. */
   self->insecure_key_row = SJ_INSECURE_KEY_ROW (sj_insecure_key_row_new (settings, GTK_WIDGET (self->base_url_row)));
+  /* The OSC destinations answered, under the OSC port, with Forget. */
+  sj_osc_destinations_row_new (settings, gtk_widget_get_ancestor (GTK_WIDGET (self->osc_port_spin),
+                                                                  GTK_TYPE_LIST_BOX_ROW));
   update_api_key_endpoint (self);
   g_signal_connect_object (settings, "changed::provider", G_CALLBACK (endpoint_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (settings, "changed::base-url", G_CALLBACK (endpoint_changed_cb), self, G_CONNECT_SWAPPED);
