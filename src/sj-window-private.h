@@ -4,7 +4,7 @@
  *
  * What the parts of SjWindow (sj-window.c, sj-window-panel.c,
  * sj-window-changes.c, sj-window-agent.c, sj-window-open.c,
- * sj-window-samples.c) share, and what the tests and
+ * sj-window-samples.c, sj-window-outputs.c) share, and what the tests and
  * benchmarks reach: the window's page, pages and code store.
  */
 
@@ -54,6 +54,9 @@ struct _SjWindow
   AdwMessageDialog     *replace_dialog;
   char                 *opened_code;  /* the code of the file opened last */
 
+  /* OSC destinations asked about (sj-window-outputs.c) */
+  GHashTable           *osc_dialogs;  /* "host:port" -> AdwMessageDialog */
+
   /* Template widgets */
   GtkButton            *play_button;
   GtkLabel             *tempo_label;
@@ -102,6 +105,8 @@ void _sj_window_changes_init     (SjWindow       *self);
 void _sj_window_changes_dispose  (SjWindow       *self);
 void _sj_window_open_init        (SjWindow       *self);
 void _sj_window_open_dispose     (SjWindow       *self);
+void _sj_window_outputs_init     (SjWindow       *self);
+void _sj_window_outputs_dispose  (SjWindow       *self);
 void _sj_window_agent_class_init (GtkWidgetClass *widget_class);
 void _sj_window_agent_init       (SjWindow       *self);
 void _sj_window_agent_dispose    (SjWindow       *self);
@@ -124,5 +129,7 @@ SjSoundsPage    *_sj_window_get_sounds_page    (SjWindow *self);
 SjSkillsPage    *_sj_window_get_skills_page    (SjWindow *self);
 SjCodeStore     *_sj_window_get_code_store     (SjWindow *self);
 SjVoiceSession  *_sj_window_get_voice          (SjWindow *self);
+AdwMessageDialog *_sj_window_get_osc_dialog    (SjWindow   *self,
+                                                const char *destination);
 
 G_END_DECLS

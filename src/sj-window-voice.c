@@ -14,6 +14,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "sj-secrets.h"
@@ -153,12 +155,16 @@ key_found_cb (GObject      *object,
 
   /* No keyring, or no key, is fine: a local server needs none. */
   key = sj_secrets_lookup_api_key_finish (result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->voice == NULL)
-    return;
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->voice != NULL)
+    {
+      self->voice_starting = FALSE;
+      sj_voice_session_set_endpoint (self->voice, g_strstrip (url), model, key);
+      sj_voice_session_start_async (self->voice, self->cancellable, started_cb, g_object_ref (self));
+    }
 
-  self->voice_starting = FALSE;
-  sj_voice_session_set_endpoint (self->voice, g_strstrip (url), model, key);
-  sj_voice_session_start_async (self->voice, self->cancellable, started_cb, g_object_ref (self));
+  /* The client keeps its own copy (and wipes it); none is left here. */
+  if (key != NULL)
+    explicit_bzero (key, strlen (key));
 }
 
 /* The endpoint and its key are read at every start, so a change in

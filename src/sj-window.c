@@ -461,6 +461,7 @@ sj_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_WINDOW);
 
   _sj_window_open_dispose (self);
+  _sj_window_outputs_dispose (self);
   _sj_window_voice_dispose (self);
   _sj_window_agent_dispose (self);
   _sj_window_changes_dispose (self);
@@ -560,7 +561,7 @@ sj_window_init (SjWindow *self)
   /* .osc() and .midi(): the page's haps go to SjOutputs, its lines to the
    * Console; where they go is in Settings. midin() asks for the MIDI input,
    * whose control changes go back to the page. */
-  self->outputs = sj_outputs_new ();
+  self->outputs = sj_outputs_new_for_settings (self->settings);
   g_signal_connect_object (self->repl, "output", G_CALLBACK (sj_outputs_handle), self->outputs, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->outputs, "log", G_CALLBACK (outputs_log_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "midi-input", G_CALLBACK (sj_outputs_open_midi_input), self->outputs,
@@ -583,6 +584,7 @@ sj_window_init (SjWindow *self)
   _sj_window_agent_init (self);
   _sj_window_voice_init (self);
   _sj_window_open_init (self);
+  _sj_window_outputs_init (self);
   restore_window_state (self);
   update_transport (self);
   load_code (self);

@@ -8,7 +8,9 @@
  * the fields @strudel/osc sends, and timetags that follow the haps' times
  * (cycle / cps) within 2 ms once the first four have settled the clock
  * mapping, sent ahead of them. Code without .osc() sends
- * nothing, and where OSC goes is said once in the Console. And .midi():
+ * nothing, and where OSC goes is said once in the Console. Code whose
+ * oscport names another destination is asked about in the window, and
+ * nothing reaches it before Allow. And .midi():
  * note("c3 e3 g3 c4").velocity(0.5).midichan(2).midi() in the page,
  * through a private jackd (tests/sj-test-jack.c) to the test's receiver:
  * the notes, channel and velocity, a quarter of a second apart within 2 ms.
@@ -156,6 +158,96 @@ test_osc_plays (void)
   line = g_strdup_printf ("Sending OSC to 127.0.0.1:%u", sj_test_osc_receiver_get_port (receiver));
   g_assert_nonnull (strstr (console, line));
   g_assert_null (strstr (strstr (console, line) + 1, line));
+}
+
+/* OSC elsewhere: the question -------------------------------------------- */
+
+typedef struct
+{
+  SjWindow   *window;
+  const char *destination;
+} DialogWait;
+
+static void
+count_hap_cb (const char *kind,
+              JsonObject *controls,
+              gint64      sent_us,
+              gint64      unfiltered_us,
+              gpointer    user_data)
+{
+  (*(guint *)user_data)++;
+}
+
+static gboolean
+enough_haps (gpointer data)
+{
+  return *(guint *)data >= 6;
+}
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  DialogWait *wait = data;
+
+  return _sj_window_get_osc_dialog (wait->window, wait->destination) != NULL;
+}
+
+static void
+test_osc_consent (void)
+{
+  g_autoptr(SjTestOscReceiver) receiver = sj_test_osc_receiver_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func ((GDestroyNotify)sj_test_osc_message_free);
+  g_autoptr(JsonObject) outcome = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *destination = NULL;
+  g_autofree char *body = NULL;
+  guint port = sj_test_osc_receiver_get_port (receiver);
+  Collect collect = { receiver, messages, 4 };
+  AdwMessageDialog *dialog;
+  SjWindow *window;
+  SjRepl *repl;
+  gboolean allowed = FALSE;
+  guint haps = 0;
+
+  /* Settings point at the discard port; the code at the receiver. */
+  g_settings_reset (settings, "osc-destinations");
+  g_settings_set_uint (settings, "osc-port", 9);
+  window = sj_test_open_window ();
+  repl = _sj_window_get_repl (window);
+  destination = g_strdup_printf ("127.0.0.1:%u", port);
+
+  code = g_strdup_printf ("setcps(2)\ns(\"bd sd\").oscport(%u).osc()", port);
+  outcome = sj_test_evaluate (repl, code);
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  {
+    DialogWait wait = { window, destination };
+
+    sj_test_spin_until (dialog_shown, &wait, "the question about the OSC destination");
+    /* The music goes on, and nothing reaches the destination meanwhile. */
+    _sj_outputs_set_trace_func (window->outputs, count_hap_cb, &haps);
+    sj_test_spin_until (enough_haps, &haps, "six haps while asking");
+    _sj_outputs_set_trace_func (window->outputs, NULL, NULL);
+  }
+  g_assert_false (collected (&collect));
+  g_assert_cmpuint (messages->len, ==, 0);
+
+  dialog = _sj_window_get_osc_dialog (window, destination);
+  g_object_get (dialog, "body", &body, NULL);
+  g_assert_nonnull (strstr (body, destination));
+  g_assert_true (adw_message_dialog_has_response (dialog, "allow"));
+  g_assert_true (adw_message_dialog_has_response (dialog, "block"));
+  adw_message_dialog_response (dialog, "allow");
+  g_assert_null (_sj_window_get_osc_dialog (window, destination));
+
+  sj_test_spin_until (collected, &collect, "four OSC messages once allowed");
+  stop_playing (repl);
+  {
+    g_autoptr(GVariant) answers = g_settings_get_value (settings, "osc-destinations");
+
+    g_assert_true (g_variant_lookup (answers, destination, "b", &allowed));
+  }
+  g_assert_true (allowed);
 }
 
 /* MIDI from the page --------------------------------------------------------- */
@@ -469,6 +561,7 @@ main (int   argc,
       g_test_add_func ("/osc/plays", test_osc_plays);
       g_test_add_func ("/midi/from-page", test_midi_from_page);
       g_test_add_func ("/midi/input", test_midi_input);
+      g_test_add_func ("/osc/consent", test_osc_consent);
     }
 
   ret = g_test_run ();

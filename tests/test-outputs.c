@@ -5,8 +5,11 @@
  * The outputs service without a display: the audio-clock mapping against a
  * clock that only advances by blocks, the OSC bundles that reach a stand-in
  * SuperDirt (a liblo server on a loopback port): address, fields and
- * timetags, the MIDI bytes of a hap, the output page message's checks, and
- * that problems are said once in the Console, not once per hap.
+ * timetags, the MIDI bytes of a hap, the output page message's checks,
+ * that problems are said once in the Console, not once per hap, that OSC
+ * goes to a destination other than Settings' only once allowed (asked
+ * once, remembered in the settings), and that host names are looked up
+ * off the main loop (a GResolver of the test's, slow on purpose).
  */
 
 #include <math.h>
@@ -46,6 +49,91 @@ collect_log_cb (SjOutputs  *outputs,
                 GPtrArray  *lines)
 {
   g_ptr_array_add (lines, g_strdup (sj_log_entry_get_message (entry)));
+}
+
+static void
+count_consent_cb (SjOutputs  *outputs,
+                  const char *host,
+                  guint       port,
+                  GPtrArray  *asked)
+{
+  g_ptr_array_add (asked, g_strdup_printf ("%s:%u", host, port));
+}
+
+/* A resolver that answers after 300 ms on the main loop, and whose
+ * blocking lookup takes 5 s: a lookup made on the main loop would show. */
+#define TEST_TYPE_RESOLVER (test_resolver_get_type ())
+G_DECLARE_FINAL_TYPE (TestResolver, test_resolver, TEST, RESOLVER, GResolver)
+
+struct _TestResolver
+{
+  GResolver parent_instance;
+  guint     answered;
+};
+
+G_DEFINE_FINAL_TYPE (TestResolver, test_resolver, G_TYPE_RESOLVER)
+
+static gboolean
+answer_lookup_cb (gpointer user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  const char *name = g_task_get_task_data (task);
+  TestResolver *self = g_task_get_source_object (task);
+
+  self->answered++;
+  if (g_strcmp0 (name, "slow.test") == 0)
+    g_task_return_pointer (task, g_list_append (NULL, g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4)),
+                           (GDestroyNotify)g_resolver_free_addresses);
+  else
+    g_task_return_new_error (task, G_RESOLVER_ERROR, G_RESOLVER_ERROR_NOT_FOUND, "No such host %s", name);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_resolver_lookup_by_name_async (GResolver           *resolver,
+                                    const char          *hostname,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  GTask *task = g_task_new (resolver, cancellable, callback, user_data);
+
+  g_task_set_task_data (task, g_strdup (hostname), g_free);
+  g_timeout_add (300, answer_lookup_cb, task);
+}
+
+static GList *
+test_resolver_lookup_by_name_finish (GResolver     *resolver,
+                                     GAsyncResult  *result,
+                                     GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static GList *
+test_resolver_lookup_by_name (GResolver     *resolver,
+                              const char    *hostname,
+                              GCancellable  *cancellable,
+                              GError       **error)
+{
+  g_usleep (5 * G_USEC_PER_SEC);
+  g_set_error (error, G_RESOLVER_ERROR, G_RESOLVER_ERROR_NOT_FOUND, "Looked up on the caller's thread");
+  return NULL;
+}
+
+static void
+test_resolver_class_init (TestResolverClass *klass)
+{
+  GResolverClass *resolver_class = G_RESOLVER_CLASS (klass);
+
+  resolver_class->lookup_by_name = test_resolver_lookup_by_name;
+  resolver_class->lookup_by_name_async = test_resolver_lookup_by_name_async;
+  resolver_class->lookup_by_name_finish = test_resolver_lookup_by_name_finish;
+}
+
+static void
+test_resolver_init (TestResolver *self)
+{
 }
 
 /* Clock ------------------------------------------------------------------- */
@@ -179,8 +267,11 @@ test_osc_bundles (void)
   double audio = 3.0;
   const char *sounds[] = { "bd", "sd", "bd", "sd" };
 
+  g_autoptr(GPtrArray) asked = g_ptr_array_new_with_free_func (g_free);
+
   g_object_set (outputs, "osc-port", sj_test_osc_receiver_get_port (receiver), NULL);
   g_signal_connect (outputs, "log", G_CALLBACK (collect_log_cb), lines);
+  g_signal_connect (outputs, "osc-consent-needed", G_CALLBACK (count_consent_cb), asked);
 
   for (guint i = 0; i < G_N_ELEMENTS (sounds); i++)
     {
@@ -217,6 +308,26 @@ test_osc_bundles (void)
                                    sj_test_osc_receiver_get_port (receiver));
   g_assert_cmpuint (lines->len, ==, 1);
   g_assert_cmpstr (lines->pdata[0], ==, expected_line);
+  /* Settings' own destination needs no question. */
+  g_assert_cmpuint (asked->len, ==, 0);
+}
+
+static void
+send_hap (SjOutputs  *outputs,
+          const char *controls)
+{
+  g_autoptr(SjPageMessage) message = output_message ("osc", 2.0, 1.9, g_get_real_time () / 1000.0, controls);
+
+  sj_outputs_handle (outputs, message->text, message->object);
+}
+
+static GSettings *
+fresh_settings (void)
+{
+  GSettings *settings = g_settings_new ("io.github.strudeljam.StrudelJam");
+
+  g_settings_reset (settings, "osc-destinations");
+  return settings;
 }
 
 static void
@@ -225,18 +336,211 @@ test_osc_port_control (void)
   g_autoptr(SjTestOscReceiver) receiver = sj_test_osc_receiver_new ();
   g_autoptr(SjOutputs) outputs = sj_outputs_new ();
   g_autoptr(SjTestOscMessage) got = NULL;
-  g_autoptr(SjPageMessage) message = NULL;
+  g_autoptr(GPtrArray) asked = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *controls = NULL;
+  g_autofree char *destination = g_strdup_printf ("127.0.0.1:%u", sj_test_osc_receiver_get_port (receiver));
 
-  /* The settings point elsewhere; oscport sends this hap to the receiver. */
+  /* The settings point elsewhere; oscport sends this hap to the receiver,
+   * once allowed. */
   g_object_set (outputs, "osc-port", 9, NULL);
+  g_signal_connect (outputs, "osc-consent-needed", G_CALLBACK (count_consent_cb), asked);
   controls = g_strdup_printf ("{\"s\":\"hh\",\"oscport\":%u}", sj_test_osc_receiver_get_port (receiver));
-  message = output_message ("osc", 2.0, 1.9, g_get_real_time () / 1000.0, controls);
-  sj_outputs_handle (outputs, message->text, message->object);
+  send_hap (outputs, controls);
+  g_assert_cmpuint (asked->len, ==, 1);
+  g_assert_cmpstr (asked->pdata[0], ==, destination);
+  sj_outputs_answer_osc (outputs, "127.0.0.1", sj_test_osc_receiver_get_port (receiver), TRUE, TRUE);
+  send_hap (outputs, controls);
 
   got = sj_test_osc_receiver_pop (receiver, 5000);
   g_assert_nonnull (got);
   g_assert_cmpstr (json_object_get_string_member (got->fields, "s"), ==, "hh");
+}
+
+/* A destination other than Settings' is asked about once; nothing reaches
+ * it before the answer; Allow sends, and is remembered by the next outputs
+ * (a restart: new objects on the same settings). */
+static void
+test_osc_consent_allow (void)
+{
+  g_autoptr(SjTestOscReceiver) receiver = sj_test_osc_receiver_new ();
+  g_autoptr(GSettings) settings = fresh_settings ();
+  g_autoptr(SjOutputs) outputs = sj_outputs_new_for_settings (settings);
+  g_autoptr(GPtrArray) asked = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SjTestOscMessage) none = NULL;
+  g_autoptr(SjTestOscMessage) got = NULL;
+  guint port = sj_test_osc_receiver_get_port (receiver);
+  g_autofree char *controls = g_strdup_printf ("{\"s\":\"bd\",\"oschost\":\"127.0.0.1\",\"oscport\":%u}", port);
+  g_autofree char *destination = g_strdup_printf ("127.0.0.1:%u", port);
+  g_autofree char *waiting = g_strdup_printf ("This code wants to send OSC to %s; nothing goes there until you answer",
+                                              destination);
+  gboolean allowed = FALSE;
+
+  g_object_set (outputs, "osc-port", 9, NULL);
+  g_signal_connect (outputs, "osc-consent-needed", G_CALLBACK (count_consent_cb), asked);
+  g_signal_connect (outputs, "log", G_CALLBACK (collect_log_cb), lines);
+
+  for (int i = 0; i < 3; i++)
+    send_hap (outputs, controls);
+  g_assert_cmpuint (asked->len, ==, 1);
+  g_assert_cmpstr (asked->pdata[0], ==, destination);
+  g_assert_true (g_ptr_array_find_with_equal_func (lines, waiting, g_str_equal, NULL));
+  none = sj_test_osc_receiver_pop (receiver, 300);
+  g_assert_null (none);
+
+  sj_outputs_answer_osc (outputs, "127.0.0.1", port, TRUE, TRUE);
+  {
+    g_autoptr(GVariant) answers = g_settings_get_value (settings, "osc-destinations");
+
+    g_assert_true (g_variant_lookup (answers, destination, "b", &allowed));
+  }
+  g_assert_true (allowed);
+  send_hap (outputs, controls);
+  got = sj_test_osc_receiver_pop (receiver, 5000);
+  g_assert_nonnull (got);
+  g_assert_cmpstr (json_object_get_string_member (got->fields, "s"), ==, "bd");
+  /* The haps of the wait were dropped, not queued. */
+  g_clear_pointer (&none, sj_test_osc_message_free);
+  none = sj_test_osc_receiver_pop (receiver, 200);
+  g_assert_null (none);
+
+  /* A restart remembers. */
+  g_clear_object (&outputs);
+  g_clear_object (&settings);
+  g_ptr_array_set_size (asked, 0);
+  settings = g_settings_new ("io.github.strudeljam.StrudelJam");
+  outputs = sj_outputs_new_for_settings (settings);
+  g_object_set (outputs, "osc-port", 9, NULL);
+  g_signal_connect (outputs, "osc-consent-needed", G_CALLBACK (count_consent_cb), asked);
+  send_hap (outputs, controls);
+  g_clear_pointer (&got, sj_test_osc_message_free);
+  got = sj_test_osc_receiver_pop (receiver, 5000);
+  g_assert_nonnull (got);
+  g_assert_cmpuint (asked->len, ==, 0);
+}
+
+/* Block: never sent, not asked again, and so after a restart. */
+static void
+test_osc_consent_block (void)
+{
+  g_autoptr(SjTestOscReceiver) receiver = sj_test_osc_receiver_new ();
+  g_autoptr(GSettings) settings = fresh_settings ();
+  g_autoptr(SjOutputs) outputs = sj_outputs_new_for_settings (settings);
+  g_autoptr(GPtrArray) asked = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SjTestOscMessage) none = NULL;
+  guint port = sj_test_osc_receiver_get_port (receiver);
+  g_autofree char *controls = g_strdup_printf ("{\"s\":\"sd\",\"oscport\":%u}", port);
+  g_autofree char *blocked = g_strdup_printf ("OSC to 127.0.0.1:%u is blocked; its events are dropped", port);
+
+  g_object_set (outputs, "osc-port", 9, NULL);
+  g_signal_connect (outputs, "osc-consent-needed", G_CALLBACK (count_consent_cb), asked);
+  send_hap (outputs, controls);
+  g_assert_cmpuint (asked->len, ==, 1);
+  sj_outputs_answer_osc (outputs, "127.0.0.1", port, FALSE, TRUE);
+  send_hap (outputs, controls);
+  send_hap (outputs, controls);
+  g_assert_cmpuint (asked->len, ==, 1);
+  none = sj_test_osc_receiver_pop (receiver, 300);
+  g_assert_null (none);
+
+  g_clear_object (&outputs);
+  g_clear_object (&settings);
+  g_ptr_array_set_size (asked, 0);
+  settings = g_settings_new ("io.github.strudeljam.StrudelJam");
+  outputs = sj_outputs_new_for_settings (settings);
+  g_object_set (outputs, "osc-port", 9, NULL);
+  g_signal_connect (outputs, "osc-consent-needed", G_CALLBACK (count_consent_cb), asked);
+  g_signal_connect (outputs, "log", G_CALLBACK (collect_log_cb), lines);
+  send_hap (outputs, controls);
+  g_assert_cmpuint (asked->len, ==, 0);
+  g_assert_true (g_ptr_array_find_with_equal_func (lines, blocked, g_str_equal, NULL));
+  none = sj_test_osc_receiver_pop (receiver, 300);
+  g_assert_null (none);
+
+  /* A Block for now (the dialog closed) is not remembered. */
+  g_settings_reset (settings, "osc-destinations");
+  send_hap (outputs, controls);
+  g_assert_cmpuint (asked->len, ==, 1);
+  sj_outputs_answer_osc (outputs, "127.0.0.1", port, FALSE, FALSE);
+  {
+    g_autoptr(GVariant) answers = g_settings_get_value (settings, "osc-destinations");
+
+    g_assert_cmpuint (g_variant_n_children (answers), ==, 0);
+  }
+  send_hap (outputs, controls);
+  none = sj_test_osc_receiver_pop (receiver, 300);
+  g_assert_null (none);
+}
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  (*(guint *)user_data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* Settings' host is a name: it is looked up in the background while the
+ * main loop goes on, its haps dropped meanwhile; then they are sent. A
+ * name that is not found is said, and nothing blocks either. */
+static void
+test_osc_slow_lookup (void)
+{
+  g_autoptr(SjTestOscReceiver) receiver = sj_test_osc_receiver_new ();
+  g_autoptr(TestResolver) resolver = g_object_new (TEST_TYPE_RESOLVER, NULL);
+  g_autoptr(GResolver) previous = g_resolver_get_default ();
+  g_autoptr(SjOutputs) outputs = sj_outputs_new ();
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SjTestOscMessage) none = NULL;
+  g_autoptr(SjTestOscMessage) got = NULL;
+  guint port = sj_test_osc_receiver_get_port (receiver);
+  g_autofree char *looking = g_strdup_printf ("Looking up slow.test; OSC to slow.test:%u is dropped until it is found", port);
+  g_autofree char *failed = NULL;
+  g_autofree char *controls = NULL;
+  guint ticks = 0;
+  guint tick;
+  gint64 start;
+
+  g_resolver_set_default (G_RESOLVER (resolver));
+  g_object_set (outputs, "osc-host", "slow.test", "osc-port", port, NULL);
+  g_signal_connect (outputs, "log", G_CALLBACK (collect_log_cb), lines);
+  tick = g_timeout_add (10, tick_cb, &ticks);
+
+  start = g_get_monotonic_time ();
+  send_hap (outputs, "{\"s\":\"bd\"}");
+  send_hap (outputs, "{\"s\":\"bd\"}");
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+  g_assert_true (g_ptr_array_find_with_equal_func (lines, looking, g_str_equal, NULL));
+  none = sj_test_osc_receiver_pop (receiver, 100);
+  g_assert_null (none);
+
+  /* The main loop keeps turning while the name is looked up (once). */
+  while (resolver->answered == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (ticks, >=, 10);
+  g_assert_cmpuint (resolver->answered, ==, 1);
+
+  send_hap (outputs, "{\"s\":\"cp\"}");
+  got = sj_test_osc_receiver_pop (receiver, 5000);
+  g_assert_nonnull (got);
+  g_assert_cmpstr (json_object_get_string_member (got->fields, "s"), ==, "cp");
+
+  /* A name that is not found. */
+  g_object_set (outputs, "osc-host", "fail.test", NULL);
+  start = g_get_monotonic_time ();
+  send_hap (outputs, "{\"s\":\"bd\"}");
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+  while (resolver->answered == 1)
+    g_main_context_iteration (NULL, TRUE);
+  send_hap (outputs, "{\"s\":\"bd\"}");
+  failed = g_strdup_printf ("Cannot send OSC to fail.test:%u: No such host fail.test", port);
+  g_assert_true (g_ptr_array_find_with_equal_func (lines, failed, g_str_equal, NULL));
+  g_clear_pointer (&none, sj_test_osc_message_free);
+  none = sj_test_osc_receiver_pop (receiver, 100);
+  g_assert_null (none);
+
+  g_source_remove (tick);
+  g_resolver_set_default (previous);
 }
 
 /* MIDI -------------------------------------------------------------------- */
@@ -356,6 +660,9 @@ main (int   argc,
   g_test_add_func ("/outputs/page-message", test_page_message);
   g_test_add_func ("/outputs/osc/bundles", test_osc_bundles);
   g_test_add_func ("/outputs/osc/port-control", test_osc_port_control);
+  g_test_add_func ("/outputs/osc/consent-allow", test_osc_consent_allow);
+  g_test_add_func ("/outputs/osc/consent-block", test_osc_consent_block);
+  g_test_add_func ("/outputs/osc/slow-lookup", test_osc_slow_lookup);
   g_test_add_func ("/outputs/midi/events", test_midi_events);
   g_test_add_func ("/outputs/midi/reported-once", test_midi_reported_once);
 

@@ -23,7 +23,9 @@
 #include <gio/gsettingsbackend.h>
 #include <libsoup/soup.h>
 
+#include "sj-insecure-key-row.h"
 #include "sj-llm-client.h"
+#include "sj-osc-destinations-row.h"
 #include "sj-problem-banner-private.h"
 #include "sj-resources.h"
 #include "sj-secrets.h"
@@ -862,6 +864,95 @@ test_problem_from_error (void)
     }
 }
 
+/* Keys over plain HTTP ------------------------------------------------------- */
+
+/* Under each base URL, a switch that allows the key over plain http:// to
+ * that address; shown only when the URL is http:// to another computer. */
+static void
+test_insecure_key (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autoptr(GPtrArray) rows = NULL;
+  g_auto(GStrv) allowed = NULL;
+  GtkWindow *window;
+  SjSettingsPage *page;
+  SjInsecureKeyRow *model_row, *voice_row;
+
+  g_settings_set_string (settings, "provider", "custom");
+  g_settings_set_string (settings, "base-url", "http://10.0.0.5:8080/v1/");
+  g_settings_set_string (settings, "voice-endpoint-url", "https://api.example.com/v1");
+  page = show_page (settings, &window);
+  rows = sj_test_find_all_by_type (GTK_WIDGET (page), SJ_TYPE_INSECURE_KEY_ROW);
+  g_assert_cmpuint (rows->len, ==, 2);
+  /* The model's group comes first. */
+  model_row = rows->pdata[0];
+  voice_row = rows->pdata[1];
+
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (model_row)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (voice_row)));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (model_row)), "http://10.0.0.5:8080/v1"));
+  g_assert_false (gtk_switch_get_active (sj_insecure_key_row_get_switch (model_row)));
+
+  /* On: the address is allowed; off again: no longer. */
+  gtk_switch_set_active (sj_insecure_key_row_get_switch (model_row), TRUE);
+  allowed = g_settings_get_strv (settings, "insecure-key-urls");
+  g_assert_cmpuint (g_strv_length (allowed), ==, 1);
+  g_assert_cmpstr (allowed[0], ==, "http://10.0.0.5:8080/v1");
+  g_clear_pointer (&allowed, g_strfreev);
+
+  /* This computer needs no permission; back to the address, still allowed. */
+  g_settings_set_string (settings, "base-url", "http://127.0.0.1:11434/v1");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (model_row)));
+  g_settings_set_string (settings, "base-url", "http://10.0.0.5:8080/v1");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (model_row)));
+  g_assert_true (gtk_switch_get_active (sj_insecure_key_row_get_switch (model_row)));
+  gtk_switch_set_active (sj_insecure_key_row_get_switch (model_row), FALSE);
+  allowed = g_settings_get_strv (settings, "insecure-key-urls");
+  g_assert_cmpuint (g_strv_length (allowed), ==, 0);
+  g_clear_pointer (&allowed, g_strfreev);
+
+  /* The transcription service's URL has its own. */
+  g_settings_set_string (settings, "voice-endpoint-url", "http://192.168.1.9:8000/v1");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (voice_row)));
+  gtk_switch_set_active (sj_insecure_key_row_get_switch (voice_row), TRUE);
+  allowed = g_settings_get_strv (settings, "insecure-key-urls");
+  g_assert_cmpstrv (allowed, ((const char * const[]) { "http://192.168.1.9:8000/v1", NULL }));
+
+  gtk_window_destroy (window);
+}
+
+/* The OSC destinations answered, and Forget. */
+static void
+test_osc_destinations (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autoptr(GVariant) answers = NULL;
+  GtkWindow *window;
+  SjSettingsPage *page;
+  SjOscDestinationsRow *row;
+  GtkButton *forget;
+
+  page = show_page (settings, &window);
+  row = SJ_OSC_DESTINATIONS_ROW (sj_test_find_by_type (GTK_WIDGET (page), SJ_TYPE_OSC_DESTINATIONS_ROW));
+  g_assert_nonnull (row);
+  forget = sj_osc_destinations_row_get_button (row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "Code has asked for none yet");
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (forget)));
+
+  g_settings_set_value (settings, "osc-destinations",
+                        g_variant_new_parsed ("{'10.0.0.5:57120': true, '192.168.1.3:9000': false}"));
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==,
+                   "Allowed: 10.0.0.5:57120\nBlocked: 192.168.1.3:9000");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (forget)));
+
+  g_signal_emit_by_name (forget, "clicked");
+  answers = g_settings_get_value (settings, "osc-destinations");
+  g_assert_cmpuint (g_variant_n_children (answers), ==, 0);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (forget)));
+
+  gtk_window_destroy (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -889,6 +980,8 @@ main (int   argc,
   g_test_add_func ("/settings-page/models", test_models);
   g_test_add_func ("/settings-page/voice", test_voice);
   g_test_add_func ("/settings-page/no-keyring", test_no_keyring);
+  g_test_add_func ("/settings-page/insecure-key", test_insecure_key);
+  g_test_add_func ("/settings-page/osc-destinations", test_osc_destinations);
   g_test_add_func ("/problem-banner/show", test_banner);
   g_test_add_func ("/problem-banner/from-error", test_problem_from_error);
 

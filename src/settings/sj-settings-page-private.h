@@ -12,7 +12,9 @@
 
 #include <adwaita.h>
 
+#include "sj-insecure-key-row.h"
 #include "sj-keyring-key-rows.h"
+#include "sj-osc-destinations-row.h"
 #include "sj-settings-page.h"
 
 G_BEGIN_DECLS
@@ -33,6 +35,8 @@ struct _SjSettingsPage
   GCancellable         *models_cancellable;  /* the model fetch under way */
   SjKeyringKeyRows     *api_key_rows;        /* the model's key */
   SjKeyringKeyRows     *voice_key_rows;      /* the transcription service's key */
+  SjInsecureKeyRow     *insecure_key_row;        /* under the base URL */
+  SjInsecureKeyRow     *voice_insecure_key_row;  /* under the transcription URL */
 
   GtkStringList        *models;
   GtkFilterListModel   *filtered_models;

@@ -36,6 +36,7 @@ url_changed_cb (SjSettingsPage *self,
 
   url = get_url (self);
   sj_keyring_key_rows_set_endpoint (self->voice_key_rows, SJ_SETTINGS_PAGE_TRANSCRIPTION_PROVIDER, url);
+  sj_insecure_key_row_set_url (self->voice_insecure_key_row, url);
 }
 
 void
@@ -65,6 +66,8 @@ _sj_settings_page_voice_bind (SjSettingsPage *self)
   self->voice_key_rows = sj_keyring_key_rows_new (self->voice_key_status_row, self->voice_key_clear_button,
                                                   self->voice_key_row, NULL,
                                                   _("Enter the service URL first; a local server needs no key"));
+  self->voice_insecure_key_row = SJ_INSECURE_KEY_ROW (sj_insecure_key_row_new (self->settings,
+                                                                              GTK_WIDGET (self->voice_endpoint_row)));
   g_signal_connect_object (self->settings, "changed::voice-endpoint-url", G_CALLBACK (url_changed_cb), self,
                            G_CONNECT_SWAPPED);
   url_changed_cb (self, "voice-endpoint-url", self->settings);

@@ -159,6 +159,7 @@ update_api_key_endpoint (SjSettingsPage *self)
 
   _sj_settings_page_get_endpoint (self, &provider, &base_url);
   sj_keyring_key_rows_set_endpoint (self->api_key_rows, provider, base_url);
+  sj_insecure_key_row_set_url (self->insecure_key_row, base_url);
 }
 
 static void
@@ -318,6 +319,11 @@ sj_settings_page_new (GSettings *settings)
                                                 self->key_set_button, _("Enter the base URL of the endpoint first"));
   g_signal_connect_object (self->api_key_rows, "changed", G_CALLBACK (api_key_rows_changed_cb), self,
                            G_CONNECT_SWAPPED);
+  /* A key over plain HTTP to another computer needs the user's word. */
+  self->insecure_key_row = SJ_INSECURE_KEY_ROW (sj_insecure_key_row_new (settings, GTK_WIDGET (self->base_url_row)));
+  /* The OSC destinations answered, under the OSC port, with Forget. */
+  sj_osc_destinations_row_new (settings, gtk_widget_get_ancestor (GTK_WIDGET (self->osc_port_spin),
+                                                                  GTK_TYPE_LIST_BOX_ROW));
   update_api_key_endpoint (self);
   g_signal_connect_object (settings, "changed::provider", G_CALLBACK (endpoint_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (settings, "changed::base-url", G_CALLBACK (endpoint_changed_cb), self, G_CONNECT_SWAPPED);

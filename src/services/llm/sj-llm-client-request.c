@@ -9,7 +9,9 @@
  * matter, or an error body), and the GTask that reports it. What is asked
  * (a completion, the models, the key) is in sj-llm-client.c.
  *
- * The key travels only in the Authorization header. Nothing here logs
+ * The key travels only in the Authorization header, and only over https://
+ * or to this computer unless the user allowed the address (SjKeyGuard):
+ * otherwise the request fails before it is sent. Nothing here logs
  * headers or request bodies, and error messages never quote them.
  */
 
@@ -17,6 +19,7 @@
 
 #include <libsoup/soup.h>
 
+#include "sj-key-guard.h"
 #include "sj-llm-client-private.h"
 #include "sj-llm-response.h"
 #include "sj-model-catalog.h"
@@ -335,9 +338,18 @@ _sj_llm_client_start_request (SjLlmClient         *self,
                               gpointer             user_data)
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(GError) error = NULL;
   Request *req;
 
   g_task_set_source_tag (task, source_tag);
+
+  /* No key over plain HTTP to another computer unless allowed. */
+  if (msg != NULL && self->api_key != NULL && *self->api_key && !sj_key_guard_check (self->base_url, &error))
+    {
+      g_object_unref (msg);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
 
   if (msg == NULL)
     {

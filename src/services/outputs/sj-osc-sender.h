@@ -19,6 +19,7 @@ typedef enum
 {
   SJ_OSC_SENDER_ERROR_ADDRESS,
   SJ_OSC_SENDER_ERROR_SEND,
+  SJ_OSC_SENDER_ERROR_PENDING,
 } SjOscSenderError;
 
 #define SJ_OSC_DEFAULT_HOST "127.0.0.1"
@@ -29,6 +30,10 @@ SjOscSender *sj_osc_sender_new         (const char  *host,
                                         guint        port);
 const char  *sj_osc_sender_get_host    (SjOscSender *self);
 guint        sj_osc_sender_get_port    (SjOscSender *self);
+void         sj_osc_sender_get_destination (SjOscSender  *self,
+                                            JsonObject   *controls,
+                                            const char  **host,
+                                            guint        *port);
 gboolean     sj_osc_sender_send        (SjOscSender *self,
                                         const char  *path,
                                         JsonObject  *controls,

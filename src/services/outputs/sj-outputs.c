@@ -13,10 +13,19 @@
  * said once in the Console (the ::log signal), not once per hap: a missing
  * JACK server, a control out of range, liblo's errors. A change of
  * settings starts the reports afresh.
+ *
+ * OSC goes to Settings' host and port without a question; a hap whose
+ * oschost or oscport names another destination ("host:port" as the code
+ * writes it) is sent only once the user allowed that destination: the
+ * first such hap emits ::osc-consent-needed, and it and the haps after it
+ * are dropped (not queued: they would be late), with one Console line,
+ * until sj_outputs_answer_osc() is called. Answers are remembered in the
+ * "osc-destinations" setting when the outputs have settings.
  */
 
 #include "config.h"
 
+#include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <math.h>
 
@@ -47,14 +56,28 @@ struct _SjOutputs
   guint          input_source;
   GHashTable    *reported;
 
+  GSettings     *settings;  /* nullable: answers are then kept in memory */
+  GHashTable    *consent;   /* "host:port" -> Consent */
+
   SjOutputsTraceFunc trace_func;
   gpointer           trace_data;
 };
 
 G_DEFINE_FINAL_TYPE (SjOutputs, sj_outputs, G_TYPE_OBJECT)
 
+typedef enum {
+  CONSENT_UNKNOWN,
+  CONSENT_PENDING,
+  CONSENT_ALLOWED,
+  CONSENT_BLOCKED,
+  CONSENT_BLOCKED_FOR_NOW,  /* not remembered */
+} Consent;
+
+#define OSC_DESTINATIONS_KEY "osc-destinations"
+
 enum {
   PROP_0,
+  PROP_SETTINGS,
   PROP_OSC_HOST,
   PROP_OSC_PORT,
   PROP_MIDI_BACKEND,
@@ -65,6 +88,7 @@ enum {
 enum {
   LOG,
   MIDI_CONTROLS,
+  OSC_CONSENT_NEEDED,
   N_SIGNALS
 };
 
@@ -103,12 +127,83 @@ reset (SjOutputs *self)
 
 /* OSC ---------------------------------------------------------------------- */
 
+/* The remembered answers, read again whenever the setting changes; the
+ * questions still open are kept. */
+static void
+load_answers (SjOutputs *self)
+{
+  g_autoptr(GVariant) answers = NULL;
+  GHashTableIter iter;
+  gpointer value;
+  GVariantIter entries;
+  const char *key;
+  gboolean allowed;
+
+  g_hash_table_iter_init (&iter, self->consent);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (GPOINTER_TO_INT (value) == CONSENT_ALLOWED || GPOINTER_TO_INT (value) == CONSENT_BLOCKED)
+      g_hash_table_iter_remove (&iter);
+
+  if (self->settings == NULL)
+    return;
+
+  answers = g_settings_get_value (self->settings, OSC_DESTINATIONS_KEY);
+  g_variant_iter_init (&entries, answers);
+  while (g_variant_iter_next (&entries, "{&sb}", &key, &allowed))
+    g_hash_table_insert (self->consent, g_strdup (key), GINT_TO_POINTER (allowed ? CONSENT_ALLOWED : CONSENT_BLOCKED));
+}
+
+/* Whether a hap may go to @host:@port; asks the first time. */
+static gboolean
+osc_allowed (SjOutputs  *self,
+             const char *host,
+             guint       port)
+{
+  g_autofree char *key = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *report_key = NULL;
+  Consent consent;
+
+  /* Settings' own destination is the user's choice already. */
+  if (g_strcmp0 (host, sj_osc_sender_get_host (self->osc)) == 0 && port == sj_osc_sender_get_port (self->osc))
+    return TRUE;
+
+  key = g_strdup_printf ("%s:%u", host, port);
+  consent = GPOINTER_TO_INT (g_hash_table_lookup (self->consent, key));
+  switch (consent)
+    {
+    case CONSENT_ALLOWED:
+      return TRUE;
+
+    case CONSENT_UNKNOWN:
+      g_hash_table_insert (self->consent, g_strdup (key), GINT_TO_POINTER (CONSENT_PENDING));
+      text = g_strdup_printf (_("This code wants to send OSC to %s; nothing goes there until you answer"), key);
+      report_key = g_strconcat ("osc-consent:", key, NULL);
+      report (self, report_key, SJ_LOG_LEVEL_WARNING, text);
+      g_signal_emit (self, signals[OSC_CONSENT_NEEDED], 0, host, port);
+      return FALSE;
+
+    case CONSENT_BLOCKED:
+    case CONSENT_BLOCKED_FOR_NOW:
+      text = g_strdup_printf (_("OSC to %s is blocked; its events are dropped"), key);
+      report_key = g_strconcat ("osc-blocked:", key, NULL);
+      report (self, report_key, SJ_LOG_LEVEL_WARNING, text);
+      return FALSE;
+
+    case CONSENT_PENDING:
+    default:
+      return FALSE;
+    }
+}
+
 static void
 send_osc (SjOutputs  *self,
           JsonObject *controls,
           gint64      epoch_us)
 {
   g_autoptr(GError) error = NULL;
+  const char *host;
+  guint port;
 
   if (self->osc == NULL)
     {
@@ -121,8 +216,63 @@ send_osc (SjOutputs  *self,
       report (self, "osc-target", SJ_LOG_LEVEL_INFO, text);
     }
 
+  sj_osc_sender_get_destination (self->osc, controls, &host, &port);
+  if (!osc_allowed (self, host, port))
+    return;
+
   if (!sj_osc_sender_send (self->osc, "/dirt/play", controls, epoch_us, &error))
-    report (self, "osc-error", SJ_LOG_LEVEL_ERROR, error->message);
+    {
+      g_autofree char *key = g_strconcat ("osc-error:", error->message, NULL);
+
+      report (self, key, g_error_matches (error, SJ_OSC_SENDER_ERROR, SJ_OSC_SENDER_ERROR_PENDING)
+                           ? SJ_LOG_LEVEL_INFO : SJ_LOG_LEVEL_ERROR,
+              error->message);
+    }
+}
+
+/**
+ * sj_outputs_answer_osc:
+ * @host: the destination's host, as ::osc-consent-needed gave it
+ * @port: its port
+ * @allow: whether OSC may go there
+ * @remember: whether the answer is kept in the settings; otherwise a Block
+ *   lasts until the outputs go (an Allow is always remembered)
+ *
+ * The user's answer to ::osc-consent-needed. Haps that came while the
+ * question was open were dropped; the next ones are sent (or not).
+ */
+void
+sj_outputs_answer_osc (SjOutputs  *self,
+                       const char *host,
+                       guint       port,
+                       gboolean    allow,
+                       gboolean    remember)
+{
+  g_autofree char *key = NULL;
+
+  g_assert (SJ_IS_OUTPUTS (self));
+  g_return_if_fail (host != NULL);
+
+  key = g_strdup_printf ("%s:%u", host, port);
+  remember = remember || allow;
+  g_hash_table_insert (self->consent, g_strdup (key),
+                       GINT_TO_POINTER (allow ? CONSENT_ALLOWED : remember ? CONSENT_BLOCKED : CONSENT_BLOCKED_FOR_NOW));
+
+  if (remember && self->settings != NULL)
+    {
+      g_autoptr(GVariant) old = g_settings_get_value (self->settings, OSC_DESTINATIONS_KEY);
+      g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{sb}"));
+      GVariantIter entries;
+      const char *name;
+      gboolean value;
+
+      g_variant_iter_init (&entries, old);
+      while (g_variant_iter_next (&entries, "{&sb}", &name, &value))
+        if (g_strcmp0 (name, key) != 0)
+          g_variant_builder_add (&builder, "{sb}", name, value);
+      g_variant_builder_add (&builder, "{sb}", key, allow);
+      g_settings_set_value (self->settings, OSC_DESTINATIONS_KEY, g_variant_builder_end (&builder));
+    }
 }
 
 /* MIDI --------------------------------------------------------------------- */
@@ -360,6 +510,32 @@ sj_outputs_new (void)
   return g_object_new (SJ_TYPE_OUTPUTS, NULL);
 }
 
+/**
+ * sj_outputs_new_for_settings:
+ * @settings: the application's settings, where the answers about OSC
+ *   destinations are kept ("osc-destinations")
+ */
+SjOutputs *
+sj_outputs_new_for_settings (GSettings *settings)
+{
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
+  return g_object_new (SJ_TYPE_OUTPUTS, "settings", settings, NULL);
+}
+
+static void
+sj_outputs_constructed (GObject *object)
+{
+  SjOutputs *self = SJ_OUTPUTS (object);
+
+  G_OBJECT_CLASS (sj_outputs_parent_class)->constructed (object);
+
+  if (self->settings != NULL)
+    g_signal_connect_object (self->settings, "changed::" OSC_DESTINATIONS_KEY, G_CALLBACK (load_answers), self,
+                             G_CONNECT_SWAPPED);
+  load_answers (self);
+}
+
 static void
 sj_outputs_finalize (GObject *object)
 {
@@ -367,6 +543,8 @@ sj_outputs_finalize (GObject *object)
 
   reset (self);
   g_clear_pointer (&self->reported, g_hash_table_unref);
+  g_clear_pointer (&self->consent, g_hash_table_unref);
+  g_clear_object (&self->settings);
   g_clear_pointer (&self->clock, sj_output_clock_free);
   g_clear_pointer (&self->osc_host, g_free);
   g_clear_pointer (&self->midi_backend, g_free);
@@ -385,6 +563,9 @@ sj_outputs_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
     case PROP_OSC_HOST:
       g_value_set_string (value, self->osc_host);
       break;
@@ -427,6 +608,9 @@ sj_outputs_set_property (GObject      *object,
 
   switch (prop_id)
     {
+    case PROP_SETTINGS:
+      self->settings = g_value_dup_object (value);
+      break;
     case PROP_OSC_HOST:
       set_string (self, &self->osc_host, g_value_get_string (value), prop_id);
       break;
@@ -454,10 +638,14 @@ sj_outputs_class_init (SjOutputsClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->constructed = sj_outputs_constructed;
   object_class->finalize = sj_outputs_finalize;
   object_class->get_property = sj_outputs_get_property;
   object_class->set_property = sj_outputs_set_property;
 
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
   properties[PROP_OSC_HOST] =
     g_param_spec_string ("osc-host", NULL, NULL, SJ_OSC_DEFAULT_HOST,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
@@ -491,6 +679,18 @@ sj_outputs_class_init (SjOutputsClass *klass)
   signals[MIDI_CONTROLS] =
     g_signal_new ("midi-controls", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * SjOutputs::osc-consent-needed:
+   * @host: where the code wants to send OSC, as it wrote it
+   * @port: the UDP port
+   *
+   * Emitted once per destination other than Settings' own; nothing goes
+   * there until sj_outputs_answer_osc() is called.
+   */
+  signals[OSC_CONSENT_NEEDED] =
+    g_signal_new ("osc-consent-needed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_UINT);
 }
 
 static void
@@ -502,4 +702,5 @@ sj_outputs_init (SjOutputs *self)
   self->midi_destination = g_strdup ("");
   self->clock = sj_output_clock_new ();
   self->reported = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->consent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }

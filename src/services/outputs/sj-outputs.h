@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 #include "sj-log-entry.h"
@@ -19,6 +20,12 @@ G_DECLARE_FINAL_TYPE (SjOutputs, sj_outputs, SJ, OUTPUTS, GObject)
 #define SJ_OUTPUTS_CLIENT_NAME "Strudel Jam"
 
 SjOutputs *sj_outputs_new             (void);
+SjOutputs *sj_outputs_new_for_settings (GSettings *settings);
+void       sj_outputs_answer_osc      (SjOutputs  *self,
+                                       const char *host,
+                                       guint       port,
+                                       gboolean    allow,
+                                       gboolean    remember);
 void       sj_outputs_handle          (SjOutputs  *self,
                                        const char *kind,
                                        JsonObject *message);

@@ -6,16 +6,23 @@
  * musician chooses in Settings: a whisper.cpp or faster-whisper server on
  * this computer, or a cloud service. The utterance goes as a WAV in a
  * multipart POST to <url>/audio/transcriptions; the answer is {"text": …}.
- * The key travels only in the Authorization header and is never logged.
+ * The key travels only in the Authorization header and is never logged:
+ * it is masked by value wherever the app writes text (sj_redact), wiped
+ * from memory when the client goes, and refused to a plain http:// URL
+ * on another computer unless the user allowed that address (SjKeyGuard).
  */
 
 #include "config.h"
+
+#include <string.h>
 
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
 #include "sj-json.h"
+#include "sj-key-guard.h"
+#include "sj-redact.h"
 #include "sj-transcription-client.h"
 #include "sj-voice-recognizer.h"
 
@@ -40,6 +47,9 @@ sj_transcription_client_finalize (GObject *object)
 
   g_free (self->url);
   g_free (self->model);
+  /* Not left behind in freed memory. */
+  if (self->api_key != NULL)
+    explicit_bzero (self->api_key, strlen (self->api_key));
   g_free (self->api_key);
   g_clear_object (&self->session);
 
@@ -84,6 +94,8 @@ sj_transcription_client_new (const char *url,
 
   self->model = g_strdup (model != NULL && *model != '\0' ? model : "whisper-1");
   self->api_key = api_key != NULL && *api_key != '\0' ? g_strdup (api_key) : NULL;
+  /* Masked wherever the app writes text: the history, the tool logs, the log. */
+  sj_redact_add_secret (self->api_key);
 
   return self;
 }
@@ -253,6 +265,17 @@ sj_transcription_client_transcribe_async (SjTranscriptionClient *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, sj_transcription_client_transcribe_async);
+
+  if (self->api_key != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!sj_key_guard_check (self->url, &error))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+    }
 
   wav = sj_transcription_client_encode_wav (samples);
   multipart = soup_multipart_new (SOUP_FORM_MIME_TYPE_MULTIPART);
