@@ -335,6 +335,7 @@ sj_application_get_sound_cache (SjApplication *self)
       if (self->settings == NULL)
         self->settings = g_settings_new (APP_ID);
       g_settings_bind (self->settings, "download-sounds", self->sound_cache, "allow-downloads", G_SETTINGS_BIND_GET);
+      g_settings_bind (self->settings, "sound-cache-limit-mb", self->sound_cache, "limit-mb", G_SETTINGS_BIND_DEFAULT);
       /* A standard drum that cannot be had plays the built-in kit's voice. */
       sj_sound_cache_set_fallback (self->sound_cache, drum_kit_fallback);
     }

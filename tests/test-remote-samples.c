@@ -304,12 +304,13 @@ static gboolean
 exists (Fixture    *fixture,
         const char *relative)
 {
-  g_autofree char *path = g_build_filename (fixture->dir, "remote", relative, NULL);
+  g_autofree char *path = g_build_filename (fixture->dir, "remote", "https", relative, NULL);
 
   return g_file_test (path, G_FILE_TEST_EXISTS);
 }
 
-/* The regular files under @path, however deep. */
+/* The regular files under @path, however deep, but the cache's own
+ * bookkeeping (.layout, .index). */
 static guint
 count_files (const char *path)
 {
@@ -321,8 +322,11 @@ count_files (const char *path)
     return g_file_test (path, G_FILE_TEST_IS_REGULAR) ? 1 : 0;
   while ((name = g_dir_read_name (dir)) != NULL)
     {
-      g_autofree char *child = g_build_filename (path, name, NULL);
+      g_autofree char *child = NULL;
 
+      if (name[0] == '.')
+        continue;
+      child = g_build_filename (path, name, NULL);
       n += count_files (child);
     }
 
@@ -341,7 +345,8 @@ assert_file (Fixture    *fixture,
   g_autofree char *expected = NULL;
 
   g_assert_no_error (error);
-  expected = g_build_filename (fixture->dir, "remote", relative, NULL);
+  /* Each scheme has its own folder. */
+  expected = g_build_filename (fixture->dir, "remote", g_str_has_prefix (url, "http:") ? "http" : "https", relative, NULL);
   g_assert_cmpstr (g_file_peek_path (file), ==, expected);
 }
 

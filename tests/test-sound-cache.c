@@ -529,7 +529,7 @@ test_truncated (Fixture       *fixture,
   RawServer raw = { 0 };
 
   raw_start (&raw, "HTTP/1.1 200 OK\r\nContent-Type: audio/wav\r\nContent-Length: 10000\r\n\r\n"
-                   "RIFF and then nothing more");
+                   "RIFF$$$$WAVE and then nothing more");
   g_clear_object (&fixture->cache);
   fixture->cache = new_cache (fixture, raw.url);
 

@@ -506,10 +506,14 @@ state_lists (Fixture    *fixture,
 {
   g_autofree char *contents = NULL;
   g_autofree char *quoted = g_strdup_printf ("\"%s\"", id);
+  char *offline;
 
   if (!g_file_get_contents (g_file_peek_path (sj_sound_downloads_get_state_file (fixture->downloads)),
                             &contents, NULL, NULL))
     return FALSE;
+  /* Only the packs to resume, not those kept for offline. */
+  if ((offline = strstr (contents, "\"offline\"")) != NULL)
+    *offline = '\0';
   return strstr (contents, quoted) != NULL;
 }
 
