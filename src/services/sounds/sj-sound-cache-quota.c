@@ -363,16 +363,15 @@ trim_thread (GTask        *task,
  * least recently used files until it does not (never a pack kept for
  * offline, nor a file in use), in a thread. Emits SjSoundCache::trimmed.
  */
-void
-sj_sound_cache_trim_async (SjSoundCache        *self,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
+static void
+run_trim (SjSoundCache        *self,
+          GObject             *source_object,
+          GCancellable        *cancellable,
+          GAsyncReadyCallback  callback,
+          gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
   TrimJob *job;
-
-  g_assert (SJ_IS_SOUND_CACHE (self));
 
   job = g_new0 (TrimJob, 1);
   job->base = g_file_get_path (self->directory);
@@ -380,10 +379,40 @@ sj_sound_cache_trim_async (SjSoundCache        *self,
   job->limit = (guint64)self->limit_mb * MIB;
   job->now = g_get_real_time () / G_USEC_PER_SEC;
 
-  task = g_task_new (self, cancellable, callback, user_data);
+  task = g_task_new (source_object, cancellable, callback, user_data);
   g_task_set_source_tag (task, sj_sound_cache_trim_async);
   g_task_set_task_data (task, job, trim_job_free);
   g_task_run_in_thread (task, trim_thread);
+}
+
+void
+sj_sound_cache_trim_async (SjSoundCache        *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_assert (SJ_IS_SOUND_CACHE (self));
+
+  run_trim (self, G_OBJECT (self), cancellable, callback, user_data);
+}
+
+static gboolean
+trim_job_result (GAsyncResult  *result,
+                 guint64       *used_bytes,
+                 guint         *n_removed,
+                 GError       **error)
+{
+  TrimJob *job;
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+
+  job = g_task_get_task_data (G_TASK (result));
+  if (used_bytes != NULL)
+    *used_bytes = job->used;
+  if (n_removed != NULL)
+    *n_removed = job->removed;
+  return TRUE;
 }
 
 /**
@@ -398,34 +427,37 @@ sj_sound_cache_trim_finish (SjSoundCache  *self,
                             guint         *n_removed,
                             GError       **error)
 {
-  TrimJob *job;
-
   g_assert (SJ_IS_SOUND_CACHE (self));
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  if (!g_task_propagate_boolean (G_TASK (result), error))
-    return FALSE;
-
-  job = g_task_get_task_data (G_TASK (result));
-  if (used_bytes != NULL)
-    *used_bytes = job->used;
-  if (n_removed != NULL)
-    *n_removed = job->removed;
-  return TRUE;
+  return trim_job_result (result, used_bytes, n_removed, error);
 }
 
+static void
+weak_ref_free (gpointer data)
+{
+  g_weak_ref_clear (data);
+  g_free (data);
+}
+
+/* The cache's own trims hold it weakly: a cache let go of meanwhile is
+ * finalized at once, and the trim's end is nobody's business. */
 static void
 trimmed_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  SjSoundCache *self = SJ_SOUND_CACHE (object);
+  g_autoptr(SjSoundCache) self = g_weak_ref_get (user_data);
   g_autoptr(GError) error = NULL;
   guint64 used = 0;
   guint removed = 0;
 
+  weak_ref_free (user_data);
+  if (self == NULL)
+    return;
+
   self->trimming = FALSE;
-  if (!sj_sound_cache_trim_finish (self, result, &used, &removed, &error))
+  if (!trim_job_result (result, &used, &removed, &error))
     {
       g_debug ("Sounds: the cache could not be trimmed: %s", error->message);
       return;
@@ -440,11 +472,12 @@ trimmed_cb (GObject      *object,
     trim (self);
 }
 
-/* One trim at a time; one asked for meanwhile runs after it. The task
- * holds the cache until it is done. */
+/* One trim at a time; one asked for meanwhile runs after it. */
 static void
 trim (SjSoundCache *self)
 {
+  GWeakRef *ref;
+
   if (self->trimming)
     {
       self->trim_again = TRUE;
@@ -453,7 +486,9 @@ trim (SjSoundCache *self)
 
   self->trimming = TRUE;
   self->trim_again = FALSE;
-  sj_sound_cache_trim_async (self, NULL, trimmed_cb, NULL);
+  ref = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (ref, self);
+  run_trim (self, NULL, NULL, trimmed_cb, ref);
 }
 
 /* A file of @size bytes was kept: the cache is measured the first time, and
