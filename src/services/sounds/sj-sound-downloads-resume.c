@@ -116,25 +116,33 @@ save_state (SjSoundDownloads *self)
                error != NULL ? error->message : g_strerror (errno));
 }
 
+/* Puts @id in @ids or takes it out. Returns: whether @ids changed */
+static gboolean
+set_listed (GPtrArray  *ids,
+            const char *id,
+            gboolean    listed)
+{
+  guint index;
+
+  if (g_ptr_array_find_with_equal_func (ids, id, g_str_equal, &index) == listed)
+    return FALSE;
+  if (listed)
+    g_ptr_array_add (ids, g_strdup (id));
+  else
+    g_ptr_array_remove_index (ids, index);
+  return TRUE;
+}
+
 /* Lists a pack to resume, or forgets it, and says so on the disk at once. */
 void
 _sj_sound_downloads_want (SjSoundDownloads *self,
                           const char       *id,
                           gboolean          wanted)
 {
-  guint index;
-  gboolean found;
-
   g_assert (SJ_IS_SOUND_DOWNLOADS (self));
 
-  found = g_ptr_array_find_with_equal_func (self->wanted, id, g_str_equal, &index);
-  if (found == wanted)
-    return;
-  if (wanted)
-    g_ptr_array_add (self->wanted, g_strdup (id));
-  else
-    g_ptr_array_remove_index (self->wanted, index);
-  save_state (self);
+  if (set_listed (self->wanted, id, wanted))
+    save_state (self);
 }
 
 /* Tells the cache which folders it must never evict from. */
@@ -162,18 +170,10 @@ _sj_sound_downloads_keep (SjSoundDownloads *self,
                           const char       *id,
                           gboolean          kept)
 {
-  guint index;
-  gboolean found;
-
   g_assert (SJ_IS_SOUND_DOWNLOADS (self));
 
-  found = g_ptr_array_find_with_equal_func (self->kept, id, g_str_equal, &index);
-  if (found == kept)
+  if (!set_listed (self->kept, id, kept))
     return;
-  if (kept)
-    g_ptr_array_add (self->kept, g_strdup (id));
-  else
-    g_ptr_array_remove_index (self->kept, index);
   sync_kept (self);
   save_state (self);
 }
