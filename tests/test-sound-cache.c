@@ -1241,6 +1241,35 @@ test_quota_after_download (Fixture       *fixture,
   g_assert_cmpint (sj_sound_cache_lookup_state (fixture->cache, "uzu-drumkit", BD3, NULL), ==, SJ_SOUND_STATE_CACHED);
 }
 
+/* Kept packs alone over the limit: nothing is evicted, and the next
+ * downloads do not each walk the cache again. */
+static void
+test_quota_kept_over_limit (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autofree char *kept = put_file (fixture, "dirt-samples/bd/k.wav", 4, 9000);
+  const char * const kept_dirs[] = { "dirt-samples", NULL };
+  g_autoptr(GBytes) first = NULL;
+  g_autoptr(GBytes) second = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_removed = 0;
+
+  sj_sound_cache_set_kept_dirs (fixture->cache, kept_dirs);
+  sj_sound_cache_set_limit_mb (fixture->cache, 3);
+  g_signal_connect (fixture->cache, "trimmed", G_CALLBACK (trimmed_cb), &n_removed);
+  first = load (fixture->cache, "uzu-drumkit", BD3, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (fixture->cache->trimming);
+  while (n_removed == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (n_removed - 1, ==, 0);
+  g_assert_true (g_file_test (kept, G_FILE_TEST_EXISTS));
+
+  second = load (fixture->cache, "tidal-drum-machines", HAT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (fixture->cache->trimming);
+}
+
 /* Serving a file from the cache records its use (its modification time):
  * it goes last. */
 static void
@@ -1292,6 +1321,7 @@ main (int   argc,
   ADD ("audio-formats-kept", test_audio_formats_kept);
   ADD ("quota", test_quota);
   ADD ("quota-after-download", test_quota_after_download);
+  ADD ("quota-kept-over-limit", test_quota_kept_over_limit);
   ADD ("use-recorded", test_use_recorded);
 #undef ADD
 

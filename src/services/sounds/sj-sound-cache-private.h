@@ -45,6 +45,7 @@ struct _SjSoundCache
   guint                 limit_mb;
   GStrv                 kept_dirs;        /* absolute paths, each ending in "/" */
   gint64                usage_estimate;   /* bytes, or -1 before the first trim */
+  guint64               trim_floor;       /* no trim below this: what stayed over the limit, and some */
   guint                 trimming : 1;
   guint                 trim_again : 1;
 };

@@ -22,7 +22,9 @@
  * The cache is measured (a walk, in a thread) after the first download of
  * a run, and then only when what it is known to hold plus what was
  * downloaded since goes over the limit, so that a pack's thousands of
- * files do not each walk the whole folder.
+ * files do not each walk the whole folder. When what may not be evicted
+ * alone is over the limit (packs kept for offline), the next walk waits
+ * until another TRIM_SLACK_PART of the limit has come.
  */
 
 #include "config.h"
@@ -35,6 +37,11 @@
 #include "sj-user-samples.h"
 
 #define MIB (1024 * 1024)
+
+/* At least this much (1/16 of the limit, or 64 MiB) comes between two
+ * walks of a cache that could not be brought under its limit. */
+#define TRIM_SLACK_PART 16
+#define TRIM_SLACK_MIN  (64 * (guint64)MIB)
 
 /* Audio ----------------------------------------------------------------------- */
 
@@ -153,6 +160,7 @@ sj_sound_cache_set_limit_mb (SjSoundCache *self,
 
   lower = limit_mb != 0 && (self->limit_mb == 0 || limit_mb < self->limit_mb);
   self->limit_mb = limit_mb;
+  self->trim_floor = 0;
   g_object_notify (G_OBJECT (self), "limit-mb");
   if (lower && self->usage_estimate >= 0)
     trim (self);
@@ -450,6 +458,7 @@ trimmed_cb (GObject      *object,
   g_autoptr(SjSoundCache) self = g_weak_ref_get (user_data);
   g_autoptr(GError) error = NULL;
   guint64 used = 0;
+  guint64 limit;
   guint removed = 0;
 
   weak_ref_free (user_data);
@@ -464,6 +473,8 @@ trimmed_cb (GObject      *object,
     }
 
   self->usage_estimate = used;
+  limit = (guint64)self->limit_mb * MIB;
+  self->trim_floor = limit > 0 && used > limit ? used + MAX (limit / TRIM_SLACK_PART, TRIM_SLACK_MIN) : 0;
   if (removed > 0)
     g_debug ("Sounds: %u files evicted from the cache, %" G_GUINT64_FORMAT " bytes left", removed, used);
   g_signal_emit_by_name (self, "trimmed", used, removed);
@@ -502,6 +513,7 @@ _sj_sound_cache_downloaded (SjSoundCache *self,
 
   if (self->limit_mb == 0 && self->usage_estimate >= 0)
     return;
-  if (self->usage_estimate < 0 || (guint64)self->usage_estimate > (guint64)self->limit_mb * MIB)
+  if (self->usage_estimate < 0 ||
+      (guint64)self->usage_estimate > MAX ((guint64)self->limit_mb * MIB, self->trim_floor))
     trim (self);
 }
