@@ -374,7 +374,10 @@ _sj_sound_cache_get_target (SjSoundCache        *self,
   g_autoptr(GFile) pack = g_file_get_child (self->directory, file->pack);
 
   /* local_path is relative and has no "." or ".." segments (the library
-   * checked every path of its maps). */
+   * checked every path of its maps). No scheme in the path: every pack's
+   * base is https (sj-sound-library-load.c refuses any other), so a pack's
+   * file only ever comes over https; the code's own addresses, which may be
+   * http, are kept apart by scheme (sj-remote-samples-address.c). */
   return g_file_resolve_relative_path (pack, file->local_path);
 }
 
