@@ -337,6 +337,7 @@ sj_application_get_sound_cache (SjApplication *self)
       g_settings_bind (self->settings, "download-sounds", self->sound_cache, "allow-downloads", G_SETTINGS_BIND_GET);
       g_settings_bind (self->settings, "allow-local-sample-hosts", self->sound_cache, "allow-local-hosts",
                        G_SETTINGS_BIND_GET);
+      g_settings_bind (self->settings, "sound-cache-limit-mb", self->sound_cache, "limit-mb", G_SETTINGS_BIND_DEFAULT);
       /* A standard drum that cannot be had plays the built-in kit's voice. */
       sj_sound_cache_set_fallback (self->sound_cache, drum_kit_fallback);
     }

@@ -309,7 +309,8 @@ fetch (Fixture     *fixture,
   g_autoptr(GFile) target = g_file_get_child (fixture->directory, name);
   g_autoptr(GAsyncResult) result = NULL;
 
-  sj_sound_cache_fetch_async (fixture->cache, url, target, 1024 * 1024, NULL, sj_test_store_result_cb, &result);
+  sj_sound_cache_fetch_async (fixture->cache, url, target, 1024 * 1024, SJ_SOUND_CACHE_FETCH_NONE, NULL,
+                              sj_test_store_result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
 

@@ -129,6 +129,9 @@ server_cb (SoupServer        *soup_server,
     text = g_strdup ("[\"a.wav\"]");
   else if (g_str_equal (path, "/host.test/kit/strudel.json"))
     text = g_strdup ("{\"kick\": [\"kick.wav\"]}");
+  else if (g_str_equal (path, "/host.test/portal.wav"))
+    /* A captive portal's page, answered 200 for a sound. */
+    text = g_strdup ("<!DOCTYPE html><html><body>Sign in first</body></html>");
   else if (g_str_equal (path, "/host.test/page.json"))
     text = g_strdup ("<!DOCTYPE html><html><body>Moved</body></html>");
   else if (g_str_equal (path, "/host.test/evil/strudel.json"))
@@ -305,12 +308,13 @@ static gboolean
 exists (Fixture    *fixture,
         const char *relative)
 {
-  g_autofree char *path = g_build_filename (fixture->dir, "remote", relative, NULL);
+  g_autofree char *path = g_build_filename (fixture->dir, "remote", "https", relative, NULL);
 
   return g_file_test (path, G_FILE_TEST_EXISTS);
 }
 
-/* The regular files under @path, however deep. */
+/* The regular files under @path, however deep, but the cache's own
+ * bookkeeping (.layout, .index). */
 static guint
 count_files (const char *path)
 {
@@ -322,8 +326,11 @@ count_files (const char *path)
     return g_file_test (path, G_FILE_TEST_IS_REGULAR) ? 1 : 0;
   while ((name = g_dir_read_name (dir)) != NULL)
     {
-      g_autofree char *child = g_build_filename (path, name, NULL);
+      g_autofree char *child = NULL;
 
+      if (name[0] == '.')
+        continue;
+      child = g_build_filename (path, name, NULL);
       n += count_files (child);
     }
 
@@ -342,7 +349,8 @@ assert_file (Fixture    *fixture,
   g_autofree char *expected = NULL;
 
   g_assert_no_error (error);
-  expected = g_build_filename (fixture->dir, "remote", relative, NULL);
+  /* Each scheme has its own folder. */
+  expected = g_build_filename (fixture->dir, "remote", g_str_has_prefix (url, "http:") ? "http" : "https", relative, NULL);
   g_assert_cmpstr (g_file_peek_path (file), ==, expected);
 }
 
@@ -920,6 +928,118 @@ test_inline_map_files (Fixture       *fixture,
   g_assert_cmpuint (fixture->failures->len, ==, 0);
 }
 
+/* http:// and https:// of one address are two files: what plain http
+ * brought is never served for the https address. */
+static void
+test_scheme_split (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GFile) http = sj_remote_samples_get_file (fixture->remote, "http://host.test/a.wav", NULL);
+  g_autoptr(GFile) https = sj_remote_samples_get_file (fixture->remote, "https://host.test/a.wav", NULL);
+
+  g_assert_false (g_file_equal (http, https));
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, "http://host.test/a.wav", "audio/wav");
+  g_assert_true (g_file_query_exists (http, NULL));
+  g_assert_false (g_file_query_exists (https, NULL));
+
+  /* The https address is fetched, not answered from the http file. */
+  fixture->server.files_missing = TRUE;
+  bytes = load (fixture, SJ_REMOTE_KIND_FILE, "https://host.test/a.wav", NULL, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NOT_FOUND);
+  g_assert_cmpuint (server_count (&fixture->server, "/host.test/a.wav"), ==, 2);
+  g_assert_false (g_file_query_exists (https, NULL));
+
+  fixture->server.files_missing = FALSE;
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, "https://host.test/a.wav", "audio/wav");
+  g_assert_true (g_file_query_exists (https, NULL));
+  g_assert_true (g_file_query_exists (http, NULL));
+  /* Each is served from its own file from now on. */
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, "http://host.test/a.wav", "audio/wav");
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, "https://host.test/a.wav", "audio/wav");
+  g_assert_cmpuint (server_count (&fixture->server, "/host.test/a.wav"), ==, 3);
+}
+
+/* A sound's address answered with a page: refused, not kept, said once. A
+ * page an older version kept is not served, but fetched again. */
+static void
+test_not_audio (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GFile) kept = sj_remote_samples_get_file (fixture->remote, "https://host.test/a.wav", NULL);
+  g_autoptr(GFile) parent = g_file_get_parent (kept);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_clear_error (&error);
+      g_clear_pointer (&bytes, g_bytes_unref);
+      bytes = load (fixture, SJ_REMOTE_KIND_FILE, "https://host.test/portal.wav", NULL, &error);
+      g_assert_null (bytes);
+      g_assert_error (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NOT_AUDIO);
+    }
+  g_assert_cmpuint (server_count (&fixture->server, "/host.test/portal.wav"), ==, 2);
+  g_assert_cmpuint (fixture->failures->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (fixture->failures, 0), "could not be downloaded: the server sent an HTML page"));
+  g_assert_false (exists (fixture, "host.test/portal.wav"));
+  g_assert_false (exists (fixture, "host.test/portal.wav.part"));
+  g_assert_cmpuint (fixture->files_cached, ==, 0);
+
+  g_assert_cmpint (g_mkdir_with_parents (g_file_peek_path (parent), 0700), ==, 0);
+  g_assert_true (g_file_set_contents (g_file_peek_path (kept), "<html>404</html>", -1, NULL));
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, "https://host.test/a.wav", "audio/wav");
+  g_assert_cmpuint (server_count (&fixture->server, "/host.test/a.wav"), ==, 1);
+  g_clear_pointer (&bytes, g_bytes_unref);
+  bytes = g_file_load_bytes (kept, NULL, NULL, NULL);
+  g_assert_true (sj_sound_cache_is_audio (bytes, NULL));
+}
+
+static gboolean
+quit_timeout_cb (gpointer data)
+{
+  g_error ("Timed out waiting for %s", (const char *)data);
+  return G_SOURCE_REMOVE;
+}
+
+/* What the first layout (<host>/<path>, http and https in one file) kept
+ * is dropped, never served for an https address; it is fetched anew. */
+static void
+test_old_layout_dropped (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *remote = g_build_filename (fixture->dir, "remote", NULL);
+  g_autofree char *old_host = g_build_filename (remote, "host.test", NULL);
+  g_autofree char *old_file = g_build_filename (old_host, "a.wav", NULL);
+  g_autofree char *layout = g_build_filename (remote, ".layout", NULL);
+  g_autofree char *aside = g_build_filename (remote, ".old-layout", NULL);
+  guint timeout;
+
+  g_clear_object (&fixture->remote);
+  g_assert_cmpint (g_mkdir_with_parents (old_host, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (old_file, "RIFF$$$$WAVE from plain http, perhaps", -1, NULL));
+  open_cache (fixture);
+
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, "https://host.test/a.wav", "audio/wav");
+  g_assert_cmpuint (server_count (&fixture->server, "/host.test/a.wav"), ==, 1);
+  g_assert_false (g_file_test (old_host, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (layout, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (exists (fixture, "host.test/a.wav"));
+
+  /* The folders moved aside are deleted in a thread. */
+  timeout = g_timeout_add_seconds (30, quit_timeout_cb, (gpointer)"the old layout to be deleted");
+  while (g_file_test (aside, G_FILE_TEST_EXISTS))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+
+  /* Once done, never again: a later run keeps what is there. */
+  open_cache (fixture);
+  assert_loads (fixture, SJ_REMOTE_KIND_FILE, "https://host.test/a.wav", "audio/wav");
+  g_assert_cmpuint (server_count (&fixture->server, "/host.test/a.wav"), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -938,6 +1058,9 @@ main (int   argc,
   ADD ("dropped-connection", test_dropped_connection);
   ADD ("path-traversal", test_path_traversal);
   ADD ("inline-map-files", test_inline_map_files);
+  ADD ("scheme-split", test_scheme_split);
+  ADD ("not-audio", test_not_audio);
+  ADD ("old-layout-dropped", test_old_layout_dropped);
 #undef ADD
 
   return g_test_run ();

@@ -217,7 +217,7 @@ console_count (const char *line)
 static gboolean
 cached (const char *relative)
 {
-  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "strudel-jam", "sounds", "remote", relative, NULL);
+  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "strudel-jam", "sounds", "remote", "https", relative, NULL);
 
   return g_file_test (path, G_FILE_TEST_IS_REGULAR);
 }

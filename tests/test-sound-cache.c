@@ -36,6 +36,7 @@ typedef struct
   guint         fail_first;
   guint         delay_ms;      /* hold each answer this long */
   gsize         wav_size;
+  GBytes       *body;          /* served instead of a WAV, when set */
   GHashTable   *counts;        /* path → requests */
   guint         requests;
   guint         active;
@@ -132,7 +133,8 @@ server_cb (SoupServer        *soup_server,
       if (server->mode == SERVE_CHUNKED)
         soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
       soup_message_headers_set_content_type (headers, "audio/wav", NULL);
-      soup_message_body_append_bytes (soup_server_message_get_response_body (msg), wav);
+      soup_message_body_append_bytes (soup_server_message_get_response_body (msg),
+                                      server->body != NULL ? server->body : wav);
       /* A chunked body ends with its last chunk. */
       soup_message_body_complete (soup_server_message_get_response_body (msg));
     }
@@ -173,6 +175,7 @@ server_stop (Server *server)
   g_clear_object (&server->server);
   g_clear_pointer (&server->counts, g_hash_table_unref);
   g_clear_pointer (&server->url, g_free);
+  g_clear_pointer (&server->body, g_bytes_unref);
 }
 
 static guint
@@ -529,7 +532,7 @@ test_truncated (Fixture       *fixture,
   RawServer raw = { 0 };
 
   raw_start (&raw, "HTTP/1.1 200 OK\r\nContent-Type: audio/wav\r\nContent-Length: 10000\r\n\r\n"
-                   "RIFF and then nothing more");
+                   "RIFF$$$$WAVE and then nothing more");
   g_clear_object (&fixture->cache);
   fixture->cache = new_cache (fixture, raw.url);
 
@@ -975,6 +978,321 @@ test_urls (Fixture       *fixture,
   g_assert_true (g_str_has_suffix (g_file_peek_path (sj_sound_cache_get_directory (upstream)), "/strudel-jam/sounds"));
 }
 
+/* Audio and quota ------------------------------------------------------------ */
+
+/* The first bytes of each format a sound may have, and of what it may not. */
+static const struct {
+  const char *name;
+  const char *head;
+  gsize       length;
+} audio_heads[] = {
+  { "WAV", "RIFF\x24\x00\x00\x00WAVEfmt ", 16 },
+  { "RF64", "RF64\xff\xff\xff\xffWAVEds64", 16 },
+  { "FLAC", "fLaC\x00\x00\x00\x22\x10\x00\x10\x00", 12 },
+  { "Ogg", "OggS\x00\x02\x00\x00\x00\x00\x00\x00", 12 },
+  { "MP3 (ID3)", "ID3\x04\x00\x00\x00\x00\x00\x00\x00\x00", 12 },
+  { "MP3 (frame)", "\xff\xfb\x90\x64\x00\x00\x00\x00\x00\x00\x00\x00", 12 },
+  { "AIFF", "FORM\x00\x00\x10\x00" "AIFFCOMM", 16 },
+  { "M4A", "\x00\x00\x00\x20" "ftypM4A \x00\x00\x00\x00", 16 },
+};
+
+static const struct {
+  const char *head;
+  const char *says;
+} other_heads[] = {
+  { "<!DOCTYPE html><html><head><title>Sign in to the Wi-Fi</title></head><body></body></html>", "an HTML page" },
+  { "\n  <html><body>404 Not Found</body></html>", "an HTML page" },
+  { "{\"error\": \"not found\"}", "JSON" },
+  { "404: Not Found", "text" },
+  { "", "an empty body" },
+};
+
+/* WAV, FLAC, Ogg, MP3, AIFF and M4A are sounds; a page, JSON or text is not,
+ * and the error says what it is. */
+static void
+test_formats (Fixture       *fixture,
+              gconstpointer  data)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (audio_heads); i++)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new_static (audio_heads[i].head, audio_heads[i].length);
+      g_autoptr(GError) error = NULL;
+
+      g_test_message ("%s", audio_heads[i].name);
+      g_assert_true (sj_sound_cache_is_audio (bytes, &error));
+      g_assert_no_error (error);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (other_heads); i++)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new_static (other_heads[i].head, strlen (other_heads[i].head));
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (sj_sound_cache_is_audio (bytes, &error));
+      g_assert_error (error, SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NOT_AUDIO);
+      g_assert_nonnull (strstr (error->message, other_heads[i].says));
+    }
+}
+
+/* A 200 answer that is not a sound (a captive portal's page) is refused:
+ * not kept, not served, said once; a page kept by an older version is not
+ * served either, but downloaded again. */
+static void
+test_not_audio (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const char *page = other_heads[0].head;
+  g_autoptr(GFile) file = sj_sound_cache_get_file (fixture->cache, "uzu-drumkit", BD3);
+  g_autoptr(GFile) parent = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) expected = make_wav ("/uzu-drumkit/" BD3, 4096);
+  g_autoptr(GError) error = NULL;
+  SjSoundSource source;
+
+  fixture->server.body = g_bytes_new_static (page, strlen (page));
+  assert_fails (fixture, "uzu-drumkit", BD3, SJ_SOUND_CACHE_ERROR_NOT_AUDIO);
+  g_assert_cmpuint (n_cached_files (fixture), ==, 0);
+  g_assert_cmpint (sj_sound_cache_lookup_state (fixture->cache, "uzu-drumkit", BD3, NULL), ==, SJ_SOUND_STATE_NOT_CACHED);
+  g_assert_cmpuint (fixture->cached, ==, 0);
+  g_assert_cmpuint (fixture->failures->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (fixture->failures, 0), ==,
+                   "bd:3 could not be downloaded: the server sent an HTML page (89 bytes), not a sound");
+
+  /* Asked again, it is fetched again (no retries in between), and not said
+   * again. */
+  assert_fails (fixture, "uzu-drumkit", BD3, SJ_SOUND_CACHE_ERROR_NOT_AUDIO);
+  g_assert_cmpuint (server_count (&fixture->server, "/uzu-drumkit/" BD3), ==, 2);
+  g_assert_cmpuint (fixture->failures->len, ==, 1);
+  g_assert_cmpuint (n_cached_files (fixture), ==, 0);
+
+  /* The "loaded 74 B" case: a page already in the cache is never served. */
+  g_clear_pointer (&fixture->server.body, g_bytes_unref);
+  parent = g_file_get_parent (file);
+  g_assert_cmpint (g_mkdir_with_parents (g_file_peek_path (parent), 0700), ==, 0);
+  g_assert_true (g_file_set_contents (g_file_peek_path (file), page, -1, NULL));
+  bytes = load (fixture->cache, "uzu-drumkit", BD3, &source, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (source, ==, SJ_SOUND_SOURCE_DOWNLOAD);
+  g_assert_true (g_bytes_equal (bytes, expected));
+  g_assert_cmpuint (server_count (&fixture->server, "/uzu-drumkit/" BD3), ==, 3);
+}
+
+/* A body in each audio format is kept and served. */
+static void
+test_audio_formats_kept (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (audio_heads); i++)
+    {
+      const SjLibrarySound *sound = sj_sound_library_lookup (sj_sound_library_get_default (), "bd");
+      g_autoptr(GByteArray) body = g_byte_array_new ();
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GError) error = NULL;
+      SjSoundSource source;
+      const char *path;
+
+      /* Any file of the library will do: the server answers each alike. */
+      g_assert_nonnull (sound);
+      g_assert_cmpuint (sound->n_files, >, i);
+      path = sound->files[i];
+
+      g_byte_array_append (body, (const guint8 *)audio_heads[i].head, audio_heads[i].length);
+      g_byte_array_append (body, (const guint8 *)"0123456789abcdef", 16);
+      g_clear_pointer (&fixture->server.body, g_bytes_unref);
+      fixture->server.body = g_bytes_new (body->data, body->len);
+
+      g_test_message ("%s as %s/%s", audio_heads[i].name, sound->pack, path);
+      bytes = load (fixture->cache, sound->pack, path, &source, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (source, ==, SJ_SOUND_SOURCE_DOWNLOAD);
+      g_assert_true (g_bytes_equal (bytes, fixture->server.body));
+      g_assert_cmpint (sj_sound_cache_lookup_state (fixture->cache, sound->pack, path, NULL), ==, SJ_SOUND_STATE_CACHED);
+    }
+  g_assert_cmpuint (fixture->failures->len, ==, 0);
+}
+
+#define MIB (1024 * 1024)
+
+/* Writes @mib MiB at @relative, last used @age seconds ago. */
+static char *
+put_file (Fixture    *fixture,
+          const char *relative,
+          guint       mib,
+          gint64      age)
+{
+  char *path = g_build_filename (fixture->dir, relative, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autofree guint8 *data = g_malloc0 ((gsize)mib * MIB);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  memcpy (data, "RIFF\x24\x00\x00\x00WAVE", MIN ((gsize)mib * MIB, 12));
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, (const char *)data, (gssize)mib * MIB, NULL));
+  g_assert_true (g_file_set_attribute_uint64 (file, G_FILE_ATTRIBUTE_TIME_MODIFIED,
+                                              g_get_real_time () / G_USEC_PER_SEC - age,
+                                              G_FILE_QUERY_INFO_NONE, NULL, NULL));
+  return path;
+}
+
+static gboolean
+trim (SjSoundCache *cache,
+      guint64      *used,
+      guint        *removed)
+{
+  Wait wait = { NULL };
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  sj_sound_cache_trim_async (cache, NULL, store_result_cb, &wait);
+  spin_until_result (&wait);
+  ok = sj_sound_cache_trim_finish (cache, wait.result, used, removed, &error);
+  g_assert_no_error (error);
+  g_object_unref (wait.result);
+  return ok;
+}
+
+/* Over its limit, the cache evicts the least recently used files first, and
+ * never a pack kept for offline, a file in use or its own bookkeeping. */
+static void
+test_quota (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autofree char *oldest = put_file (fixture, "uzu-drumkit/bd/a.wav", 1, 4000);
+  g_autofree char *older = put_file (fixture, "remote/https/host.test/b.wav", 1, 3000);
+  g_autofree char *old = put_file (fixture, "uzu-drumkit/sd/c.wav", 1, 2000);
+  g_autofree char *kept = put_file (fixture, "tidal-drum-machines/RolandTR909/bd/k.wav", 1, 9000);
+  g_autofree char *playing = put_file (fixture, "uzu-drumkit/hh/r.wav", 1, 5);
+  g_autofree char *state = put_file (fixture, "downloads.json", 1, 9999);
+  g_autofree char *part = put_file (fixture, "uzu-drumkit/bd/x.wav.part", 1, 9999);
+  const char * const kept_dirs[] = { "tidal-drum-machines/RolandTR909", NULL };
+  g_autoptr(GFile) kept_file = g_file_new_for_path (kept);
+  guint64 used = 0;
+  guint removed = 0;
+
+  sj_sound_cache_set_limit_mb (fixture->cache, 0);
+  g_assert_true (trim (fixture->cache, &used, &removed));
+  g_assert_cmpuint (used, ==, 7 * MIB);
+  g_assert_cmpuint (removed, ==, 0);
+
+  sj_sound_cache_set_kept_dirs (fixture->cache, kept_dirs);
+  g_assert_true (sj_sound_cache_is_kept (fixture->cache, kept_file));
+  sj_sound_cache_set_limit_mb (fixture->cache, 5);
+  g_assert_cmpuint (sj_sound_cache_get_limit_mb (fixture->cache), ==, 5);
+  g_assert_true (trim (fixture->cache, &used, &removed));
+  g_assert_cmpuint (removed, ==, 2);
+  g_assert_cmpuint (used, ==, 5 * MIB);
+  g_assert_false (g_file_test (oldest, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (older, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (old, G_FILE_TEST_EXISTS));
+
+  /* Far over the limit: what may go goes, what may not stays. */
+  sj_sound_cache_set_limit_mb (fixture->cache, 1);
+  g_assert_true (trim (fixture->cache, &used, &removed));
+  g_assert_cmpuint (removed, ==, 1);
+  g_assert_false (g_file_test (old, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (kept, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (playing, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (state, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (part, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (used, ==, 4 * MIB);
+
+  /* No longer kept for offline: it may go too. */
+  sj_sound_cache_set_kept_dirs (fixture->cache, NULL);
+  g_assert_false (sj_sound_cache_is_kept (fixture->cache, kept_file));
+  g_assert_true (trim (fixture->cache, &used, &removed));
+  g_assert_cmpuint (removed, ==, 1);
+  g_assert_false (g_file_test (kept, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (playing, G_FILE_TEST_EXISTS));
+}
+
+static void
+trimmed_cb (SjSoundCache *cache,
+            guint64       used,
+            guint         removed,
+            guint        *n_removed)
+{
+  *n_removed = removed + 1;
+}
+
+/* A download that takes the cache over its limit evicts, by itself. */
+static void
+test_quota_after_download (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *old = put_file (fixture, "uzu-drumkit/bd/a.wav", 2, 4000);
+  g_autofree char *kept = put_file (fixture, "dirt-samples/bd/k.wav", 2, 9000);
+  const char * const kept_dirs[] = { "dirt-samples", NULL };
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_removed = 0;
+
+  sj_sound_cache_set_kept_dirs (fixture->cache, kept_dirs);
+  sj_sound_cache_set_limit_mb (fixture->cache, 3);
+  g_signal_connect (fixture->cache, "trimmed", G_CALLBACK (trimmed_cb), &n_removed);
+  fixture->server.wav_size = MIB;
+  bytes = load (fixture->cache, "uzu-drumkit", BD3, NULL, &error);
+  g_assert_no_error (error);
+  while (n_removed == 0)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_cmpuint (n_removed - 1, ==, 1);
+  g_assert_false (g_file_test (old, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (kept, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (sj_sound_cache_lookup_state (fixture->cache, "uzu-drumkit", BD3, NULL), ==, SJ_SOUND_STATE_CACHED);
+}
+
+/* Kept packs alone over the limit: nothing is evicted, and the next
+ * downloads do not each walk the cache again. */
+static void
+test_quota_kept_over_limit (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autofree char *kept = put_file (fixture, "dirt-samples/bd/k.wav", 4, 9000);
+  const char * const kept_dirs[] = { "dirt-samples", NULL };
+  g_autoptr(GBytes) first = NULL;
+  g_autoptr(GBytes) second = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_removed = 0;
+
+  sj_sound_cache_set_kept_dirs (fixture->cache, kept_dirs);
+  sj_sound_cache_set_limit_mb (fixture->cache, 3);
+  g_signal_connect (fixture->cache, "trimmed", G_CALLBACK (trimmed_cb), &n_removed);
+  first = load (fixture->cache, "uzu-drumkit", BD3, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (fixture->cache->trimming);
+  while (n_removed == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (n_removed - 1, ==, 0);
+  g_assert_true (g_file_test (kept, G_FILE_TEST_EXISTS));
+
+  second = load (fixture->cache, "tidal-drum-machines", HAT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (fixture->cache->trimming);
+}
+
+/* Serving a file from the cache records its use (its modification time):
+ * it goes last. */
+static void
+test_use_recorded (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GFile) file = sj_sound_cache_get_file (fixture->cache, "uzu-drumkit", BD3);
+  g_autofree char *relative = g_file_get_relative_path (fixture->directory, file);
+  g_autofree char *path = put_file (fixture, relative, 1, 4000);
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  SjSoundSource source;
+
+  bytes = load (fixture->cache, "uzu-drumkit", BD3, &source, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (source, ==, SJ_SOUND_SOURCE_CACHE);
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_TIME_MODIFIED, G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  g_assert_cmpuint (g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED), >=,
+                    g_get_real_time () / G_USEC_PER_SEC - 60);
+  g_assert_cmpuint (server_count (&fixture->server, "/uzu-drumkit/" BD3), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -998,6 +1316,13 @@ main (int   argc,
   ADD ("availability", test_availability);
   ADD ("unreachable", test_unreachable);
   ADD ("urls", test_urls);
+  ADD ("formats", test_formats);
+  ADD ("not-audio", test_not_audio);
+  ADD ("audio-formats-kept", test_audio_formats_kept);
+  ADD ("quota", test_quota);
+  ADD ("quota-after-download", test_quota_after_download);
+  ADD ("quota-kept-over-limit", test_quota_kept_over_limit);
+  ADD ("use-recorded", test_use_recorded);
 #undef ADD
 
   return g_test_run ();

@@ -506,10 +506,14 @@ state_lists (Fixture    *fixture,
 {
   g_autofree char *contents = NULL;
   g_autofree char *quoted = g_strdup_printf ("\"%s\"", id);
+  char *offline;
 
   if (!g_file_get_contents (g_file_peek_path (sj_sound_downloads_get_state_file (fixture->downloads)),
                             &contents, NULL, NULL))
     return FALSE;
+  /* Only the packs to resume, not those kept for offline. */
+  if ((offline = strstr (contents, "\"offline\"")) != NULL)
+    *offline = '\0';
   return strstr (contents, quoted) != NULL;
 }
 
@@ -953,6 +957,57 @@ test_resume_after_kill (Fixture       *fixture,
     }
 }
 
+/* A pack downloaded for offline is kept: the cache's quota never evicts its
+ * files, in this run or the next, until the pack is removed. */
+static void
+test_kept_for_offline (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GPtrArray) files = _sj_sound_downloads_get_files (fixture->downloads, SMALL_MACHINE);
+  const SjLibraryFile *first = g_ptr_array_index (files, 0);
+  g_autoptr(GFile) file = sj_sound_cache_get_file (fixture->cache, first->pack, first->path);
+  g_autoptr(GFile) other = sj_sound_cache_get_file (fixture->cache, "uzu-drumkit", "bd/13_bd_mot4i.wav");
+  g_autofree char *contents = NULL;
+  guint64 used = 0;
+  guint removed = 0;
+  Wait wait = { NULL };
+
+  g_assert_false (sj_sound_cache_is_kept (fixture->cache, file));
+  g_assert_cmpint (download_pack (fixture, SMALL_MACHINE), ==, SJ_SOUND_PACK_COMPLETE);
+  g_assert_true (sj_sound_cache_is_kept (fixture->cache, file));
+  g_assert_false (sj_sound_cache_is_kept (fixture->cache, other));
+  g_assert_true (g_file_get_contents (g_file_peek_path (sj_sound_downloads_get_state_file (fixture->downloads)),
+                                      &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "\"offline\""));
+
+  /* The next run knows it. */
+  free_downloads (fixture);
+  new_downloads (fixture);
+  g_assert_true (sj_sound_cache_is_kept (fixture->cache, file));
+
+  /* Over any limit, and old: still kept. */
+  g_assert_true (g_file_set_attribute_uint64 (file, G_FILE_ATTRIBUTE_TIME_MODIFIED, 1000,
+                                              G_FILE_QUERY_INFO_NONE, NULL, NULL));
+  sj_sound_cache_set_limit_mb (fixture->cache, 0);
+  sj_sound_cache_trim_async (fixture->cache, NULL, store_result_cb, &wait);
+  spin_until (has_result, &wait, "the trim");
+  g_object_unref (g_steal_pointer (&wait.result));
+  sj_sound_cache_set_limit_mb (fixture->cache, 1);
+  sj_sound_cache_trim_async (fixture->cache, NULL, store_result_cb, &wait);
+  spin_until (has_result, &wait, "the trim");
+  g_assert_true (sj_sound_cache_trim_finish (fixture->cache, wait.result, &used, &removed, NULL));
+  g_clear_object (&wait.result);
+  g_assert_cmpuint (removed, ==, 0);
+  g_assert_true (g_file_query_exists (file, NULL));
+
+  /* Removed: no longer kept. */
+  remove_pack (fixture, SMALL_MACHINE);
+  g_assert_false (sj_sound_cache_is_kept (fixture->cache, file));
+  free_downloads (fixture);
+  new_downloads (fixture);
+  g_assert_false (sj_sound_cache_is_kept (fixture->cache, file));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -973,6 +1028,7 @@ main (int   argc,
   ADD ("failures", test_failures);
   ADD ("hosts-down", test_hosts_down);
   ADD ("remove", test_remove);
+  ADD ("kept-for-offline", test_kept_for_offline);
   ADD ("resume-after-kill", test_resume_after_kill);
 #undef ADD
 

@@ -18,6 +18,7 @@
 
 #include "sj-console-page.h"
 #include "sj-knowledge-item.h"
+#include "sj-sound-packs-view.h"
 #include "sj-sound-row.h"
 #include "sj-sounds-page-private.h"
 #include "sj-test-app.h"
@@ -381,6 +382,67 @@ test_sounds_page_availability (void)
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-console", NULL);
 }
 
+/* The Packs view's label that says what the cache holds. */
+static gboolean
+usage_says (gpointer data)
+{
+  SjSoundsPage *page = _sj_window_get_sounds_page (sj_test_current_window ());
+  g_autoptr(GPtrArray) labels = sj_test_find_all_by_type (GTK_WIDGET (page->packs_view), GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (strstr (gtk_label_get_label (g_ptr_array_index (labels, i)), data) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* " of 4.0 GiB used", as GLib writes sizes (with a no-break space). */
+static char *
+of_limit (guint mib)
+{
+  g_autofree char *size = g_format_size_full ((guint64)mib * 1024 * 1024, G_FORMAT_SIZE_IEC_UNITS);
+
+  return g_strdup_printf (" of %s used", size);
+}
+
+/* The Sounds page shows what the cache holds of its limit, and the limit
+ * is a setting (in GiB on the page, in MiB in GSettings). */
+static void
+test_sounds_page_cache_limit (void)
+{
+  SjWindow *window = sj_test_current_window ();
+  SjSoundsPage *page = _sj_window_get_sounds_page (window);
+  SjSoundCache *cache = sj_application_get_sound_cache (sj_test_app);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  GtkSpinButton *spin;
+  g_autofree char *of_4 = of_limit (4096);
+  g_autofree char *of_2_5 = of_limit (2560);
+  g_autofree char *of_8 = of_limit (8192);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-sound-packs", NULL);
+  sj_test_spin_until (usage_says, of_4, "the usage of the limit");
+  g_assert_true (usage_says ((gpointer)" used; packs kept for offline are never removed"));
+  g_assert_cmpuint (sj_sound_cache_get_limit_mb (cache), ==, 4096);
+
+  spin = GTK_SPIN_BUTTON (sj_test_find_by_type (GTK_WIDGET (page->packs_view), GTK_TYPE_SPIN_BUTTON));
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, "Sound cache limit in GiB");
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 4.0);
+
+  /* The page sets the setting, and the cache follows. */
+  gtk_spin_button_set_value (spin, 2.5);
+  g_assert_cmpuint (g_settings_get_uint (settings, "sound-cache-limit-mb"), ==, 2560);
+  g_assert_cmpuint (sj_sound_cache_get_limit_mb (cache), ==, 2560);
+  g_assert_true (usage_says (of_2_5));
+
+  /* The setting sets the page. */
+  g_settings_set_uint (settings, "sound-cache-limit-mb", 8192);
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 8.0);
+  g_assert_true (usage_says (of_8));
+
+  g_settings_reset (settings, "sound-cache-limit-mb");
+  gtk_toggle_button_set_active (page->sounds_toggle, TRUE);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-console", NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -398,6 +460,7 @@ main (int   argc,
   sj_test_app_start ();
 
   g_test_add_func ("/sounds-page/availability", test_sounds_page_availability);
+  g_test_add_func ("/sounds-page/cache-limit", test_sounds_page_cache_limit);
 
   ret = g_test_run ();
 

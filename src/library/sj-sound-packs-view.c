@@ -33,6 +33,7 @@ struct _SjSoundPacksView
 
   /* Template widgets */
   GtkLabel         *usage_label;
+  GtkSpinButton    *limit_spin;
   GtkButton        *remove_all_button;
   GtkListBox       *packs_list;
   GtkListBox       *machines_list;
@@ -52,10 +53,22 @@ update_usage (SjSoundPacksView *self)
   for (guint i = 0; packs[i] != NULL && !any; i++)
     any = sj_sound_downloads_get_pack (self->downloads, packs[i])->n_cached > 0;
 
+  guint limit_mb = sj_sound_cache_get_limit_mb (sj_sound_downloads_get_cache (self->downloads));
+
   if (!sj_sound_downloads_get_usage_known (self->downloads))
     text = g_strdup (_("Measuring the downloaded sounds…"));
   else if (!any)
     text = g_strdup (_("No sounds are downloaded"));
+  else if (limit_mb > 0)
+    {
+      g_autofree char *size = g_format_size_full (sj_sound_downloads_get_disk_usage (self->downloads),
+                                                  G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *limit = g_format_size_full ((guint64)limit_mb * 1024 * 1024, G_FORMAT_SIZE_IEC_UNITS);
+
+      /* TRANSLATORS: the sound cache's disk space and its limit, e.g. "1.2 GiB of 4.0 GiB used;
+       * packs kept for offline are never removed" */
+      text = g_strdup_printf (_("%s of %s used; packs kept for offline are never removed"), size, limit);
+    }
   else
     {
       g_autofree char *size = g_format_size (sj_sound_downloads_get_disk_usage (self->downloads));
@@ -66,6 +79,28 @@ update_usage (SjSoundPacksView *self)
 
   gtk_label_set_label (self->usage_label, text);
   gtk_widget_set_sensitive (GTK_WIDGET (self->remove_all_button), any);
+}
+
+static gboolean
+mib_to_gib (GBinding     *binding,
+            const GValue *from,
+            GValue       *to,
+            gpointer      user_data)
+{
+  g_value_set_double (to, g_value_get_uint (from) / 1024.0);
+  return TRUE;
+}
+
+static gboolean
+gib_to_mib (GBinding     *binding,
+            const GValue *from,
+            GValue       *to,
+            gpointer      user_data)
+{
+  double gib = CLAMP (g_value_get_double (from), 0, 1024);
+
+  g_value_set_uint (to, (guint)(gib * 1024 + 0.5));
+  return TRUE;
 }
 
 static void
@@ -259,6 +294,7 @@ sj_sound_packs_view_class_init (SjSoundPacksViewClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-sound-packs-view.ui");
   gtk_widget_class_bind_template_child (widget_class, SjSoundPacksView, usage_label);
+  gtk_widget_class_bind_template_child (widget_class, SjSoundPacksView, limit_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSoundPacksView, remove_all_button);
   gtk_widget_class_bind_template_child (widget_class, SjSoundPacksView, packs_list);
   gtk_widget_class_bind_template_child (widget_class, SjSoundPacksView, machines_list);
@@ -312,6 +348,14 @@ sj_sound_packs_view_set_downloads (SjSoundPacksView *self,
   g_signal_connect_object (downloads, "pack-changed", G_CALLBACK (pack_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (downloads, "notify::disk-usage", G_CALLBACK (usage_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (downloads, "notify::active", G_CALLBACK (usage_changed_cb), self, G_CONNECT_SWAPPED);
+  /* The limit is the cache's, which the "sound-cache-limit-mb" setting is
+   * bound to both ways (sj_application_get_sound_cache()). */
+  g_object_bind_property_full (sj_sound_downloads_get_cache (downloads), "limit-mb",
+                               gtk_spin_button_get_adjustment (self->limit_spin), "value",
+                               G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
+                               mib_to_gib, gib_to_mib, NULL, NULL);
+  g_signal_connect_object (sj_sound_downloads_get_cache (downloads), "notify::limit-mb",
+                           G_CALLBACK (usage_changed_cb), self, G_CONNECT_SWAPPED);
   update_usage (self);
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     map_cb (self);

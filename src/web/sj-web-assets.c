@@ -314,6 +314,7 @@ status_for_error (const GError *error)
       return SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE;
     case SJ_SOUND_CACHE_ERROR_NETWORK:
     case SJ_SOUND_CACHE_ERROR_TRUNCATED:
+    case SJ_SOUND_CACHE_ERROR_NOT_AUDIO:
       return SOUP_STATUS_BAD_GATEWAY;
     case SJ_SOUND_CACHE_ERROR_IO:
     default:

@@ -5,8 +5,11 @@
  * Where SjRemoteSamples keeps what an address names, and where it
  * downloads it from. The page asks for strudel-jam://remote/<kind>/<scheme>/
  * <host>/<path> (data/web/src/remote.mjs writes those); the address it means
- * is cached as <directory>/<host>/<path>, each segment percent-decoded, so
- * that the page's spelling and a map's own (with blanks, say) meet. Only
+ * is cached as <directory>/<scheme>/<host>/<path>, each segment
+ * percent-decoded, so that the page's spelling and a map's own (with
+ * blanks, say) meet. The scheme is part of the path: what one plain-http
+ * fetch brought (which anyone on the way could have written) is never
+ * served for the https address. Only
  * http and https addresses of a file, without a user name, can be: dot
  * segments are resolved first, and a segment that decodes to "." or "..",
  * or holds a "/", is refused, so nothing is ever kept outside the host's
@@ -137,6 +140,7 @@ _sj_remote_samples_locate (SjRemoteSamples   *self,
 {
   g_autoptr(GUri) uri = NULL;
   g_autoptr(GPtrArray) segments = NULL;
+  g_autoptr(GFile) scheme_dir = NULL;
   g_autoptr(GFile) file = NULL;
   g_autofree char *host = NULL;
   const char *scheme;
@@ -174,7 +178,8 @@ _sj_remote_samples_locate (SjRemoteSamples   *self,
   for (char *p = host; *p != '\0'; p++)
     *p = g_ascii_tolower (*p);
 
-  file = g_file_get_child (self->directory, host);
+  scheme_dir = g_file_get_child (self->directory, g_ascii_strcasecmp (scheme, "https") == 0 ? "https" : "http");
+  file = g_file_get_child (scheme_dir, host);
   for (guint i = 0; i < segments->len; i++)
     {
       GFile *child = g_file_get_child (file, g_ptr_array_index (segments, i));

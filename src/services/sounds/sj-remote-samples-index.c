@@ -23,6 +23,97 @@
 #define INDEX_NAME     ".index"
 #define MAX_INDEX_SIZE (1024 * 1024)
 
+/* The layout of the folder: "2" is <scheme>/<host>/<path>. Without it the
+ * folder is the first layout, <host>/<path>. */
+#define LAYOUT_NAME    ".layout"
+#define LAYOUT         "2\n"
+#define OLD_NAME       ".old-layout"
+
+/* Removes a folder and all it holds; symbolic links are removed, never
+ * followed. */
+static void
+delete_tree (const char *path,
+             guint       depth)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (depth <= 32 && (dir = g_dir_open (path, 0, NULL)) != NULL)
+    while ((name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *child = g_build_filename (path, name, NULL);
+        GStatBuf st;
+
+        if (g_lstat (child, &st) == 0 && S_ISDIR (st.st_mode))
+          delete_tree (child, depth + 1);
+        else
+          g_unlink (child);
+      }
+  g_rmdir (path);
+}
+
+static void
+delete_old_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  delete_tree (task_data, 0);
+  g_task_return_boolean (task, TRUE);
+}
+
+/* The first layout kept http:// and https:// of one address in one file,
+ * so any file of it may have come over plain http (written by a captive
+ * portal, or by anyone on the way) and nothing says which. Moving them
+ * under https/ would serve such a file for an https address: they are
+ * dropped instead, and what is played again is downloaded again, over the
+ * scheme its address names. The folders are moved aside at once (a rename
+ * each), and deleted in a thread. */
+static void
+migrate_layout (SjRemoteSamples *self)
+{
+  const char *base = g_file_peek_path (self->directory);
+  g_autofree char *layout = g_build_filename (base, LAYOUT_NAME, NULL);
+  g_autofree char *old = g_build_filename (base, OLD_NAME, NULL);
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *name;
+  guint moved = 0;
+
+  if (g_file_test (layout, G_FILE_TEST_EXISTS))
+    return;
+
+  if ((dir = g_dir_open (base, 0, NULL)) != NULL)
+    while ((name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *child = NULL;
+        g_autofree char *aside = NULL;
+
+        if (name[0] == '.')
+          continue;
+        child = g_build_filename (base, name, NULL);
+        aside = g_build_filename (old, name, NULL);
+        if (g_mkdir_with_parents (old, 0700) == 0 && g_rename (child, aside) == 0)
+          moved++;
+        else
+          g_message ("Sounds: %s (cached before http and https were kept apart) could not be removed", child);
+      }
+
+  if (g_mkdir_with_parents (base, 0700) != 0 ||
+      !g_file_set_contents (layout, LAYOUT, -1, &error))
+    g_message ("Sounds: %s could not be written: %s", layout, error != NULL ? error->message : g_strerror (errno));
+
+  if (moved > 0 || g_file_test (old, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr(GTask) task = g_task_new (NULL, NULL, NULL, NULL);
+
+      g_message ("Sounds: dropping %u folders of downloaded samples cached before http and https were kept apart; "
+                 "they are downloaded again when played", moved);
+      g_task_set_task_data (task, g_steal_pointer (&old), g_free);
+      g_task_run_in_thread (task, delete_old_thread);
+    }
+}
+
 static GFile *
 index_file (SjRemoteSamples *self)
 {
@@ -139,6 +230,8 @@ _sj_remote_samples_load_index (SjRemoteSamples *self)
   if (self->index_loaded)
     return;
   self->index_loaded = TRUE;
+
+  migrate_layout (self);
 
   file = index_file (self);
   if (!g_file_load_contents (file, NULL, &contents, &length, NULL, NULL) || length > MAX_INDEX_SIZE ||

@@ -11,13 +11,15 @@
  * sound cache's machinery (sj_sound_cache_fetch_async(): the same queue,
  * timeouts, retries and atomic writes, the same "download-sounds"
  * setting), and kept in the sound cache's own folder, under
- * remote/<host>/<path> ($XDG_CACHE_HOME/strudel-jam/sounds/remote/…, where
+ * remote/<scheme>/<host>/<path> ($XDG_CACHE_HOME/strudel-jam/sounds/remote/…, where
  * no pack of the library is named "remote"), so that whatever tends the
  * cache (its stale .part files) tends these too; from then on each is
  * served from there, online or not. A map is checked
  * before it is kept (SjRemoteMap: its size, its nesting, its shape) and
  * remembered (sj-remote-samples-index.c), so that the dry-run and the
- * knowledge know what it registers before the page has loaded it. Only
+ * knowledge know what it registers before the page has loaded it. A file
+ * is kept and served only when its first bytes say it is audio
+ * (SJ_SOUND_CACHE_FETCH_AUDIO), and counts against the cache's quota. Only
  * http and https addresses are fetched.
  */
 
@@ -340,12 +342,20 @@ disk_loaded_cb (GObject      *object,
   GFile *target;
 
   bytes = g_file_load_bytes_finish (G_FILE (object), result, NULL, &error);
+  /* A file kept before bodies were checked and that is not a sound is
+   * removed and downloaded again (and refused then, said once). */
+  if (bytes != NULL && load->kind == SJ_REMOTE_KIND_FILE && !sj_sound_cache_is_audio (bytes, NULL))
+    {
+      g_file_delete (G_FILE (object), NULL, NULL);
+      g_clear_pointer (&bytes, g_bytes_unref);
+    }
   if (bytes != NULL && g_bytes_get_size (bytes) > 0 && g_bytes_get_size (bytes) <= max_size)
     {
+      sj_sound_cache_note_used (self->cache, G_FILE (object));
       answer (task, bytes);
       return;
     }
-  if (bytes == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+  if (bytes == NULL && error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
@@ -377,6 +387,7 @@ disk_loaded_cb (GObject      *object,
   target = load->unchecked != NULL ? load->unchecked : load->location.file;
   cancellable = g_task_get_cancellable (task);
   sj_sound_cache_fetch_async (self->cache, load->location.download, target, max_size,
+                              load->kind == SJ_REMOTE_KIND_FILE ? SJ_SOUND_CACHE_FETCH_AUDIO : SJ_SOUND_CACHE_FETCH_NONE,
                               cancellable, fetched_cb, g_steal_pointer (&task));
 }
 

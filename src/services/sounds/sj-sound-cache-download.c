@@ -9,8 +9,12 @@
  * served), checks the byte count against Content-Length, closes it and only
  * then renames it over the file: a half-written file is never served or
  * kept. Network errors and 5xx answers are retried with a doubling delay;
- * a 404, a timeout, a truncated or oversized body are not. A download whose
- * waiters all went away is cancelled.
+ * a 404, a timeout, a truncated or oversized body are not. A sound's body
+ * is sniffed as it arrives (sj_sample_format_sniff(): WAV, FLAC, Ogg, MP3,
+ * AIFF, MP4): one that is not audio (a captive portal's page, a 404 page
+ * served with 200) is an error, never kept or served. A download whose
+ * waiters all went away is cancelled. Once a file is kept, the cache is
+ * held to its quota (sj-sound-cache-quota.c).
  */
 
 #include "config.h"
@@ -18,6 +22,7 @@
 #include <glib/gi18n.h>
 
 #include "sj-sound-cache-private.h"
+#include "sj-user-samples.h"
 
 #define CHUNK_SIZE (64 * 1024)
 
@@ -39,6 +44,7 @@ struct _SjSoundDownload
   const SjLibraryFile *file;           /* or NULL for sj_sound_cache_fetch_async() */
   char                *url;
   gsize                max_size;
+  gboolean             audio;          /* a sound: sniffed before it is kept */
   GFile               *target;
   GFile               *part;
   GPtrArray           *waiters;        /* of Waiter */
@@ -56,6 +62,7 @@ struct _SjSoundDownload
   GOutputStream       *out;
   GBytes              *chunk;          /* being written */
   GByteArray          *data;
+  gboolean             sniffed;
   goffset              expected;       /* Content-Length, or -1 */
 };
 
@@ -99,6 +106,7 @@ clear_attempt (SjSoundDownload *self)
   g_clear_pointer (&self->guard, _sj_fetch_guard_free);
   g_clear_pointer (&self->chunk, g_bytes_unref);
   g_clear_pointer (&self->data, g_byte_array_unref);
+  self->sniffed = FALSE;
   if (self->out != NULL)
     {
       /* Closing a file stream is a local close(2): no need to wait. */
@@ -144,6 +152,8 @@ finish (SjSoundDownload *self,
     _sj_sound_cache_set_unreachable (cache, FALSE);
   if (bytes != NULL && self->file != NULL)
     _sj_sound_cache_file_cached (cache, self->file, self->key, g_bytes_get_size (bytes));
+  if (bytes != NULL)
+    _sj_sound_cache_downloaded (cache, g_bytes_get_size (bytes));
 
   for (guint i = 0; i < waiters->len; i++)
     {
@@ -291,6 +301,22 @@ written_cb (GObject      *object,
     read_next (self);
 }
 
+/* A sound's first bytes must say it is one; checked once, as soon as there
+ * are enough of them (or at the end of a shorter body). Not retried: the
+ * same server would send the same page. */
+static gboolean
+sniff (SjSoundDownload *self)
+{
+  if (!self->audio || self->sniffed)
+    return TRUE;
+  self->sniffed = TRUE;
+  if (sj_sample_format_sniff (self->data->data, self->data->len) != SJ_SAMPLE_FORMAT_NONE)
+    return TRUE;
+
+  retry_or_finish (self, _sj_sound_cache_not_audio (self->data->data, self->data->len), FALSE);
+  return FALSE;
+}
+
 static void
 read_cb (GObject      *object,
          GAsyncResult *result,
@@ -317,6 +343,8 @@ read_cb (GObject      *object,
                                                       _("the server sent less than it announced")), FALSE);
           return;
         }
+      if (!sniff (self))
+        return;
       g_output_stream_close_async (self->out, G_PRIORITY_DEFAULT, self->cancellable, closed_cb, self);
       return;
     }
@@ -328,6 +356,8 @@ read_cb (GObject      *object,
     }
 
   g_byte_array_append (self->data, g_bytes_get_data (self->chunk, NULL), size);
+  if (self->data->len >= SJ_SAMPLE_FORMAT_SNIFF_BYTES && !sniff (self))
+    return;
   g_output_stream_write_all_async (self->out, g_bytes_get_data (self->chunk, NULL), size,
                                    G_PRIORITY_DEFAULT, self->cancellable, written_cb, self);
 }
@@ -554,6 +584,7 @@ _sj_sound_cache_download_join_full (SjSoundCache        *cache,
                                     const char          *url,
                                     GFile               *target,
                                     gsize                max_size,
+                                    gboolean             audio,
                                     GTask               *task)
 {
   SjSoundDownload *self = g_hash_table_lookup (cache->downloads, key);
@@ -570,6 +601,7 @@ _sj_sound_cache_download_join_full (SjSoundCache        *cache,
       self->file = file;
       self->url = g_strdup (url);
       self->max_size = max_size;
+      self->audio = audio;
       self->target = g_object_ref (target);
       self->part = g_file_new_for_path (part_name);
       self->waiters = g_ptr_array_new_with_free_func (waiter_free);
@@ -602,7 +634,8 @@ _sj_sound_cache_download_join (SjSoundCache        *cache,
   g_autofree char *url = sj_sound_cache_get_url (cache, file->pack, file->path);
   g_autoptr(GFile) target = _sj_sound_cache_get_target (cache, file);
 
-  _sj_sound_cache_download_join_full (cache, key, file, url, target, cache->max_size, task);
+  _sj_sound_cache_download_join_full (cache, key, file, url, target, cache->max_size,
+                                      _sj_sound_cache_file_is_audio (file), task);
 }
 
 /* Stale .part files ----------------------------------------------------------- */

@@ -34,6 +34,8 @@ _sj_sound_cache_fetch_answer (GTask        *task,
  * @url: an http(s) URL
  * @target: where the body is kept: written to "@target.part", then renamed
  * @max_size: the most bytes the body may have
+ * @flags: %SJ_SOUND_CACHE_FETCH_AUDIO for a sound: a body that is not
+ *   audio fails with %SJ_SOUND_CACHE_ERROR_NOT_AUDIO and is not kept
  *
  * Downloads @url once into @target, however many ask for the same target
  * at the same time. The cache is not looked at first: that is the
@@ -45,6 +47,7 @@ sj_sound_cache_fetch_async (SjSoundCache        *self,
                             const char          *url,
                             GFile               *target,
                             gsize                max_size,
+                            SjSoundCacheFetchFlags flags,
                             GCancellable        *cancellable,
                             GAsyncReadyCallback  callback,
                             gpointer             user_data)
@@ -76,7 +79,8 @@ sj_sound_cache_fetch_async (SjSoundCache        *self,
   /* A library file's key is "pack/path"; a target's path is absolute, so
    * the two never meet. */
   key = g_file_get_path (target);
-  _sj_sound_cache_download_join_full (self, key, NULL, url, target, max_size, task);
+  _sj_sound_cache_download_join_full (self, key, NULL, url, target, max_size,
+                                      (flags & SJ_SOUND_CACHE_FETCH_AUDIO) != 0, task);
 }
 
 /**

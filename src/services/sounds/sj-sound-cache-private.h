@@ -46,6 +46,14 @@ struct _SjSoundCache
   gint64                unreachable_until; /* monotonic µs: the hosts could not be reached */
   guint                 allow_downloads : 1;
   guint                 allow_local_hosts : 1;
+
+  /* The quota (sj-sound-cache-quota.c). */
+  guint                 limit_mb;
+  GStrv                 kept_dirs;        /* absolute paths, each ending in "/" */
+  gint64                usage_estimate;   /* bytes, or -1 before the first trim */
+  guint64               trim_floor;       /* no trim below this: what stayed over the limit, and some */
+  guint                 trimming : 1;
+  guint                 trim_again : 1;
 };
 
 /* sj-sound-cache-download.c */
@@ -59,6 +67,7 @@ void     _sj_sound_cache_download_join_full (SjSoundCache     *self,
                                           const char          *url,
                                           GFile               *target,
                                           gsize                max_size,
+                                          gboolean             audio,
                                           GTask               *task);
 
 /* sj-sound-cache-fetch.c */
@@ -106,6 +115,13 @@ void     _sj_sound_cache_answer_download (SjSoundCache        *self,
                                           GTask               *task,
                                           GBytes              *bytes,
                                           const GError        *error);
+
+/* sj-sound-cache-quota.c */
+void     _sj_sound_cache_downloaded      (SjSoundCache        *self,
+                                          gsize                size);
+gboolean _sj_sound_cache_file_is_audio   (const SjLibraryFile *file);
+GError  *_sj_sound_cache_not_audio       (const guint8        *data,
+                                          gsize                length);
 
 /* sj-sound-cache-availability.c */
 void     _sj_sound_cache_set_unreachable (SjSoundCache        *self,

@@ -30,12 +30,14 @@ enum {
   PROP_0,
   PROP_ALLOW_DOWNLOADS,
   PROP_ALLOW_LOCAL_HOSTS,
+  PROP_LIMIT_MB,
   N_PROPS
 };
 
 enum {
   FILE_CACHED,
   LOAD_FAILED,
+  TRIMMED,
   N_SIGNALS
 };
 
@@ -84,6 +86,7 @@ sj_sound_cache_finalize (GObject *object)
 
   g_clear_pointer (&self->downloads, g_hash_table_unref);
   g_clear_pointer (&self->reported, g_hash_table_unref);
+  g_clear_pointer (&self->kept_dirs, g_strfreev);
   g_clear_pointer (&self->base_override, g_free);
   g_clear_pointer (&self->remote_override, g_free);
   g_clear_object (&self->session);
@@ -111,6 +114,10 @@ sj_sound_cache_get_property (GObject    *object,
       g_value_set_boolean (value, self->allow_local_hosts);
       break;
 
+    case PROP_LIMIT_MB:
+      g_value_set_uint (value, self->limit_mb);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -136,6 +143,10 @@ sj_sound_cache_set_property (GObject      *object,
           self->allow_local_hosts = g_value_get_boolean (value);
           g_object_notify_by_pspec (object, pspec);
         }
+      break;
+
+    case PROP_LIMIT_MB:
+      sj_sound_cache_set_limit_mb (self, g_value_get_uint (value));
       break;
 
     default:
@@ -172,6 +183,12 @@ sj_sound_cache_class_init (SjSoundCacheClass *klass)
   properties[PROP_ALLOW_LOCAL_HOSTS] =
     g_param_spec_boolean ("allow-local-hosts", NULL, NULL, FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* The most the cache holds, in MiB (0: no limit); the least recently
+   * used files go first, never a pack kept for offline (sj-sound-cache-quota.c). */
+  properties[PROP_LIMIT_MB] =
+    g_param_spec_uint ("limit-mb", NULL, NULL, 0, G_MAXUINT, SJ_SOUND_CACHE_DEFAULT_LIMIT_MB,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -182,6 +199,18 @@ sj_sound_cache_class_init (SjSoundCacheClass *klass)
    *
    * A file was downloaded and is in the cache now.
    */
+  /**
+   * SjSoundCache::trimmed:
+   * @used_bytes: what the cache holds now
+   * @n_removed: how many files were evicted
+   *
+   * The cache was measured against its limit, and its least recently used
+   * files evicted when it was over.
+   */
+  signals[TRIMMED] =
+    g_signal_new ("trimmed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT64, G_TYPE_UINT);
+
   signals[FILE_CACHED] =
     g_signal_new ("file-cached", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_UINT64);
@@ -208,6 +237,8 @@ sj_sound_cache_init (SjSoundCache *self)
   const char *override = g_getenv ("STRUDEL_JAM_SOUNDS_URL");
 
   self->allow_downloads = TRUE;
+  self->limit_mb = SJ_SOUND_CACHE_DEFAULT_LIMIT_MB;
+  self->usage_estimate = -1;
   self->max_active = SJ_SOUND_CACHE_MAX_DOWNLOADS;
   self->max_size = SJ_SOUND_CACHE_MAX_FILE_SIZE;
   self->timeout_s = SJ_SOUND_CACHE_TIMEOUT_S;
@@ -383,7 +414,10 @@ _sj_sound_cache_get_target (SjSoundCache        *self,
   g_autoptr(GFile) pack = g_file_get_child (self->directory, file->pack);
 
   /* local_path is relative and has no "." or ".." segments (the library
-   * checked every path of its maps). */
+   * checked every path of its maps). No scheme in the path: every pack's
+   * base is https (sj-sound-library-load.c refuses any other), so a pack's
+   * file only ever comes over https; the code's own addresses, which may be
+   * http, are kept apart by scheme (sj-remote-samples-address.c). */
   return g_file_resolve_relative_path (pack, file->local_path);
 }
 
@@ -574,8 +608,20 @@ disk_loaded_cb (GObject      *object,
   bytes = g_file_load_bytes_finish (G_FILE (object), result, NULL, &error);
   if (bytes != NULL && g_bytes_get_size (bytes) <= self->max_size)
     {
-      return_bytes (task, bytes, SJ_SOUND_SOURCE_CACHE);
-      return;
+      /* A body kept before bodies were checked (a captive portal's page, a
+       * 404 page served with 200) is never served: it is removed and
+       * downloaded again, and a second one is said in the console. */
+      if (_sj_sound_cache_file_is_audio (load->file) && !sj_sound_cache_is_audio (bytes, NULL))
+        {
+          g_debug ("Sounds: %s in the cache is not audio; downloading it again", load->key);
+          g_file_delete (G_FILE (object), NULL, NULL);
+        }
+      else
+        {
+          sj_sound_cache_note_used (self, G_FILE (object));
+          return_bytes (task, bytes, SJ_SOUND_SOURCE_CACHE);
+          return;
+        }
     }
 
   if (bytes == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))

@@ -22,7 +22,15 @@ typedef enum
   SJ_SOUND_CACHE_ERROR_TRUNCATED,  /* the body ended before its Content-Length */
   SJ_SOUND_CACHE_ERROR_TOO_LARGE,  /* larger than the cache takes */
   SJ_SOUND_CACHE_ERROR_IO,         /* the cache could not be written or read */
+  SJ_SOUND_CACHE_ERROR_NOT_AUDIO,  /* the body is not a sound (an HTML page, JSON, text…) */
 } SjSoundCacheError;
+
+/* What sj_sound_cache_fetch_async() checks of a body before it keeps it. */
+typedef enum
+{
+  SJ_SOUND_CACHE_FETCH_NONE  = 0,
+  SJ_SOUND_CACHE_FETCH_AUDIO = 1 << 0, /* a sound: its first bytes must say so */
+} SjSoundCacheFetchFlags;
 
 /* Where a loaded file came from. */
 typedef enum
@@ -74,6 +82,9 @@ typedef struct
 #define SJ_SOUND_CACHE_MAX_DOWNLOADS 4
 #define SJ_SOUND_CACHE_MAX_FILE_SIZE (50 * 1024 * 1024)
 #define SJ_SOUND_CACHE_TIMEOUT_S     15
+#define SJ_SOUND_CACHE_DEFAULT_LIMIT_MB 4096
+/* A file served or downloaded this recently is in use: never evicted. */
+#define SJ_SOUND_CACHE_IN_USE_S      120
 
 #define SJ_TYPE_SOUND_CACHE (sj_sound_cache_get_type ())
 
@@ -129,6 +140,7 @@ void          sj_sound_cache_fetch_async          (SjSoundCache         *self,
                                                    const char           *url,
                                                    GFile                *target,
                                                    gsize                 max_size,
+                                                   SjSoundCacheFetchFlags flags,
                                                    GCancellable         *cancellable,
                                                    GAsyncReadyCallback   callback,
                                                    gpointer              user_data);
@@ -151,6 +163,28 @@ void          sj_sound_cache_download_async       (SjSoundCache         *self,
 gint64        sj_sound_cache_download_finish      (SjSoundCache         *self,
                                                    GAsyncResult         *result,
                                                    gboolean             *downloaded,
+                                                   GError              **error);
+
+/* The quota (sj-sound-cache-quota.c). */
+guint         sj_sound_cache_get_limit_mb         (SjSoundCache         *self);
+void          sj_sound_cache_set_limit_mb         (SjSoundCache         *self,
+                                                   guint                 limit_mb);
+void          sj_sound_cache_set_kept_dirs        (SjSoundCache         *self,
+                                                   const char * const   *dirs);
+gboolean      sj_sound_cache_is_kept              (SjSoundCache         *self,
+                                                   GFile                *file);
+void          sj_sound_cache_note_used            (SjSoundCache         *self,
+                                                   GFile                *file);
+gboolean      sj_sound_cache_is_audio             (GBytes               *bytes,
+                                                   GError              **error);
+void          sj_sound_cache_trim_async           (SjSoundCache         *self,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+gboolean      sj_sound_cache_trim_finish          (SjSoundCache         *self,
+                                                   GAsyncResult         *result,
+                                                   guint64              *used_bytes,
+                                                   guint               *n_removed,
                                                    GError              **error);
 
 G_END_DECLS

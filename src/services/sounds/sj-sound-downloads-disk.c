@@ -356,6 +356,8 @@ sj_sound_downloads_remove_async (SjSoundDownloads    *self,
       if (!g_ptr_array_find_with_equal_func (removal->job->remove_dirs, dir, g_str_equal, NULL))
         g_ptr_array_add (removal->job->remove_dirs, g_steal_pointer (&dir));
       removed->removals++;
+      /* Removed: no longer kept for offline, nor protected from eviction. */
+      _sj_sound_downloads_keep (self, removed->id, FALSE);
       if (removed->run != NULL)
         _sj_sound_downloads_cancel_pack (self, removed);
       else

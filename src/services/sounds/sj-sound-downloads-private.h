@@ -56,6 +56,7 @@ struct _SjSoundDownloads
   GQueue        runs;           /* of Run: the downloads, in the order they were asked for */
   guint         in_flight;
   GPtrArray    *wanted;         /* ids of the packs to resume at the next start */
+  GPtrArray    *kept;           /* ids of the packs downloaded for offline: never evicted */
   GPtrArray    *removals;       /* of GTask: removals waiting for their packs' downloads to stop */
   guint64       other_bytes;    /* what the directory holds besides the packs' files */
   gboolean      usage_known;
@@ -86,6 +87,9 @@ void                 _sj_sound_downloads_pump       (SjSoundDownloads     *self)
 
 /* sj-sound-downloads-resume.c */
 void                 _sj_sound_downloads_init_state (SjSoundDownloads     *self);
+void                 _sj_sound_downloads_keep       (SjSoundDownloads     *self,
+                                                     const char           *id,
+                                                     gboolean              kept);
 void                 _sj_sound_downloads_want       (SjSoundDownloads     *self,
                                                      const char           *id,
                                                      gboolean              wanted);

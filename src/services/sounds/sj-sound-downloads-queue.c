@@ -314,6 +314,7 @@ sj_sound_downloads_start (SjSoundDownloads *self,
     return FALSE;
 
   _sj_sound_downloads_want (self, pack->id, TRUE);
+  _sj_sound_downloads_keep (self, pack->id, TRUE);
 
   run = g_new0 (Run, 1);
   run->pack = pack;

@@ -9,6 +9,10 @@
  * place, as the sounds themselves are, and rewritten each time a pack is
  * asked for or is done with.
  *
+ * The file also lists the packs downloaded for offline ("offline"): asked
+ * for and not removed since. The sound cache never evicts their files
+ * (sj_sound_cache_set_kept_dirs()).
+ *
  * Only the list is kept, not how far each pack got: a pack resumes where it
  * stopped because its download fetches only the files missing from the
  * cache (sj-sound-downloads-queue.c), and a file is in the cache only once
@@ -34,7 +38,8 @@
 /* Returns: (transfer full): the ids the state file lists, in its order;
  *   empty when there is no state file or it cannot be read */
 static GPtrArray *
-load_state (SjSoundDownloads *self)
+load_state (SjSoundDownloads *self,
+            const char       *member)
 {
   GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
   const SjJsonLimits limits = { 0, MAX_STATE_BYTES };
@@ -60,7 +65,8 @@ load_state (SjSoundDownloads *self)
     }
 
   root = json_node_get_object (node);
-  packs = json_object_get_array_member (root, "packs");
+  packs = json_object_has_member (root, member) && JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, member))
+            ? json_object_get_array_member (root, member) : NULL;
   for (guint i = 0; packs != NULL && i < json_array_get_length (packs); i++)
     {
       const char *id = json_node_get_string (json_array_get_element (packs, i));
@@ -92,6 +98,11 @@ save_state (SjSoundDownloads *self)
   for (guint i = 0; i < self->wanted->len; i++)
     json_builder_add_string_value (builder, g_ptr_array_index (self->wanted, i));
   json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "offline");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < self->kept->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (self->kept, i));
+  json_builder_end_array (builder);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -105,24 +116,65 @@ save_state (SjSoundDownloads *self)
                error != NULL ? error->message : g_strerror (errno));
 }
 
+/* Puts @id in @ids or takes it out. Returns: whether @ids changed */
+static gboolean
+set_listed (GPtrArray  *ids,
+            const char *id,
+            gboolean    listed)
+{
+  guint index;
+
+  if (g_ptr_array_find_with_equal_func (ids, id, g_str_equal, &index) == listed)
+    return FALSE;
+  if (listed)
+    g_ptr_array_add (ids, g_strdup (id));
+  else
+    g_ptr_array_remove_index (ids, index);
+  return TRUE;
+}
+
 /* Lists a pack to resume, or forgets it, and says so on the disk at once. */
 void
 _sj_sound_downloads_want (SjSoundDownloads *self,
                           const char       *id,
                           gboolean          wanted)
 {
-  guint index;
-  gboolean found;
-
   g_assert (SJ_IS_SOUND_DOWNLOADS (self));
 
-  found = g_ptr_array_find_with_equal_func (self->wanted, id, g_str_equal, &index);
-  if (found == wanted)
+  if (set_listed (self->wanted, id, wanted))
+    save_state (self);
+}
+
+/* Tells the cache which folders it must never evict from. */
+static void
+sync_kept (SjSoundDownloads *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) dirs = NULL;
+
+  for (guint i = 0; i < self->kept->len; i++)
+    {
+      Pack *pack = _sj_sound_downloads_lookup_pack (self, g_ptr_array_index (self->kept, i));
+
+      if (pack != NULL)
+        g_strv_builder_add (builder, pack->dir);
+    }
+  dirs = g_strv_builder_end (builder);
+  sj_sound_cache_set_kept_dirs (self->cache, (const char * const *)dirs);
+}
+
+/* Marks a pack as downloaded for offline (its files never evicted), or no
+ * longer, and says so on the disk at once. */
+void
+_sj_sound_downloads_keep (SjSoundDownloads *self,
+                          const char       *id,
+                          gboolean          kept)
+{
+  g_assert (SJ_IS_SOUND_DOWNLOADS (self));
+
+  if (!set_listed (self->kept, id, kept))
     return;
-  if (wanted)
-    g_ptr_array_add (self->wanted, g_strdup (id));
-  else
-    g_ptr_array_remove_index (self->wanted, index);
+  sync_kept (self);
   save_state (self);
 }
 
@@ -145,7 +197,7 @@ sj_sound_downloads_resume (SjSoundDownloads *self)
 
   g_assert (SJ_IS_SOUND_DOWNLOADS (self));
 
-  ids = load_state (self);
+  ids = load_state (self, "packs");
   for (guint i = 0; i < ids->len; i++)
     {
       const char *id = g_ptr_array_index (ids, i);
@@ -183,4 +235,9 @@ _sj_sound_downloads_init_state (SjSoundDownloads *self)
   g_assert (self->state_file == NULL);
 
   self->state_file = g_file_get_child (sj_sound_cache_get_directory (self->cache), STATE_FILE_NAME);
+
+  /* The packs kept for offline by earlier runs (the pack list is built). */
+  g_ptr_array_unref (self->kept);
+  self->kept = load_state (self, "offline");
+  sync_kept (self);
 }

@@ -337,6 +337,7 @@ sj_sound_downloads_finalize (GObject *object)
   g_clear_pointer (&self->changed, g_array_unref);
   g_clear_pointer (&self->slots, g_hash_table_unref);
   g_clear_pointer (&self->wanted, g_ptr_array_unref);
+  g_clear_pointer (&self->kept, g_ptr_array_unref);
   g_clear_pointer (&self->removals, g_ptr_array_unref);
   g_clear_object (&self->state_file);
   g_clear_object (&self->cache);
@@ -443,8 +444,20 @@ sj_sound_downloads_init (SjSoundDownloads *self)
   self->changed = g_array_new (FALSE, FALSE, sizeof (guint));
   self->slots = g_hash_table_new (NULL, NULL);
   self->wanted = g_ptr_array_new_with_free_func (g_free);
+  self->kept = g_ptr_array_new_with_free_func (g_free);
   self->removals = g_ptr_array_new ();
   g_queue_init (&self->runs);
+}
+
+/* Files the cache's quota evicted: what each pack holds is counted again. */
+static void
+trimmed_cb (SjSoundDownloads *self,
+            guint64           used_bytes,
+            guint             n_removed,
+            SjSoundCache     *cache)
+{
+  if (n_removed > 0)
+    sj_sound_downloads_refresh_async (self, NULL, NULL, NULL);
 }
 
 /**
@@ -463,9 +476,10 @@ sj_sound_downloads_new (SjSoundCache *cache)
 
   self = g_object_new (SJ_TYPE_SOUND_DOWNLOADS, NULL);
   self->cache = g_object_ref (cache);
-  _sj_sound_downloads_init_state (self);
   _sj_sound_downloads_build_packs (self);
+  _sj_sound_downloads_init_state (self);
   g_signal_connect_object (cache, "file-cached", G_CALLBACK (file_cached_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (cache, "trimmed", G_CALLBACK (trimmed_cb), self, G_CONNECT_SWAPPED);
 
   return self;
 }
