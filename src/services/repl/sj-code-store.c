@@ -20,7 +20,7 @@
 #include "sj-code-store-private.h"
 
 #define DEFAULT_DELAY_MS 1000
-#define DEFAULT_FLUSH_TIMEOUT_MS 1000
+#define DEFAULT_FLUSH_TIMEOUT_MS 700
 
 /* One write: the bytes, and its place in the order of writes. The flush
  * waits on it with a deadline, so it has its own lock and condition. */
@@ -581,7 +581,7 @@ sj_code_store_queue_save (SjCodeStore *self,
  * sj_code_store_flush:
  *
  * Writes the newest text now, for shutdown, and waits for it at most the
- * store's flush deadline (a second): a disk that does not answer never
+ * store's flush deadline (0.7 s): a disk that does not answer never
  * holds the app. The write is ordered after any asynchronous save under
  * way, so older text never lands after it. On failure, or when the deadline
  * passed, the text stays pending and the file on disk is the previous text,
