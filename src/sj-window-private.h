@@ -116,6 +116,8 @@ void _sj_window_voice_init       (SjWindow       *self);
 void _sj_window_voice_dispose    (SjWindow       *self);
 void _sj_window_save_init        (SjWindow       *self);
 void _sj_window_save_dispose     (SjWindow       *self);
+void _sj_window_save_copy_to     (SjWindow       *self,
+                                  GFile          *file);
 void _sj_window_apply_code       (SjWindow       *self,
                                   const char     *code,
                                   const char     *what);

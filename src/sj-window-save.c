@@ -117,24 +117,39 @@ copy_fetch_code_cb (GObject      *object,
   copy_request_free (request);
 }
 
+/**
+ * _sj_window_save_copy_to:
+ * @file: where the musician chose to save the copy
+ *
+ * Writes the editor's text to @file, then says how it went.
+ */
+void
+_sj_window_save_copy_to (SjWindow *self,
+                         GFile    *file)
+{
+  CopyRequest *request;
+
+  g_assert (SJ_IS_WINDOW (self));
+  g_assert (G_IS_FILE (file));
+
+  request = g_new0 (CopyRequest, 1);
+  request->self = g_object_ref (self);
+  request->file = g_object_ref (file);
+  sj_repl_fetch_code_async (self->repl, self->cancellable, copy_fetch_code_cb, request);
+}
+
 static void
 chooser_response_cb (GtkNativeDialog *chooser,
                      int              response,
                      SjWindow        *self)
 {
   g_autoptr(GFile) file = NULL;
-  CopyRequest *request;
 
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
 
   if (file != NULL)
-    {
-      request = g_new0 (CopyRequest, 1);
-      request->self = g_object_ref (self);
-      request->file = g_steal_pointer (&file);
-      sj_repl_fetch_code_async (self->repl, self->cancellable, copy_fetch_code_cb, request);
-    }
+    _sj_window_save_copy_to (self, file);
 
   g_object_unref (chooser);
   g_object_unref (self);
