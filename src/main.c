@@ -27,6 +27,8 @@ main (int   argc,
   textdomain (GETTEXT_PACKAGE);
 
   app = sj_application_new ();
+  /* Quitting always quits (issue 27): within 2 s, whatever is pending. */
+  sj_application_set_quit_deadline (app, 1700);
 
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

@@ -19,6 +19,7 @@
 
 #include <glib/gi18n.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "sj-application-private.h"
 #include "sj-drum-kit.h"
@@ -47,6 +48,8 @@ struct _SjApplication
   GSettings            *settings;
   SjSkillRegistry      *skills;
   guint                 save_sounds_source;
+  guint                 quit_deadline_ms;
+  gboolean              quit_armed;
 };
 
 /* Snapshots come in bursts while code registers samples: the cache is
@@ -160,6 +163,73 @@ about_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (about));
 }
 
+/* Quitting --------------------------------------------------------------- */
+
+static gpointer
+quit_deadline_thread (gpointer data)
+{
+  guint deadline_ms = GPOINTER_TO_UINT (data);
+
+  g_usleep ((gulong)deadline_ms * 1000);
+
+  /* Something still waits (a disk, the page, a network peer): the musician
+   * asked to quit, and the last save was already tried. */
+  g_printerr ("Strudel Jam: quitting took more than %u ms; ending now\n", deadline_ms);
+  _exit (0);
+
+  return NULL;
+}
+
+/* From the moment the musician quits (Ctrl+Q, Quit, or closing the last
+ * window), the process ends within the deadline whatever is pending: the
+ * window saves the code with its own deadlines first. */
+static void
+arm_quit_deadline (SjApplication *self)
+{
+  if (self->quit_deadline_ms == 0 || self->quit_armed)
+    return;
+
+  self->quit_armed = TRUE;
+  g_thread_unref (g_thread_new ("sj-quit-deadline", quit_deadline_thread, GUINT_TO_POINTER (self->quit_deadline_ms)));
+}
+
+static gboolean
+window_close_request_cb (GtkWindow     *window,
+                         SjApplication *self)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+
+  if (windows != NULL && windows->next == NULL && windows->data == window)
+    arm_quit_deadline (self);
+
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+sj_application_window_added (GtkApplication *app,
+                             GtkWindow      *window)
+{
+  GTK_APPLICATION_CLASS (sj_application_parent_class)->window_added (app, window);
+
+  g_signal_connect_object (window, "close-request", G_CALLBACK (window_close_request_cb), app, 0);
+}
+
+/**
+ * sj_application_set_quit_deadline:
+ * @deadline_ms: how long quitting may take, 0 for no limit
+ *
+ * Sets how long the process may take to end once the musician quits.
+ * `strudel-jam` sets it; in-process tests leave it off.
+ */
+void
+sj_application_set_quit_deadline (SjApplication *self,
+                                  guint          deadline_ms)
+{
+  g_return_if_fail (SJ_IS_APPLICATION (self));
+
+  self->quit_deadline_ms = deadline_ms;
+}
+
 static void
 quit_action (GSimpleAction *action,
              GVariant      *parameter,
@@ -167,6 +237,8 @@ quit_action (GSimpleAction *action,
 {
   SjApplication *self = user_data;
   GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+
+  arm_quit_deadline (self);
 
   /* Close rather than quit outright so that each window saves its code. */
   for (GList *l = windows; l != NULL; l = l->next)
@@ -557,8 +629,10 @@ sj_application_class_init (SjApplicationClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+  GtkApplicationClass *gtk_app_class = GTK_APPLICATION_CLASS (klass);
 
   object_class->finalize = sj_application_finalize;
+  gtk_app_class->window_added = sj_application_window_added;
 
   app_class->handle_local_options = sj_application_handle_local_options;
   app_class->local_command_line = sj_application_local_command_line;

@@ -43,6 +43,8 @@ struct _SjWindow
   GCancellable         *cancellable;
   gboolean              closing;
   gboolean              close_ready;
+  gboolean              save_failure_shown;  /* until a save succeeds */
+  AdwToast             *save_failure_toast;
   gboolean              sound_cache_connected;
   GHashTable           *samples_reported; /* folder id → what the Console said of it */
 
@@ -117,6 +119,10 @@ void _sj_window_remote_connect   (SjWindow       *self,
                                   SjRemoteSamples *remote);
 void _sj_window_voice_init       (SjWindow       *self);
 void _sj_window_voice_dispose    (SjWindow       *self);
+void _sj_window_save_init        (SjWindow       *self);
+void _sj_window_save_dispose     (SjWindow       *self);
+void _sj_window_save_copy_to     (SjWindow       *self,
+                                  GFile          *file);
 void _sj_window_apply_code       (SjWindow       *self,
                                   const char     *code,
                                   const char     *what);

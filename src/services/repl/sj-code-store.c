@@ -4,18 +4,36 @@
  *
  * Keeps the musician's code safe across restarts. Edits arrive many times a
  * second while typing, so saving is debounced; each save replaces the file
- * atomically (write to a temporary file, then rename) so that a crash or a
- * full disk never leaves a truncated pattern behind. A failed save keeps the
- * text pending and is retried on the next edit or flush.
+ * atomically (sj-code-store-write.c: a temporary file, synced, renamed) so
+ * that a crash or a full disk never leaves a truncated pattern behind, and
+ * any text is saved, the empty one too. Writes run in a thread, one at a
+ * time and in order, so a slow or stuck disk never blocks the window. A
+ * failed save keeps the text pending and is retried on the next edit or
+ * flush; the flush at shutdown waits for the disk at most a deadline.
  */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "sj-code-store-private.h"
 
 #define DEFAULT_DELAY_MS 1000
+#define DEFAULT_FLUSH_TIMEOUT_MS 700
+
+/* One write: the bytes, and its place in the order of writes. The flush
+ * waits on it with a deadline, so it has its own lock and condition. */
+typedef struct
+{
+  GBytes  *bytes;
+  guint64  seq;
+  GMutex   mutex;
+  GCond    cond;
+  gboolean done;
+  gboolean skipped;
+  GError  *error;
+} WriteJob;
 
 struct _SjCodeStore
 {
@@ -28,7 +46,17 @@ struct _SjCodeStore
   GCancellable *cancellable;
   guint         timeout_id;
   guint         delay_ms;
+  guint         flush_timeout_ms;
   gboolean      saving;
+  gboolean      temps_removed;
+
+  /* Shared with the writing threads */
+  GMutex        write_lock;   /* held for a whole write: one at a time */
+  guint64       next_seq;     /* main thread only */
+  guint64       saving_seq;   /* main thread only: the save under way */
+  guint64       written_seq;  /* under write_lock: the newest write on disk */
+  SjCodeStoreWriteHook write_hook;
+  gpointer      write_hook_data;
 };
 
 G_DEFINE_FINAL_TYPE (SjCodeStore, sj_code_store, G_TYPE_OBJECT)
@@ -90,6 +118,7 @@ sj_code_store_finalize (GObject *object)
   g_clear_pointer (&self->pending_code, g_free);
   g_clear_pointer (&self->writing_code, g_free);
   g_clear_pointer (&self->saved_code, g_free);
+  g_mutex_clear (&self->write_lock);
 
   G_OBJECT_CLASS (sj_code_store_parent_class)->finalize (object);
 }
@@ -190,6 +219,8 @@ sj_code_store_init (SjCodeStore *self)
 {
   self->cancellable = g_cancellable_new ();
   self->delay_ms = DEFAULT_DELAY_MS;
+  self->flush_timeout_ms = DEFAULT_FLUSH_TIMEOUT_MS;
+  g_mutex_init (&self->write_lock);
 }
 
 SjCodeStore *
@@ -282,6 +313,24 @@ sj_code_store_get_pending (SjCodeStore *self)
   return self->pending_code != NULL || self->saving;
 }
 
+/**
+ * sj_code_store_dup_code:
+ *
+ * Returns: (transfer full) (nullable): the newest text the store was given
+ *   (saved or not), or %NULL if it was given none and loaded none
+ */
+char *
+sj_code_store_dup_code (SjCodeStore *self)
+{
+  g_assert (SJ_IS_CODE_STORE (self));
+
+  if (self->pending_code != NULL)
+    return g_strdup (self->pending_code);
+  if (self->writing_code != NULL)
+    return g_strdup (self->writing_code);
+  return g_strdup (self->saved_code);
+}
+
 void
 _sj_code_store_set_delay (SjCodeStore *self,
                           guint        delay_ms)
@@ -291,38 +340,151 @@ _sj_code_store_set_delay (SjCodeStore *self,
   self->delay_ms = delay_ms;
 }
 
-static gboolean
-ensure_parent (SjCodeStore  *self,
-               GError      **error)
+void
+_sj_code_store_set_flush_timeout (SjCodeStore *self,
+                                  guint        timeout_ms)
 {
-  g_autoptr(GFile) parent = g_file_get_parent (self->file);
-  g_autoptr(GError) local_error = NULL;
+  g_assert (SJ_IS_CODE_STORE (self));
 
-  if (!g_file_make_directory_with_parents (parent, NULL, &local_error) &&
-      !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+  self->flush_timeout_ms = timeout_ms;
+}
+
+/* Set before any save, or between saves: writing threads read it. */
+void
+_sj_code_store_set_write_hook (SjCodeStore          *self,
+                               SjCodeStoreWriteHook  hook,
+                               gpointer              user_data)
+{
+  g_assert (SJ_IS_CODE_STORE (self));
+
+  g_mutex_lock (&self->write_lock);
+  self->write_hook = hook;
+  self->write_hook_data = user_data;
+  g_mutex_unlock (&self->write_lock);
+}
+
+/* Writing ----------------------------------------------------------------- */
+
+static WriteJob *
+write_job_new (SjCodeStore *self,
+               const char  *code)
+{
+  WriteJob *job = g_atomic_rc_box_new0 (WriteJob);
+
+  job->bytes = g_bytes_new (code, strlen (code));
+  job->seq = ++self->next_seq;
+  g_mutex_init (&job->mutex);
+  g_cond_init (&job->cond);
+
+  return job;
+}
+
+static void
+write_job_clear (WriteJob *job)
+{
+  g_bytes_unref (job->bytes);
+  g_mutex_clear (&job->mutex);
+  g_cond_clear (&job->cond);
+  g_clear_error (&job->error);
+}
+
+static void
+write_job_unref (WriteJob *job)
+{
+  g_atomic_rc_box_release_full (job, (GDestroyNotify)write_job_clear);
+}
+
+static WriteJob *
+write_job_ref (WriteJob *job)
+{
+  return g_atomic_rc_box_acquire (job);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WriteJob, write_job_unref)
+
+/* In a thread: writes @job unless a newer text is on disk already. */
+static void
+write_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  SjCodeStore *self = source_object;
+  WriteJob *job = task_data;
+  g_autoptr(GError) error = NULL;
+  gboolean skipped = FALSE;
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&self->write_lock);
+  if (job->seq < self->written_seq)
+    skipped = TRUE;
+  else if (g_file_peek_path (self->file) != NULL)
+    ok = _sj_code_store_write_file (g_file_peek_path (self->file), job->bytes,
+                                    self->write_hook, self->write_hook_data, &error);
+  else
+    ok = g_file_replace_contents (self->file, g_bytes_get_size (job->bytes) > 0 ? g_bytes_get_data (job->bytes, NULL) : "",
+                                  g_bytes_get_size (job->bytes), NULL, FALSE,
+                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, &error);
+  if (ok && !skipped)
+    self->written_seq = job->seq;
+  g_mutex_unlock (&self->write_lock);
+
+  g_mutex_lock (&job->mutex);
+  job->skipped = skipped;
+  if (!ok)
+    job->error = g_error_copy (error);
+  job->done = TRUE;
+  g_cond_broadcast (&job->cond);
+  g_mutex_unlock (&job->mutex);
+
+  if (!ok)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+run_write (SjCodeStore         *self,
+           WriteJob            *job,
+           GAsyncReadyCallback  callback,
+           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (!self->temps_removed && g_file_peek_path (self->file) != NULL)
     {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
+      _sj_code_store_remove_temps (g_file_peek_path (self->file));
+      self->temps_removed = TRUE;
     }
 
-  return TRUE;
+  /* The task keeps the store alive until the thread is done, even when the
+   * flush gave up waiting for it. */
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, run_write);
+  g_task_set_task_data (task, write_job_ref (job), (GDestroyNotify)write_job_unref);
+  g_task_run_in_thread (task, write_thread);
 }
 
 static void start_save (SjCodeStore *self);
 
 static void
-replace_contents_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
+save_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
 {
-  g_autoptr(SjCodeStore) self = user_data;
+  SjCodeStore *self = SJ_CODE_STORE (object);
+  WriteJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
   g_assert (SJ_IS_CODE_STORE (self));
 
+  /* A flush that gave up on this write took over; nothing to do here. */
+  if (!self->saving || job->seq != self->saving_seq)
+    return;
+
   self->saving = FALSE;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       /* The text that failed to reach the disk is pending again, unless a
        * newer edit has replaced it meanwhile. */
@@ -330,18 +492,20 @@ replace_contents_cb (GObject      *object,
         self->pending_code = g_steal_pointer (&self->writing_code);
       g_clear_pointer (&self->writing_code, g_free);
 
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-
       g_message ("Could not save the code to %s: %s", g_file_peek_path (self->file), error->message);
       g_signal_emit (self, signals[SAVE_FAILED], 0, error);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING]);
       return;
     }
 
-  g_free (self->saved_code);
-  self->saved_code = g_steal_pointer (&self->writing_code);
-  g_signal_emit (self, signals[SAVED], 0);
+  if (job->skipped)
+    g_clear_pointer (&self->writing_code, g_free);
+  else
+    {
+      g_free (self->saved_code);
+      self->saved_code = g_steal_pointer (&self->writing_code);
+      g_signal_emit (self, signals[SAVED], 0);
+    }
 
   /* Edits that arrived while writing are saved right away, still atomically. */
   if (self->pending_code != NULL && self->timeout_id == 0)
@@ -353,8 +517,7 @@ replace_contents_cb (GObject      *object,
 static void
 start_save (SjCodeStore *self)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(WriteJob) job = NULL;
 
   g_assert (SJ_IS_CODE_STORE (self));
   g_assert (self->pending_code != NULL);
@@ -362,21 +525,12 @@ start_save (SjCodeStore *self)
   if (self->saving)
     return;
 
-  if (!ensure_parent (self, &error))
-    {
-      g_signal_emit (self, signals[SAVE_FAILED], 0, error);
-      return;
-    }
-
   self->writing_code = g_steal_pointer (&self->pending_code);
-  bytes = g_bytes_new (self->writing_code, strlen (self->writing_code));
+  job = write_job_new (self, self->writing_code);
 
   self->saving = TRUE;
-  g_file_replace_contents_bytes_async (self->file, bytes, NULL, FALSE,
-                                       G_FILE_CREATE_REPLACE_DESTINATION,
-                                       self->cancellable,
-                                       replace_contents_cb,
-                                       g_object_ref (self));
+  self->saving_seq = job->seq;
+  run_write (self, job, save_cb, NULL);
 }
 
 static gboolean
@@ -396,7 +550,8 @@ save_timeout_cb (gpointer user_data)
  * sj_code_store_queue_save:
  *
  * Schedules @code to be saved once edits pause for the store's delay.
- * Saving text identical to what is on disk does nothing.
+ * Saving text identical to what is on disk does nothing. Any text is saved,
+ * the empty one too.
  */
 void
 sj_code_store_queue_save (SjCodeStore *self,
@@ -425,43 +580,127 @@ sj_code_store_queue_save (SjCodeStore *self,
 /**
  * sj_code_store_flush:
  *
- * Writes any pending code synchronously, for shutdown, after any
- * asynchronous save under way has finished.
+ * Writes the newest text now, for shutdown, and waits for it at most the
+ * store's flush deadline (0.7 s): a disk that does not answer never
+ * holds the app. The write is ordered after any asynchronous save under
+ * way, so older text never lands after it. On failure, or when the deadline
+ * passed, the text stays pending and the file on disk is the previous text,
+ * whole.
+ *
+ * Returns: %TRUE when the text is on disk
  */
 gboolean
 sj_code_store_flush (SjCodeStore  *self,
                      GError      **error)
 {
+  g_autoptr(WriteJob) job = NULL;
   g_autofree char *code = NULL;
+  gint64 end_time;
+  gboolean done;
 
   g_assert (SJ_IS_CODE_STORE (self));
 
   g_clear_handle_id (&self->timeout_id, g_source_remove);
 
-  /* A write under way would otherwise finish after this one and put older
-   * text back on disk; let it land first (or fail and be pending again). */
-  while (self->saving)
-    g_main_context_iteration (g_main_context_get_thread_default (), TRUE);
-
-  if (self->pending_code == NULL)
+  if (self->pending_code == NULL && !self->saving)
     return TRUE;
 
-  if (!ensure_parent (self, error))
-    return FALSE;
+  /* The newest text: pending, or else the one being written, which is
+   * written again after that write so that the wait has a deadline. */
+  code = g_strdup (self->pending_code != NULL ? self->pending_code : self->writing_code);
+  job = write_job_new (self, code);
+  run_write (self, job, NULL, NULL);
 
-  code = g_steal_pointer (&self->pending_code);
+  end_time = g_get_monotonic_time () + (gint64)self->flush_timeout_ms * G_TIME_SPAN_MILLISECOND;
+  g_mutex_lock (&job->mutex);
+  while (!job->done)
+    if (!g_cond_wait_until (&job->cond, &job->mutex, end_time))
+      break;
+  done = job->done;
+  if (done && job->error != NULL)
+    g_propagate_error (error, g_error_copy (job->error));
+  else if (!done)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                 _("the disk did not answer within %u ms"), self->flush_timeout_ms);
+  g_mutex_unlock (&job->mutex);
 
-  if (!g_file_replace_contents (self->file, code, strlen (code), NULL, FALSE,
-                                G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error))
+  if (!done || job->error != NULL)
     {
-      /* Keep it so that a later flush can try again. */
-      self->pending_code = g_steal_pointer (&code);
+      /* Keep it so that a later flush or edit can try again. */
+      if (self->pending_code == NULL)
+        self->pending_code = g_steal_pointer (&code);
       return FALSE;
     }
 
+  /* The flush's text is on disk (or a newer one is): whatever the save
+   * under way reports later is older. */
+  self->saving = FALSE;
+  g_clear_pointer (&self->writing_code, g_free);
+  g_clear_pointer (&self->pending_code, g_free);
   g_free (self->saved_code);
   self->saved_code = g_steal_pointer (&code);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING]);
 
   return TRUE;
+}
+
+/* Copies ------------------------------------------------------------------ */
+
+static void
+copy_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GFile *file = g_object_get_data (G_OBJECT (task), "file");
+  GBytes *bytes = task_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (g_file_peek_path (file) != NULL)
+    ok = _sj_code_store_write_file (g_file_peek_path (file), bytes, NULL, NULL, &error);
+  else
+    ok = g_file_replace_contents (file, g_bytes_get_size (bytes) > 0 ? g_bytes_get_data (bytes, NULL) : "",
+                                  g_bytes_get_size (bytes), NULL, FALSE,
+                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable, &error);
+  if (!ok)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * sj_code_store_save_copy_async:
+ * @file: where the copy goes
+ * @code: the text to write there
+ *
+ * Writes @code to @file atomically in a thread: the way out when the code
+ * file cannot be saved.
+ */
+void
+sj_code_store_save_copy_async (GFile               *file,
+                               const char          *code,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (code != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sj_code_store_save_copy_async);
+  g_task_set_task_data (task, g_bytes_new (code, strlen (code)), (GDestroyNotify)g_bytes_unref);
+  g_object_set_data_full (G_OBJECT (task), "file", g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, copy_thread);
+}
+
+gboolean
+sj_code_store_save_copy_finish (GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

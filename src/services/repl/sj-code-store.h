@@ -24,6 +24,14 @@ void         sj_code_store_queue_save    (SjCodeStore  *self,
 gboolean     sj_code_store_flush         (SjCodeStore  *self,
                                           GError      **error);
 gboolean     sj_code_store_get_pending   (SjCodeStore  *self);
+char        *sj_code_store_dup_code      (SjCodeStore  *self);
+void         sj_code_store_save_copy_async  (GFile               *file,
+                                             const char          *code,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+gboolean     sj_code_store_save_copy_finish (GAsyncResult        *result,
+                                             GError             **error);
 const char  *sj_code_store_get_demo_code (void);
 
 G_END_DECLS
