@@ -6,7 +6,9 @@
  * under a private session bus, with a gnome-keyring-daemon of its own
  * (SJ_TEST_KEYRING=running), the same with its collection locked
  * (SJ_TEST_KEYRING=locked) or with nothing owning org.freedesktop.secrets
- * (SJ_TEST_KEYRING=none).  Run without the script it skips, so it can never
+ * (SJ_TEST_KEYRING=none); or with a Secret Service that never answers,
+ * owned by tests/sj-test-silent-keyring (SJ_TEST_KEYRING=silent) or
+ * activatable but never appearing (SJ_TEST_KEYRING=stuck).  Run without the script it skips, so it can never
  * touch the keyring of the user running it.
  *
  * The key comes from SJ_TEST_API_KEY, so the script can look for it in
@@ -28,6 +30,13 @@
 /* A keyring that is missing must be reported at once, not after the D-Bus
  * call timeout (25 s). */
 #define NO_KEYRING_MAX_USEC (5 * G_USEC_PER_SEC)
+
+/* A keyring that never answers gets its deadline (2 s) and no more: the
+ * bound leaves room for a loaded machine, still far from D-Bus's 25 s. */
+#define SILENT_KEYRING_MAX_USEC (4 * G_USEC_PER_SEC)
+
+/* Once it has missed its deadline it is not waited for again. */
+#define REMEMBERED_MAX_USEC (G_USEC_PER_SEC / 2)
 
 static char *api_key;
 static guint leaked_messages;
@@ -284,6 +293,48 @@ test_no_keyring (void)
   }
 }
 
+/* Each call returns within the deadline with an error that says the
+ * keyring does not answer; after the first, at once. */
+static void
+test_silent_keyring (void)
+{
+  gint64 started;
+  gboolean has_key = FALSE;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *key = NULL;
+    started = g_get_monotonic_time ();
+    key = lookup (PROVIDER, BASE_URL, &error);
+    g_assert_null (key);
+    g_assert_error (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING);
+    g_assert_nonnull (strstr (error->message, "does not answer"));
+    g_assert_cmpint (g_get_monotonic_time () - started, <, SILENT_KEYRING_MAX_USEC);
+    g_test_message ("first call: %.2f s", (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    started = g_get_monotonic_time ();
+    g_assert_false (store (PROVIDER, BASE_URL, api_key, &error));
+    g_assert_error (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING);
+    g_assert_cmpint (g_get_monotonic_time () - started, <, REMEMBERED_MAX_USEC);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    started = g_get_monotonic_time ();
+    g_assert_false (has (PROVIDER, BASE_URL, &has_key, &error));
+    g_assert_error (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING);
+    g_assert_cmpint (g_get_monotonic_time () - started, <, REMEMBERED_MAX_USEC);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    started = g_get_monotonic_time ();
+    g_assert_false (clear (PROVIDER, BASE_URL, &error));
+    g_assert_error (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING);
+    g_assert_cmpint (g_get_monotonic_time () - started, <, REMEMBERED_MAX_USEC);
+  }
+}
+
 static void
 test_locked (void)
 {
@@ -344,6 +395,11 @@ main (int   argc,
     {
       g_test_add_func ("/secrets/no-keyring", test_no_keyring);
       g_test_add_func ("/secrets/cancelled", test_cancelled);
+      g_test_add_func ("/secrets/never-logged", test_never_logged);
+    }
+  else if (g_strcmp0 (mode, "silent") == 0 || g_strcmp0 (mode, "stuck") == 0)
+    {
+      g_test_add_func ("/secrets/silent-keyring", test_silent_keyring);
       g_test_add_func ("/secrets/never-logged", test_never_logged);
     }
   else
