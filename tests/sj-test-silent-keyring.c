@@ -71,7 +71,9 @@ main (int   argc,
     {
       reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                            "org.freedesktop.DBus", "RequestName",
-                                           g_variant_new ("(su)", "org.freedesktop.secrets", 0x4),
+                                           /* ALLOW_REPLACEMENT | DO_NOT_QUEUE: a test may
+                                                            * take the name over. */
+                                           g_variant_new ("(su)", "org.freedesktop.secrets", 0x1 | 0x4),
                                            G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
       if (reply == NULL)
         {

@@ -336,6 +336,63 @@ test_silent_keyring (void)
 }
 
 static void
+owner_changed_cb (GDBusConnection *connection,
+                  const char      *sender_name,
+                  const char      *object_path,
+                  const char      *interface_name,
+                  const char      *signal_name,
+                  GVariant        *parameters,
+                  gpointer         user_data)
+{
+  gboolean *changed = user_data;
+
+  *changed = TRUE;
+}
+
+/* The silent keyring's name taken over (by this process, which answers
+ * every call with an error at once): the keyring is asked again, and
+ * answers at once, rather than being remembered as silent. */
+static void
+test_silent_then_replaced (void)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = NULL;
+  gboolean changed = FALSE;
+  gint64 started;
+  guint id;
+
+  g_assert_nonnull (bus);
+  id = g_dbus_connection_signal_subscribe (bus, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged",
+                                           "/org/freedesktop/DBus", "org.freedesktop.secrets",
+                                           G_DBUS_SIGNAL_FLAGS_NONE, owner_changed_cb, &changed, NULL);
+  /* REPLACE_EXISTING | DO_NOT_QUEUE */
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                       "RequestName", g_variant_new ("(su)", "org.freedesktop.secrets", 0x2 | 0x4),
+                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  {
+    guint32 result = 0;
+
+    g_variant_get (reply, "(u)", &result);
+    g_assert_cmpuint (result, ==, 1);  /* PRIMARY_OWNER */
+  }
+  while (!changed)
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_dbus_connection_signal_unsubscribe (bus, id);
+
+  started = g_get_monotonic_time ();
+  key = lookup (PROVIDER, BASE_URL, &error);
+  g_assert_null (key);
+  g_assert_error (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING);
+  g_assert_null (strstr (error->message, "does not answer"));
+  g_assert_cmpint (g_get_monotonic_time () - started, <, REMEMBERED_MAX_USEC);
+}
+
+static void
 test_locked (void)
 {
   g_autoptr(GError) error = NULL;
@@ -400,6 +457,8 @@ main (int   argc,
   else if (g_strcmp0 (mode, "silent") == 0 || g_strcmp0 (mode, "stuck") == 0)
     {
       g_test_add_func ("/secrets/silent-keyring", test_silent_keyring);
+      if (g_strcmp0 (mode, "silent") == 0)
+        g_test_add_func ("/secrets/silent-then-replaced", test_silent_then_replaced);
       g_test_add_func ("/secrets/never-logged", test_never_logged);
     }
   else
