@@ -6,7 +6,9 @@
  * under a private session bus, with a gnome-keyring-daemon of its own
  * (SJ_TEST_KEYRING=running), the same with its collection locked
  * (SJ_TEST_KEYRING=locked) or with nothing owning org.freedesktop.secrets
- * (SJ_TEST_KEYRING=none).  Run without the script it skips, so it can never
+ * (SJ_TEST_KEYRING=none); or with a Secret Service that never answers,
+ * owned by tests/sj-test-silent-keyring (SJ_TEST_KEYRING=silent) or
+ * activatable but never appearing (SJ_TEST_KEYRING=stuck).  Run without the script it skips, so it can never
  * touch the keyring of the user running it.
  *
  * The key comes from SJ_TEST_API_KEY, so the script can look for it in
@@ -28,6 +30,13 @@
 /* A keyring that is missing must be reported at once, not after the D-Bus
  * call timeout (25 s). */
 #define NO_KEYRING_MAX_USEC (5 * G_USEC_PER_SEC)
+
+/* A keyring that never answers gets its deadline (2 s) and no more: the
+ * bound leaves room for a loaded machine, still far from D-Bus's 25 s. */
+#define SILENT_KEYRING_MAX_USEC (4 * G_USEC_PER_SEC)
+
+/* Once it has missed its deadline it is not waited for again. */
+#define REMEMBERED_MAX_USEC (G_USEC_PER_SEC / 2)
 
 static char *api_key;
 static guint leaked_messages;
@@ -284,6 +293,105 @@ test_no_keyring (void)
   }
 }
 
+/* Each call returns within the deadline with an error that says the
+ * keyring does not answer; after the first, at once. */
+static void
+test_silent_keyring (void)
+{
+  gint64 started;
+  gboolean has_key = FALSE;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *key = NULL;
+    started = g_get_monotonic_time ();
+    key = lookup (PROVIDER, BASE_URL, &error);
+    g_assert_null (key);
+    g_assert_error (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING);
+    g_assert_nonnull (strstr (error->message, "does not answer"));
+    g_assert_cmpint (g_get_monotonic_time () - started, <, SILENT_KEYRING_MAX_USEC);
+    g_test_message ("first call: %.2f s", (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    started = g_get_monotonic_time ();
+    g_assert_false (store (PROVIDER, BASE_URL, api_key, &error));
+    g_assert_error (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING);
+    g_assert_cmpint (g_get_monotonic_time () - started, <, REMEMBERED_MAX_USEC);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    started = g_get_monotonic_time ();
+    g_assert_false (has (PROVIDER, BASE_URL, &has_key, &error));
+    g_assert_error (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING);
+    g_assert_cmpint (g_get_monotonic_time () - started, <, REMEMBERED_MAX_USEC);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    started = g_get_monotonic_time ();
+    g_assert_false (clear (PROVIDER, BASE_URL, &error));
+    g_assert_error (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING);
+    g_assert_cmpint (g_get_monotonic_time () - started, <, REMEMBERED_MAX_USEC);
+  }
+}
+
+static void
+owner_changed_cb (GDBusConnection *connection,
+                  const char      *sender_name,
+                  const char      *object_path,
+                  const char      *interface_name,
+                  const char      *signal_name,
+                  GVariant        *parameters,
+                  gpointer         user_data)
+{
+  gboolean *changed = user_data;
+
+  *changed = TRUE;
+}
+
+/* The silent keyring's name taken over (by this process, which answers
+ * every call with an error at once): the keyring is asked again, and
+ * answers at once, rather than being remembered as silent. */
+static void
+test_silent_then_replaced (void)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = NULL;
+  gboolean changed = FALSE;
+  gint64 started;
+  guint id;
+
+  g_assert_nonnull (bus);
+  id = g_dbus_connection_signal_subscribe (bus, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged",
+                                           "/org/freedesktop/DBus", "org.freedesktop.secrets",
+                                           G_DBUS_SIGNAL_FLAGS_NONE, owner_changed_cb, &changed, NULL);
+  /* REPLACE_EXISTING | DO_NOT_QUEUE */
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                       "RequestName", g_variant_new ("(su)", "org.freedesktop.secrets", 0x2 | 0x4),
+                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  {
+    guint32 result = 0;
+
+    g_variant_get (reply, "(u)", &result);
+    g_assert_cmpuint (result, ==, 1);  /* PRIMARY_OWNER */
+  }
+  while (!changed)
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_dbus_connection_signal_unsubscribe (bus, id);
+
+  started = g_get_monotonic_time ();
+  key = lookup (PROVIDER, BASE_URL, &error);
+  g_assert_null (key);
+  g_assert_error (error, SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING);
+  g_assert_null (strstr (error->message, "does not answer"));
+  g_assert_cmpint (g_get_monotonic_time () - started, <, REMEMBERED_MAX_USEC);
+}
+
 static void
 test_locked (void)
 {
@@ -344,6 +452,13 @@ main (int   argc,
     {
       g_test_add_func ("/secrets/no-keyring", test_no_keyring);
       g_test_add_func ("/secrets/cancelled", test_cancelled);
+      g_test_add_func ("/secrets/never-logged", test_never_logged);
+    }
+  else if (g_strcmp0 (mode, "silent") == 0 || g_strcmp0 (mode, "stuck") == 0)
+    {
+      g_test_add_func ("/secrets/silent-keyring", test_silent_keyring);
+      if (g_strcmp0 (mode, "silent") == 0)
+        g_test_add_func ("/secrets/silent-then-replaced", test_silent_then_replaced);
       g_test_add_func ("/secrets/never-logged", test_never_logged);
     }
   else

@@ -10,12 +10,21 @@
 #                                        locked again
 #   test-secrets.sh none TEST-BINARY     with nothing that could provide
 #                                        org.freedesktop.secrets
+#   test-secrets.sh silent TEST-BINARY   with org.freedesktop.secrets owned
+#                                        by something that never answers
+#   test-secrets.sh stuck TEST-BINARY    with org.freedesktop.secrets
+#                                        activatable, but what is started
+#                                        never takes the name
+#
+# silent and stuck need SJ_TEST_SILENT_KEYRING, the path of
+# tests/sj-test-silent-keyring.
 #
 # TEST-BINARY may be any command: test-settings-page runs as
 # "xvfb-run -a … test-settings-page", which needs a display as well.
 #
-# The bus gets no service directories at all, so nothing (the system's
-# gnome-keyring included) is ever activated behind the test's back.
+# The bus gets only a service directory of its own, empty but in stuck
+# mode, so nothing (the system's gnome-keyring included) is ever activated
+# behind the test's back.
 # Afterwards the API key must appear nowhere in what the test printed nor,
 # in plain text, anywhere in its home (GSettings is a keyfile there).
 set -euo pipefail
@@ -38,20 +47,30 @@ if [ "$mode" = "--inside" ]; then
     printf test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null
     gdbus wait --session --timeout 20 org.freedesktop.secrets
   fi
+  if [ "$mode" = "silent" ]; then
+    "$SJ_TEST_SILENT_KEYRING" &
+    gdbus wait --session --timeout 20 org.freedesktop.secrets
+  fi
   if [ "$mode" = "locked" ]; then
     # Locked again, and with no prompter on the bus it cannot be unlocked.
     gdbus call --session --dest org.freedesktop.secrets \
       --object-path /org/freedesktop/secrets --method org.freedesktop.Secret.Service.Lock \
       "[objectpath '/org/freedesktop/secrets/collection/login']" >/dev/null
   fi
-  SJ_TEST_KEYRING=$mode "$binary" "$@" 1>&3
+  # SJ_TEST_KEYRING_AS lets a binary that knows no silent or stuck mode
+  # (an older build's, for bench/keyring/run) run its no-keyring cases.
+  SJ_TEST_KEYRING=${SJ_TEST_KEYRING_AS:-$mode} "$binary" "$@" 1>&3
   exit
 fi
 
 for tool in dbus-run-session dbus-daemon gdbus; do
   command -v "$tool" >/dev/null || { echo "1..0 # SKIP $tool not installed"; exit 0; }
 done
-if [ "$mode" != "none" ] && ! command -v gnome-keyring-daemon >/dev/null; then
+case "$mode" in
+  silent|stuck)
+    [ -x "${SJ_TEST_SILENT_KEYRING:-}" ] || { echo "1..0 # SKIP SJ_TEST_SILENT_KEYRING not set"; exit 0; } ;;
+esac
+if [ "$mode" != "none" ] && [ "$mode" != "silent" ] && [ "$mode" != "stuck" ] && ! command -v gnome-keyring-daemon >/dev/null; then
   echo "1..0 # SKIP gnome-keyring-daemon not installed"
   exit 0
 fi
@@ -75,6 +94,14 @@ cat >"$tmp/session.conf" <<CONF
   </policy>
 </busconfig>
 CONF
+
+if [ "$mode" = "stuck" ]; then
+  cat >"$tmp/services/org.freedesktop.secrets.service" <<SERVICE
+[D-BUS Service]
+Name=org.freedesktop.secrets
+Exec=$SJ_TEST_SILENT_KEYRING --no-name
+SERVICE
+fi
 
 api_key="sk-test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 

@@ -251,8 +251,12 @@ sj_agent_config_reload (SjAgentConfig *self)
 {
   g_assert (SJ_IS_AGENT_CONFIG (self));
 
+  /* At the default priority, not the idle one: while a window opens (or
+   * anything animates) GTK's layout and drawing, above idle, can keep an
+   * idle source waiting for seconds, and the Chat looked ready that long
+   * before it said there is no keyring. */
   if (self->reload_id == 0)
-    self->reload_id = g_idle_add (reload_cb, self);
+    self->reload_id = g_idle_add_full (G_PRIORITY_DEFAULT, reload_cb, self, NULL);
 }
 
 static void

@@ -16,6 +16,11 @@
  * can act on (no keyring at all, a locked keyring) become SJ_SECRETS_ERROR
  * codes with a message that says what to do.
  *
+ * Every call first makes sure the Secret Service answers at all, within
+ * SJ_SECRETS_DEADLINE_MS (sj-secrets-probe.c): without a keyring, or with
+ * one that never answers, the caller hears so at once rather than after
+ * D-Bus's 25 s.
+ *
  * A key stored or cleared is announced through SjSecretsMonitor (by its
  * provider and base URL, never the key), so everything that uses or shows
  * it follows wherever it was set.
@@ -28,6 +33,7 @@
 
 #include "sj-secrets.h"
 #include "sj-secrets-monitor.h"
+#include "sj-secrets-private.h"
 
 G_DEFINE_QUARK (sj-secrets-error-quark, sj_secrets_error)
 
@@ -111,7 +117,15 @@ sj_secrets_map_error (GError *error)
   g_debug ("Keyring error: %s (%s, %d)",
            error->message, g_quark_to_string (error->domain), error->code);
 
-  if (is_no_keyring_error (error))
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) ||
+      g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_TIMEOUT) ||
+      g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_TIMED_OUT) ||
+      g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY))
+    mapped = g_error_new_literal (SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING,
+                                  _("The keyring does not answer, so the API key cannot be kept. "
+                                    "Restart GNOME Keyring or another Secret Service provider, "
+                                    "then try again."));
+  else if (is_no_keyring_error (error))
     mapped = g_error_new_literal (SJ_SECRETS_ERROR, SJ_SECRETS_ERROR_NO_KEYRING,
                                   _("No keyring is available to keep the API key. "
                                     "Install and start GNOME Keyring or another "
@@ -143,30 +157,50 @@ sj_secrets_wipe_free (gpointer data)
     }
 }
 
-/* The task of a store or a clear.  It keeps where it was for, so that its
- * success can be announced to the rest of the app. */
-static GTask *
-change_task_new (const char          *provider,
-                 const char          *base_url,
-                 gpointer             source_tag,
-                 GCancellable        *cancellable,
-                 GAsyncReadyCallback  callback,
-                 gpointer             user_data)
+/* What a call is for: where the key is kept and, for a store, the key and
+ * the item's label.  The key is wiped with the call. */
+typedef struct
 {
-  const char * const endpoint[] = { provider, base_url, NULL };
-  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  char *provider;
+  char *base_url;
+  char *label;
+  char *key;
+} Call;
 
+static void
+call_free (Call *call)
+{
+  g_free (call->provider);
+  g_free (call->base_url);
+  g_free (call->label);
+  sj_secrets_wipe_free (call->key);
+  g_free (call);
+}
+
+static GTask *
+call_task_new (const char          *provider,
+               const char          *base_url,
+               gpointer             source_tag,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  Call *call = g_new0 (Call, 1);
+
+  call->provider = g_strdup (provider);
+  call->base_url = g_strdup (base_url);
   g_task_set_source_tag (task, source_tag);
-  g_task_set_task_data (task, g_strdupv ((char **)endpoint), (GDestroyNotify) g_strfreev);
+  g_task_set_task_data (task, call, (GDestroyNotify) call_free);
   return task;
 }
 
 static void
 announce_change (GTask *task)
 {
-  char **endpoint = g_task_get_task_data (task);
+  Call *call = g_task_get_task_data (task);
 
-  sj_secrets_monitor_key_changed (sj_secrets_monitor_get_default (), endpoint[0], endpoint[1]);
+  sj_secrets_monitor_key_changed (sj_secrets_monitor_get_default (), call->provider, call->base_url);
 }
 
 /* How a store or a clear ends: a keyring error for the caller, or the
@@ -197,48 +231,6 @@ store_cb (GObject      *object,
   return_change (task, error);
 }
 
-/* Stores @key for @provider at @base_url, replacing any key stored there
- * before.  It goes to the default collection (the login keyring), which is
- * unlocked with the session on a normal desktop. */
-void
-sj_secrets_store_api_key_async (const char          *provider,
-                                const char          *base_url,
-                                const char          *key,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *label = NULL;
-
-  g_return_if_fail (provider != NULL);
-  g_return_if_fail (base_url != NULL);
-  g_return_if_fail (key != NULL && *key != '\0');
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  task = change_task_new (provider, base_url, sj_secrets_store_api_key_async, cancellable, callback, user_data);
-
-  /* Translators: the name of the keyring item, as shown in Passwords and
-   * Keys; %s is the LLM provider, e.g. "OpenRouter". */
-  label = g_strdup_printf (_("Strudel Jam API key (%s)"), provider);
-
-  secret_password_store (sj_secrets_get_schema (), SECRET_COLLECTION_DEFAULT,
-                         label, key, cancellable, store_cb, g_steal_pointer (&task),
-                         "provider", provider,
-                         "base-url", base_url,
-                         NULL);
-}
-
-gboolean
-sj_secrets_store_api_key_finish (GAsyncResult  *result,
-                                 GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sj_secrets_store_api_key_async, FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
 static void
 lookup_cb (GObject      *object,
            GAsyncResult *result,
@@ -262,23 +254,102 @@ lookup_cb (GObject      *object,
 }
 
 static void
-sj_secrets_lookup (const char          *provider,
-                   const char          *base_url,
-                   GCancellable        *cancellable,
-                   gpointer             source_tag,
-                   GAsyncReadyCallback  callback,
-                   gpointer             user_data)
+clear_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, source_tag);
+  /* FALSE without an error only means there was nothing to clear, which
+   * is what the caller wanted anyway. */
+  secret_password_clear_finish (result, &error);
+  return_change (task, error);
+}
 
-  secret_password_lookup (sj_secrets_get_schema (), cancellable,
-                          lookup_cb, g_steal_pointer (&task),
-                          "provider", provider,
-                          "base-url", base_url,
-                          NULL);
+/* The Secret Service answered the probe (or there is none to ask): the
+ * call itself goes to libsecret. */
+static void
+probe_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Call *call = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+  gpointer tag = g_task_get_source_tag (task);
+  GError *error = NULL;
+
+  if (!_sj_secrets_probe_finish (result, &error))
+    {
+      g_task_return_error (task, sj_secrets_map_error (error));
+      return;
+    }
+
+  if (tag == sj_secrets_store_api_key_async)
+    secret_password_store (sj_secrets_get_schema (), SECRET_COLLECTION_DEFAULT,
+                           call->label, call->key, cancellable, store_cb, g_steal_pointer (&task),
+                           "provider", call->provider,
+                           "base-url", call->base_url,
+                           NULL);
+  else if (tag == sj_secrets_clear_api_key_async)
+    secret_password_clear (sj_secrets_get_schema (), cancellable,
+                           clear_cb, g_steal_pointer (&task),
+                           "provider", call->provider,
+                           "base-url", call->base_url,
+                           NULL);
+  else
+    secret_password_lookup (sj_secrets_get_schema (), cancellable,
+                            lookup_cb, g_steal_pointer (&task),
+                            "provider", call->provider,
+                            "base-url", call->base_url,
+                            NULL);
+}
+
+static void
+start_call (GTask *task)
+{
+  _sj_secrets_probe_async (g_task_get_cancellable (task), probe_cb, task);
+}
+
+/* Stores @key for @provider at @base_url, replacing any key stored there
+ * before.  It goes to the default collection (the login keyring), which is
+ * unlocked with the session on a normal desktop. */
+void
+sj_secrets_store_api_key_async (const char          *provider,
+                                const char          *base_url,
+                                const char          *key,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  GTask *task;
+  Call *call;
+
+  g_return_if_fail (provider != NULL);
+  g_return_if_fail (base_url != NULL);
+  g_return_if_fail (key != NULL && *key != '\0');
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = call_task_new (provider, base_url, sj_secrets_store_api_key_async, cancellable, callback, user_data);
+  call = g_task_get_task_data (task);
+  call->key = g_strdup (key);
+
+  /* Translators: the name of the keyring item, as shown in Passwords and
+   * Keys; %s is the LLM provider, e.g. "OpenRouter". */
+  call->label = g_strdup_printf (_("Strudel Jam API key (%s)"), provider);
+
+  start_call (task);
+}
+
+gboolean
+sj_secrets_store_api_key_finish (GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sj_secrets_store_api_key_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 void
@@ -292,8 +363,7 @@ sj_secrets_lookup_api_key_async (const char          *provider,
   g_return_if_fail (base_url != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  sj_secrets_lookup (provider, base_url, cancellable,
-                     sj_secrets_lookup_api_key_async, callback, user_data);
+  start_call (call_task_new (provider, base_url, sj_secrets_lookup_api_key_async, cancellable, callback, user_data));
 }
 
 /* Returns the key, or NULL with no error set when none is stored.  Free it
@@ -319,8 +389,7 @@ sj_secrets_has_api_key_async (const char          *provider,
   g_return_if_fail (base_url != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  sj_secrets_lookup (provider, base_url, cancellable,
-                     sj_secrets_has_api_key_async, callback, user_data);
+  start_call (call_task_new (provider, base_url, sj_secrets_has_api_key_async, cancellable, callback, user_data));
 }
 
 /* Sets @has_key and returns TRUE when the keyring could be asked; the key
@@ -350,20 +419,6 @@ sj_secrets_has_api_key_finish (GAsyncResult  *result,
   return TRUE;
 }
 
-static void
-clear_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-
-  /* FALSE without an error only means there was nothing to clear, which
-   * is what the caller wanted anyway. */
-  secret_password_clear_finish (result, &error);
-  return_change (task, error);
-}
-
 void
 sj_secrets_clear_api_key_async (const char          *provider,
                                 const char          *base_url,
@@ -371,19 +426,11 @@ sj_secrets_clear_api_key_async (const char          *provider,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (provider != NULL);
   g_return_if_fail (base_url != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = change_task_new (provider, base_url, sj_secrets_clear_api_key_async, cancellable, callback, user_data);
-
-  secret_password_clear (sj_secrets_get_schema (), cancellable,
-                         clear_cb, g_steal_pointer (&task),
-                         "provider", provider,
-                         "base-url", base_url,
-                         NULL);
+  start_call (call_task_new (provider, base_url, sj_secrets_clear_api_key_async, cancellable, callback, user_data));
 }
 
 gboolean
