@@ -130,6 +130,29 @@ open_history (SjWindow *self)
   return sj_history_store_new (":memory:", NULL);
 }
 
+/* The history's size limit is the musician's to act on: past it, they are
+ * told, and shown the sessions they can delete. Nothing is deleted. */
+static void
+history_over_limit_cb (SjWindow *self)
+{
+  g_autofree char *title = NULL;
+
+  if (!sj_history_store_get_over_limit (self->history))
+    return;
+
+  title = g_strdup_printf (_("History is larger than its limit (%u MB). Delete old sessions to make room; new messages are still saved."),
+                           g_settings_get_uint (self->settings, "history-size-limit-mb"));
+  _sj_window_show_toast (self, title, _("Sessions"), "win.show-sessions");
+}
+
+static void
+history_size_limit_changed_cb (SjWindow *self)
+{
+  guint64 megabytes = g_settings_get_uint (self->settings, "history-size-limit-mb");
+
+  sj_history_store_set_size_limit (self->history, megabytes * 1024 * 1024);
+}
+
 /* Built once the window has its application (the knowledge is the app's). */
 static gboolean
 build_agent_cb (gpointer user_data)
@@ -143,6 +166,10 @@ build_agent_cb (gpointer user_data)
     return G_SOURCE_REMOVE;
 
   self->history = open_history (self);
+  g_signal_connect_object (self->history, "notify::over-limit", G_CALLBACK (history_over_limit_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::history-size-limit-mb",
+                           G_CALLBACK (history_size_limit_changed_cb), self, G_CONNECT_SWAPPED);
+  history_size_limit_changed_cb (self);
   tools = sj_agent_tools_new (sj_window_get_applier (self),
                               sj_application_get_knowledge (SJ_APPLICATION (app)),
                               sj_knowledge_base_get_bundled ());

@@ -26,6 +26,9 @@
 #include "sj-knowledge.h"
 #include "sj-test-files.h"
 
+/* The helper's limit (src/dryrun-helper/sj-dry-run-memory.h). */
+#define SJ_TEST_DRY_RUN_MAX_RSS_MIB 256
+
 static SjDryRun *dry_run;
 static SjKnowledge *knowledge;
 
@@ -751,6 +754,72 @@ test_helper_crash (void)
   g_assert_cmpint (json_object_get_int_member (next, "events"), ==, 3);
 }
 
+static guint64 peak_rss_kib;
+
+static gboolean
+sample_rss_cb (gpointer data)
+{
+  GPid pid = find_helper_pid ();
+  g_autofree char *path = NULL;
+  g_autofree char *status = NULL;
+  const char *rss;
+
+  if (pid <= 0)
+    return G_SOURCE_CONTINUE;
+  path = g_strdup_printf ("/proc/%d/status", pid);
+  if (g_file_get_contents (path, &status, NULL, NULL) && (rss = strstr (status, "VmRSS:")) != NULL)
+    peak_rss_kib = MAX (peak_rss_kib, g_ascii_strtoull (rss + 6, NULL, 10));
+  return G_SOURCE_CONTINUE;
+}
+
+/* Code that takes memory without end is stopped at the helper's limit with
+ * an answer that says so (not after its timeout, and long before half a
+ * gigabyte), and the next dry-run works on a new helper. */
+static void
+test_memory_limit (void)
+{
+  const char * const hungry[] = {
+    "const a = new Array(6e7).fill(1)\ns(\"bd\")",
+    "const a = new Array(6e7)\ns(\"bd\")",
+  };
+  g_autoptr(JsonObject) doubling = NULL;
+  g_autoptr(JsonObject) after = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (hungry); i++)
+    {
+      g_autoptr(JsonObject) warm = run ("s(\"bd\")", 1, 0);
+      g_autoptr(JsonObject) answer = NULL;
+      g_autoptr(JsonObject) next = NULL;
+      guint starts = _sj_dry_run_get_n_starts (dry_run);
+      guint sampler;
+
+      peak_rss_kib = 0;
+      sampler = g_timeout_add (2, sample_rss_cb, NULL);
+      /* A timeout long enough for a loaded machine: the limit answers. */
+      answer = run (hungry[i], 1, 30000);
+      g_source_remove (sampler);
+
+      g_assert_cmpstr (phase_of (answer), ==, "runtime");
+      g_assert_true (json_object_get_boolean_member_with_default (answer, "outOfMemory", FALSE));
+      g_assert_cmpstr (json_object_get_string_member (answer, "error"), ==, "OutOfMemory");
+      g_assert_nonnull (strstr (json_object_get_string_member (answer, "message"), "256 MiB"));
+      g_test_message ("hungry code %u: stopped at a peak RSS of %" G_GUINT64_FORMAT " KiB", i, peak_rss_kib);
+      g_assert_cmpuint (peak_rss_kib, >, 0);
+      g_assert_cmpuint (peak_rss_kib, <, (SJ_TEST_DRY_RUN_MAX_RSS_MIB + 32) * 1024);
+
+      next = run ("s(\"bd*3\")", 1, 0);
+      g_assert_cmpint (json_object_get_int_member (next, "events"), ==, 3);
+      g_assert_cmpuint (_sj_dry_run_get_n_starts (dry_run), ==, starts + 1);
+    }
+
+  /* Strings doubled without end: JavaScriptCore's own RangeError. */
+  doubling = run ("let x = \"ab\"\nfor (let i = 0; i < 40; i++) x = x + x\ns(\"bd\")", 1, 30000);
+  g_assert_cmpstr (phase_of (doubling), ==, "runtime");
+  g_assert_nonnull (strstr (json_object_get_string_member (doubling, "message"), "memory"));
+  after = run ("s(\"bd*2\")", 1, 0);
+  g_assert_cmpint (json_object_get_int_member (after, "events"), ==, 2);
+}
+
 static void
 test_helper_missing (void)
 {
@@ -834,6 +903,7 @@ main (int    argc,
   g_test_add_func ("/dry-run/sample-uses", test_sample_uses);
   g_test_add_func ("/dry-run/isolation", test_isolation);
   g_test_add_func ("/dry-run/helper-crash", test_helper_crash);
+  g_test_add_func ("/dry-run/memory-limit", test_memory_limit);
   g_test_add_func ("/dry-run/helper-missing", test_helper_missing);
   g_test_add_func ("/dry-run/protocol", test_protocol);
 

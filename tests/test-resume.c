@@ -169,8 +169,11 @@ read_last_answer (Stored *stored)
       return;
     }
   sqlite3_busy_timeout (db, 2000);
-  if (sqlite3_prepare_v2 (db, "SELECT session_id, content, status FROM messages WHERE role = 'assistant' "
-                              "ORDER BY id DESC LIMIT 1", -1, &stmt, NULL) == SQLITE_OK &&
+  /* A streaming answer's text is its row's and the pieces saved so far. */
+  if (sqlite3_prepare_v2 (db, "SELECT m.session_id, m.content || COALESCE((SELECT group_concat(content, '') "
+                              "FROM (SELECT content FROM message_parts WHERE message_id = m.id ORDER BY id)), ''), "
+                              "m.status FROM messages m WHERE m.role = 'assistant' "
+                              "ORDER BY m.id DESC LIMIT 1", -1, &stmt, NULL) == SQLITE_OK &&
       sqlite3_step (stmt) == SQLITE_ROW)
     {
       stored->session = sqlite3_column_int64 (stmt, 0);

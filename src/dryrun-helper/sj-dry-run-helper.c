@@ -41,6 +41,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-dry-run-engine.h"
+#include "sj-dry-run-memory.h"
 #include "sj-dryrun-resources.h"
 #include "sj-json.h"
 
@@ -66,9 +67,7 @@ static const char warm_up_code[] =
 static void
 write_line (const char *json)
 {
-  fputs (json, stdout);
-  fputc ('\n', stdout);
-  fflush (stdout);
+  sj_dry_run_write_line (json);
 }
 
 static void
@@ -226,8 +225,16 @@ handle_request (SjDryRunEngine *engine,
       return NULL;
     }
 
-  return sj_dry_run_engine_run (engine, json_node_get_int (id), json_node_get_string (code), (int) n_cycles,
-                                haps != NULL && json_node_get_boolean (haps));
+  {
+    char *answer;
+
+    /* Past its memory limit, the run is answered and the process ends. */
+    sj_dry_run_memory_watch_begin (json_node_get_int (id));
+    answer = sj_dry_run_engine_run (engine, json_node_get_int (id), json_node_get_string (code), (int) n_cycles,
+                                    haps != NULL && json_node_get_boolean (haps));
+    sj_dry_run_memory_watch_end ();
+    return answer;
+  }
 }
 
 int
@@ -269,6 +276,7 @@ main (int    argc,
     }
 
   ready = g_strdup_printf ("{\"ready\":true,\"ms\":%.1f}", (g_get_monotonic_time () - start) / 1000.0);
+  sj_dry_run_memory_watch_start ();
   write_line (ready);
 
   while (read_line (line, &too_long))

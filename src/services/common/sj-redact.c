@@ -118,6 +118,67 @@ redact_known (char *text)
 }
 
 /**
+ * sj_redact_safe_cut:
+ * @text: text that may go on with more text later (a streamed answer)
+ * @len: its length in bytes
+ * @cut: where the caller would like to cut it, at most @len
+ *
+ * For redacting a stream piece by piece: the largest cut at or before @cut
+ * that no secret registered with sj_redact_add_secret() crosses, and after
+ * which every possibly unfinished secret stays. The tail held back is at
+ * least as long as the longest registered secret minus one byte, so a key
+ * split across the stream's chunks is whole in the text redacted next.
+ * The cut never falls inside a UTF-8 character.
+ *
+ * Returns: the cut, from 0 to @cut
+ */
+gsize
+sj_redact_safe_cut (const char *text,
+                    gsize       len,
+                    gsize       cut)
+{
+  gsize longest = 0;
+  gboolean moved;
+
+  g_return_val_if_fail (text != NULL || len == 0, 0);
+
+  cut = MIN (cut, len);
+
+  g_mutex_lock (&secrets_lock);
+  for (guint i = 0; secrets != NULL && i < secrets->len; i++)
+    longest = MAX (longest, strlen (g_ptr_array_index (secrets, i)));
+
+  if (longest > 1)
+    cut = MIN (cut, len >= longest - 1 ? len - (longest - 1) : 0);
+
+  do
+    {
+      moved = FALSE;
+      while (cut > 0 && cut < len && ((guchar)text[cut] & 0xC0) == 0x80)
+        cut--;
+
+      /* A whole secret across the cut: cut before it instead. */
+      for (guint i = 0; secrets != NULL && i < secrets->len && !moved; i++)
+        {
+          const char *secret = g_ptr_array_index (secrets, i);
+          gsize secret_len = strlen (secret);
+
+          for (gsize p = cut >= secret_len ? cut - secret_len + 1 : 0; p < cut; p++)
+            if (p + secret_len <= len && memcmp (text + p, secret, secret_len) == 0)
+              {
+                cut = p;
+                moved = TRUE;
+                break;
+              }
+        }
+    }
+  while (moved);
+  g_mutex_unlock (&secrets_lock);
+
+  return cut;
+}
+
+/**
  * sj_redact:
  * @text: (nullable): UTF-8 text
  *

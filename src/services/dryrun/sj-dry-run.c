@@ -207,6 +207,15 @@ on_answer (SjDryRunProcess *process,
     return;
 
   finish_in_flight (self, answer);
+  /* Code past the helper's memory limit: the helper answered and is
+   * ending; a new one is warmed for the next request. */
+  if (json_object_get_boolean_member_with_default (answer, "outOfMemory", FALSE))
+    {
+      stop_helper (self);
+      start_helper (self);
+      pump (self);
+      return;
+    }
   /* The helper rebuilds its engine (the code changed the shared runtime)
    * and says "ready" again; the next request waits, with the start-up's
    * patience rather than its own timeout. */

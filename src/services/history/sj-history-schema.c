@@ -88,6 +88,16 @@ static const char * const migrations[] = {
   "  title TEXT NOT NULL,"
   "  how TEXT NOT NULL CHECK (how IN ('pinned', 'tool', 'auto')),"
   "  PRIMARY KEY (message_id, name));",
+
+  /* 4: an answer's streamed text, saved piece by piece as it comes: each
+   * save adds a row instead of rewriting the whole message. Finishing the
+   * answer (or marking it interrupted) folds its pieces into it. */
+  "CREATE TABLE message_parts ("
+  "  id INTEGER PRIMARY KEY,"
+  "  message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,"
+  "  content TEXT NOT NULL DEFAULT '',"
+  "  reasoning TEXT);"
+  "CREATE INDEX message_parts_message ON message_parts(message_id, id);",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == SJ_HISTORY_STORE_SCHEMA_VERSION);

@@ -126,7 +126,8 @@ sj_history_store_delete_session (SjHistoryStore  *self,
     return FALSE;
 
   /* Text still buffered for the deleted messages has nowhere to go; the
-   * flush's UPDATE matches no row and drops it. */
+   * flush finds no message to add it to and drops it. */
+  _sj_history_store_check_size (self);
   return TRUE;
 }
 
@@ -228,6 +229,7 @@ sj_history_store_append_message (SjHistoryStore          *self,
   id = sqlite3_last_insert_rowid (_sj_history_store_get_db (self));
   if (!_sj_history_store_touch_session (self, session_id, error))
     return 0;
+  _sj_history_store_check_size (self);
 
   return id;
 }
@@ -262,8 +264,10 @@ query_messages (SjHistoryStore  *self,
   g_autoptr(GPtrArray) messages = NULL;
   int rc;
 
-  sql = g_strdup_printf ("SELECT id, session_id, role, content, reasoning, model, status, "
-                         "started, ended FROM messages WHERE %s = ? ORDER BY id", where);
+  /* Pieces of text saved while an answer streams are part of it. */
+  sql = g_strdup_printf ("SELECT m.id, m.session_id, m.role, " SJ_HISTORY_FULL_CONTENT ", "
+                         SJ_HISTORY_FULL_REASONING ", m.model, m.status, m.started, m.ended "
+                         "FROM messages m " SJ_HISTORY_PARTS_JOIN " WHERE m.%s = ? ORDER BY m.id", where);
   stmt = _sj_history_store_prepare (self, sql, error);
   if (stmt == NULL)
     return NULL;
@@ -389,6 +393,9 @@ sj_history_store_delete_messages_from (SjHistoryStore  *self,
 
   sqlite3_bind_int64 (stmt, 1, session_id);
   sqlite3_bind_int64 (stmt, 2, message_id);
+  if (!_sj_history_store_step_done (self, stmt, error))
+    return FALSE;
 
-  return _sj_history_store_step_done (self, stmt, error);
+  _sj_history_store_check_size (self);
+  return TRUE;
 }

@@ -59,10 +59,32 @@ gboolean _sj_history_migrate           (sqlite3    *db,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 
+/* Streamed text (sj-history-stream.c). A message's text is its row's
+ * content followed by its saved pieces, in order. */
+#define SJ_HISTORY_PARTS_JOIN \
+  "LEFT JOIN (SELECT message_id, group_concat(content, '') AS content, " \
+  "group_concat(reasoning, '') AS reasoning FROM (SELECT message_id, content, reasoning " \
+  "FROM message_parts ORDER BY message_id, id) GROUP BY message_id) p ON p.message_id = m.id"
+#define SJ_HISTORY_FULL_CONTENT "m.content || COALESCE(p.content, '')"
+#define SJ_HISTORY_FULL_REASONING \
+  "CASE WHEN m.reasoning IS NULL AND p.reasoning IS NULL THEN NULL " \
+  "ELSE COALESCE(m.reasoning, '') || COALESCE(p.reasoning, '') END"
+
+GHashTable *_sj_history_store_get_pending       (SjHistoryStore *self);
+guint      *_sj_history_store_get_flush_id      (SjHistoryStore *self);
+void        _sj_history_store_emit_flush_failed (SjHistoryStore *self,
+                                                 const GError   *error);
+void        _sj_history_store_check_size    (SjHistoryStore *self);
+void        _sj_history_pending_free            (gpointer        data);
+gboolean    _sj_history_store_fold_all_parts    (SjHistoryStore *self,
+                                                 GError        **error);
+
 /* For the tests. */
 const char *_sj_history_store_get_path      (SjHistoryStore *self);
 void        _sj_history_store_set_max_pages (SjHistoryStore *self,
                                              guint           max_pages);
 gboolean    _sj_history_store_has_pending   (SjHistoryStore *self);
+gboolean    _sj_history_store_save_now      (SjHistoryStore *self,
+                                             GError        **error);
 
 G_END_DECLS

@@ -8,7 +8,9 @@
  * deltas are buffered in memory and committed together at most about once
  * a second (or on flush and finish). A crash then loses at most the last
  * second of streamed text. A failed commit (full disk, read-only file)
- * keeps the buffer, to be retried on the next flush.
+ * keeps the buffer, to be retried on the next flush. Each commit adds the
+ * new text as a row of its own (sj-history-stream.c): its cost does not
+ * grow with the length of the answer.
  *
  * Everything written goes through sj_redact (): the history is
  * exported and shared, and it must never hold an API key.
@@ -34,12 +36,6 @@
 #include "sj-history-store-private.h"
 #include "sj-redact.h"
 
-typedef struct
-{
-  GString *content;
-  GString *reasoning;
-} Pending;
-
 struct _SjHistoryStore
 {
   GObject     parent_instance;
@@ -47,8 +43,10 @@ struct _SjHistoryStore
   char       *path;
   sqlite3    *db;
   int         lock_fd;  /* shared flock () while open, -1 for none */
-  GHashTable *pending;  /* message id (gint64 *) → Pending */
+  GHashTable *pending;  /* message id (gint64 *) → SjHistoryPending */
   guint       flush_id;
+  guint64     size_limit;  /* bytes, 0 for none */
+  gboolean    over_limit;
 };
 
 G_DEFINE_FINAL_TYPE (SjHistoryStore, sj_history_store, G_TYPE_OBJECT)
@@ -60,16 +58,34 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+enum {
+  PROP_0,
+  PROP_SIZE_LIMIT,
+  PROP_OVER_LIMIT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 G_DEFINE_QUARK (sj-history-store-error-quark, sj_history_store_error)
 
-static void
-pending_free (gpointer data)
+GHashTable *
+_sj_history_store_get_pending (SjHistoryStore *self)
 {
-  Pending *pending = data;
+  return self->pending;
+}
 
-  g_string_free (pending->content, TRUE);
-  g_string_free (pending->reasoning, TRUE);
-  g_free (pending);
+guint *
+_sj_history_store_get_flush_id (SjHistoryStore *self)
+{
+  return &self->flush_id;
+}
+
+void
+_sj_history_store_emit_flush_failed (SjHistoryStore *self,
+                                     const GError   *error)
+{
+  g_signal_emit (self, signals[FLUSH_FAILED], 0, error);
 }
 
 sqlite3 *
@@ -113,12 +129,75 @@ sj_history_store_finalize (GObject *object)
 }
 
 static void
+sj_history_store_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  SjHistoryStore *self = SJ_HISTORY_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SIZE_LIMIT:
+      g_value_set_uint64 (value, self->size_limit);
+      break;
+    case PROP_OVER_LIMIT:
+      g_value_set_boolean (value, self->over_limit);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sj_history_store_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  SjHistoryStore *self = SJ_HISTORY_STORE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SIZE_LIMIT:
+      sj_history_store_set_size_limit (self, g_value_get_uint64 (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 sj_history_store_class_init (SjHistoryStoreClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = sj_history_store_dispose;
   object_class->finalize = sj_history_store_finalize;
+  object_class->get_property = sj_history_store_get_property;
+  object_class->set_property = sj_history_store_set_property;
+
+  /**
+   * SjHistoryStore:size-limit:
+   *
+   * The size in bytes the history should stay under, 0 for no limit. It
+   * deletes nothing and refuses nothing: past it, #SjHistoryStore:over-limit
+   * turns on, for the app to ask the musician to delete old sessions.
+   */
+  properties[PROP_SIZE_LIMIT] =
+    g_param_spec_uint64 ("size-limit", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * SjHistoryStore:over-limit:
+   *
+   * Whether the history holds more than #SjHistoryStore:size-limit.
+   */
+  properties[PROP_OVER_LIMIT] =
+    g_param_spec_boolean ("over-limit", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * SjHistoryStore::flush-failed:
@@ -137,7 +216,7 @@ sj_history_store_class_init (SjHistoryStoreClass *klass)
 static void
 sj_history_store_init (SjHistoryStore *self)
 {
-  self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, pending_free);
+  self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, _sj_history_pending_free);
   self->lock_fd = -1;
 }
 
@@ -186,6 +265,10 @@ mark_interrupted (SjHistoryStore *self)
   changes = sqlite3_changes (self->db);
   if (changes > 0)
     g_debug ("History: %d answer(s) interrupted when the app last stopped", changes);
+
+  /* Their pieces, saved as they streamed, become their text. */
+  if (!_sj_history_store_fold_all_parts (self, &error))
+    g_warning ("Could not fold the streamed text of interrupted answers: %s", error->message);
 }
 
 /* Takes the store's shared lock, and marks interrupted answers first when
@@ -319,6 +402,83 @@ sj_history_store_new (const char  *path,
   return g_steal_pointer (&self);
 }
 
+/**
+ * sj_history_store_get_size:
+ *
+ * Returns: the bytes the history holds: its file's pages in use (pages
+ *   freed by deleted sessions are reused before the file grows again)
+ */
+guint64
+sj_history_store_get_size (SjHistoryStore *self)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), 0);
+
+  stmt = _sj_history_store_prepare (self,
+                                    "SELECT (p.page_count - f.freelist_count) * s.page_size "
+                                    "FROM pragma_page_count () p, pragma_freelist_count () f, pragma_page_size () s",
+                                    NULL);
+  if (stmt == NULL || sqlite3_step (stmt) != SQLITE_ROW)
+    return 0;
+
+  return (guint64) MAX (sqlite3_column_int64 (stmt, 0), 0);
+}
+
+/* Updates #SjHistoryStore:over-limit, after anything that changes the
+ * size. */
+void
+_sj_history_store_check_size (SjHistoryStore *self)
+{
+  gboolean over;
+
+  g_return_if_fail (SJ_IS_HISTORY_STORE (self));
+
+  over = self->size_limit != 0 && sj_history_store_get_size (self) > self->size_limit;
+  if (over != self->over_limit)
+    {
+      self->over_limit = over;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OVER_LIMIT]);
+    }
+}
+
+/**
+ * sj_history_store_set_size_limit:
+ * @bytes: the size the history should stay under, 0 for no limit
+ *
+ * Sets #SjHistoryStore:size-limit. Nothing is ever deleted or refused
+ * because of it; see #SjHistoryStore:over-limit.
+ */
+void
+sj_history_store_set_size_limit (SjHistoryStore *self,
+                                 guint64         bytes)
+{
+  g_return_if_fail (SJ_IS_HISTORY_STORE (self));
+
+  if (self->size_limit != bytes)
+    {
+      self->size_limit = bytes;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIZE_LIMIT]);
+    }
+  _sj_history_store_check_size (self);
+}
+
+guint64
+sj_history_store_get_size_limit (SjHistoryStore *self)
+{
+  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), 0);
+
+  return self->size_limit;
+}
+
+gboolean
+sj_history_store_get_over_limit (SjHistoryStore *self)
+{
+  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
+
+  return self->over_limit;
+}
+
 const char *
 _sj_history_store_get_path (SjHistoryStore *self)
 {
@@ -347,251 +507,3 @@ _sj_history_store_set_max_pages (SjHistoryStore *self,
   sqlite3_exec (self->db, sql, NULL, NULL, NULL);
 }
 
-static gboolean flush_pending (SjHistoryStore  *self,
-                               gboolean         everything,
-                               GError         **error);
-
-static gboolean
-flush_timeout_cb (gpointer user_data)
-{
-  SjHistoryStore *self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  self->flush_id = 0;
-
-  /* On failure the text stays buffered; the next delta arms the timer
-   * again, and finish or flush retry at once. */
-  if (!flush_pending (self, FALSE, &error))
-    g_signal_emit (self, signals[FLUSH_FAILED], 0, error);
-
-  return G_SOURCE_REMOVE;
-}
-
-/**
- * sj_history_store_append_text:
- * @text_delta: (nullable): more of the message's content
- * @reasoning_delta: (nullable): more of its reasoning
- *
- * Buffers streamed text for a message; it reaches the file within about a
- * second, or at once with sj_history_store_flush () or
- * sj_history_store_finish_message ().
- */
-void
-sj_history_store_append_text (SjHistoryStore *self,
-                              gint64          message_id,
-                              const char     *text_delta,
-                              const char     *reasoning_delta)
-{
-  Pending *pending;
-
-  g_return_if_fail (SJ_IS_HISTORY_STORE (self));
-
-  if ((text_delta == NULL || *text_delta == '\0') &&
-      (reasoning_delta == NULL || *reasoning_delta == '\0'))
-    return;
-
-  pending = g_hash_table_lookup (self->pending, &message_id);
-  if (pending == NULL)
-    {
-      pending = g_new0 (Pending, 1);
-      pending->content = g_string_new (NULL);
-      pending->reasoning = g_string_new (NULL);
-      g_hash_table_insert (self->pending, g_memdup2 (&message_id, sizeof message_id), pending);
-    }
-
-  if (text_delta != NULL)
-    g_string_append (pending->content, text_delta);
-  if (reasoning_delta != NULL)
-    g_string_append (pending->reasoning, reasoning_delta);
-
-  /* Not re-armed on every delta: a steady stream must still be written
-   * once a second, not only when it pauses. */
-  if (self->flush_id == 0)
-    self->flush_id = g_timeout_add (SJ_HISTORY_STORE_FLUSH_INTERVAL_MS, flush_timeout_cb, self);
-}
-
-gboolean
-_sj_history_store_has_pending (SjHistoryStore *self)
-{
-  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
-
-  return g_hash_table_size (self->pending) > 0;
-}
-
-/* How much of the buffered text a timed commit writes: up to the last
- * whitespace. A key is one word, and the part of it committed first would
- * be too short to be recognised and masked, and the rest would follow
- * without its telling prefix. A word longer than this is committed anyway
- * (code has long runs without spaces). */
-#define MAX_HELD_BACK 256
-
-static gsize
-committable_length (const GString *text,
-                    gboolean       everything)
-{
-  if (!everything)
-    {
-      for (gsize i = text->len; i > 0; i--)
-        {
-          if (g_ascii_isspace (text->str[i - 1]))
-            return text->len - i <= MAX_HELD_BACK ? i : text->len;
-        }
-
-      if (text->len <= MAX_HELD_BACK)
-        return 0;
-    }
-
-  return text->len;
-}
-
-/* Appends and redacts the whole column, not the delta alone, so a
- * "Bearer " committed earlier still masks the token after it. */
-static gboolean
-flush_one (SjHistoryStore  *self,
-           gint64           message_id,
-           Pending         *pending,
-           gsize            content_len,
-           gsize            reasoning_len,
-           GError         **error)
-{
-  g_autoptr(sqlite3_stmt) select = NULL;
-  g_autoptr(sqlite3_stmt) update = NULL;
-  g_autoptr(GString) content = NULL;
-  g_autoptr(GString) reasoning = NULL;
-  g_autofree char *clean_content = NULL;
-  g_autofree char *clean_reasoning = NULL;
-  gboolean had_reasoning;
-  int rc;
-
-  if (content_len == 0 && reasoning_len == 0)
-    return TRUE;
-
-  select = _sj_history_store_prepare (self, "SELECT content, reasoning FROM messages WHERE id = ?", error);
-  if (select == NULL)
-    return FALSE;
-
-  sqlite3_bind_int64 (select, 1, message_id);
-  rc = sqlite3_step (select);
-  if (rc == SQLITE_DONE)
-    return TRUE;  /* deleted meanwhile */
-  if (rc != SQLITE_ROW)
-    return _sj_history_store_set_error (self->db, rc, error);
-
-  content = g_string_new ((const char *)sqlite3_column_text (select, 0));
-  had_reasoning = sqlite3_column_type (select, 1) != SQLITE_NULL;
-  reasoning = g_string_new (had_reasoning ? (const char *)sqlite3_column_text (select, 1) : "");
-  g_string_append_len (content, pending->content->str, content_len);
-  g_string_append_len (reasoning, pending->reasoning->str, reasoning_len);
-
-  clean_content = _sj_history_sanitize (content->str);
-  clean_reasoning = had_reasoning || reasoning->len > 0 ? _sj_history_sanitize (reasoning->str) : NULL;
-
-  update = _sj_history_store_prepare (self, "UPDATE messages SET content = ?, reasoning = ? WHERE id = ?", error);
-  if (update == NULL)
-    return FALSE;
-
-  _sj_history_bind_text (update, 1, clean_content);
-  _sj_history_bind_text (update, 2, clean_reasoning);
-  sqlite3_bind_int64 (update, 3, message_id);
-
-  return _sj_history_store_step_done (self, update, error);
-}
-
-/* Commits the buffered text in one transaction; with @everything unset
- * (the timer), each message's last unfinished word stays buffered. Nothing
- * leaves the buffer unless the transaction committed. */
-static gboolean
-flush_pending (SjHistoryStore  *self,
-               gboolean         everything,
-               GError         **error)
-{
-  GHashTableIter iter;
-  gpointer key, value;
-
-  g_clear_handle_id (&self->flush_id, g_source_remove);
-
-  if (g_hash_table_size (self->pending) == 0)
-    return TRUE;
-
-  if (!_sj_history_exec (self->db, "BEGIN IMMEDIATE", error))
-    return FALSE;
-
-  g_hash_table_iter_init (&iter, self->pending);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      Pending *pending = value;
-
-      if (!flush_one (self, *(gint64 *)key, pending,
-                      committable_length (pending->content, everything),
-                      committable_length (pending->reasoning, everything),
-                      error))
-        goto rollback;
-    }
-
-  if (!_sj_history_exec (self->db, "COMMIT", error))
-    goto rollback;
-
-  g_hash_table_iter_init (&iter, self->pending);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      Pending *pending = value;
-
-      g_string_erase (pending->content, 0, committable_length (pending->content, everything));
-      g_string_erase (pending->reasoning, 0, committable_length (pending->reasoning, everything));
-      if (pending->content->len == 0 && pending->reasoning->len == 0)
-        g_hash_table_iter_remove (&iter);
-    }
-
-  return TRUE;
-
-rollback:
-  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-  return FALSE;
-}
-
-/**
- * sj_history_store_flush:
- *
- * Commits all buffered streamed text in one transaction. On error nothing
- * is dropped: the text stays buffered for the next try.
- */
-gboolean
-sj_history_store_flush (SjHistoryStore  *self,
-                        GError         **error)
-{
-  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
-
-  return flush_pending (self, TRUE, error);
-}
-
-/**
- * sj_history_store_finish_message:
- *
- * Commits the message's buffered text and sets its final status and end
- * time. On error the text stays buffered and the message keeps its status.
- */
-gboolean
-sj_history_store_finish_message (SjHistoryStore          *self,
-                                 gint64                   message_id,
-                                 SjHistoryMessageStatus   status,
-                                 GError                 **error)
-{
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-
-  g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
-  g_return_val_if_fail (status <= SJ_HISTORY_MESSAGE_INTERRUPTED, FALSE);
-
-  if (!sj_history_store_flush (self, error))
-    return FALSE;
-
-  stmt = _sj_history_store_prepare (self, "UPDATE messages SET status = ?, ended = ? WHERE id = ?", error);
-  if (stmt == NULL)
-    return FALSE;
-
-  sqlite3_bind_text (stmt, 1, _sj_history_status_to_string (status), -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 2, g_get_real_time ());
-  sqlite3_bind_int64 (stmt, 3, message_id);
-
-  return _sj_history_store_step_done (self, stmt, error) &&
-         _sj_history_store_check_changed (self, "message", message_id, error);
-}

@@ -123,7 +123,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistoryToolCall, sj_history_tool_call_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistorySnapshot, sj_history_snapshot_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistorySkillUse, sj_history_skill_use_free)
 
-#define SJ_HISTORY_STORE_SCHEMA_VERSION 3
+#define SJ_HISTORY_STORE_SCHEMA_VERSION 4
 #define SJ_HISTORY_STORE_FLUSH_INTERVAL_MS 1000
 
 #define SJ_TYPE_HISTORY_STORE (sj_history_store_get_type ())
@@ -162,6 +162,11 @@ void            sj_history_store_append_text      (SjHistoryStore          *self
                                                    const char              *reasoning_delta);
 gboolean        sj_history_store_flush            (SjHistoryStore          *self,
                                                    GError                 **error);
+guint64         sj_history_store_get_size         (SjHistoryStore          *self);
+void            sj_history_store_set_size_limit   (SjHistoryStore          *self,
+                                                   guint64                  bytes);
+guint64         sj_history_store_get_size_limit   (SjHistoryStore          *self);
+gboolean        sj_history_store_get_over_limit   (SjHistoryStore          *self);
 gboolean        sj_history_store_finish_message   (SjHistoryStore          *self,
                                                    gint64                   message_id,
                                                    SjHistoryMessageStatus   status,
