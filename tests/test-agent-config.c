@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "sj-agent-config.h"
+#include "sj-agent-private.h"
+#include "sj-llm-client-private.h"
 #include "sj-secrets.h"
 #include "sj-test-model-server.h"
 #include "sj-test-target.h"
@@ -70,6 +72,7 @@ fixture_tear_down (Fixture       *fixture,
   g_settings_reset (fixture->settings, "provider");
   g_settings_reset (fixture->settings, "base-url");
   g_settings_reset (fixture->settings, "model");
+  g_settings_reset (fixture->settings, "answer-deadline");
   g_clear_object (&fixture->settings);
   g_clear_pointer (&fixture->server, sj_test_model_server_free);
   g_free (fixture->dir);
@@ -191,6 +194,23 @@ test_running (Fixture       *fixture,
   g_assert_nonnull (strstr (problem->message, "base URL"));
 }
 
+/* The answer deadline is a setting: the client the config sets up has it,
+ * and a change of it sets the agent up again. */
+static void
+test_answer_deadline (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_settings_set_string (fixture->settings, "provider", "custom");
+  g_settings_set_string (fixture->settings, "base-url", sj_test_model_server_get_url (fixture->server));
+  g_assert_null (settle (fixture));
+  g_assert_nonnull (fixture->agent->client);
+  g_assert_cmpuint (fixture->agent->client->deadline_ms, ==, 600 * 1000);
+
+  g_settings_set_uint (fixture->settings, "answer-deadline", 1);
+  g_assert_null (settle_by_itself (fixture));
+  g_assert_cmpuint (fixture->agent->client->deadline_ms, ==, 1000);
+}
+
 static void
 test_locked (Fixture       *fixture,
              gconstpointer  data)
@@ -236,7 +256,10 @@ main (int   argc,
 
   mode = g_getenv ("SJ_TEST_KEYRING");
   if (g_strcmp0 (mode, "running") == 0)
-    g_test_add ("/agent-config/running", Fixture, NULL, fixture_set_up, test_running, fixture_tear_down);
+    {
+      g_test_add ("/agent-config/running", Fixture, NULL, fixture_set_up, test_running, fixture_tear_down);
+      g_test_add ("/agent-config/answer-deadline", Fixture, NULL, fixture_set_up, test_answer_deadline, fixture_tear_down);
+    }
   else if (g_strcmp0 (mode, "locked") == 0)
     g_test_add ("/agent-config/locked", Fixture, NULL, fixture_set_up, test_locked, fixture_tear_down);
   else if (g_strcmp0 (mode, "none") == 0)

@@ -796,6 +796,84 @@ test_tool_budget (Fixture       *fixture,
   g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "tool budget"));
 }
 
+
+/* A provider that ignores tool_choice "none" and keeps calling tools: the
+ * turn asks exactly tool budget + 1 times, then ends with a message. */
+static void
+test_tool_choice_ignored (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(GPtrArray) list = NULL;
+
+  sj_agent_set_limits (fixture->agent, 4, 2);
+  /* Without the bound a fourth request would follow (and get a 500). */
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("k%u", i);
+
+      sj_test_model_server_reply_tool_call (fixture->server, NULL, id, "strudel_knowledge", "{\"query\":\"lpf\"}");
+    }
+  run_turn (fixture, "explain");
+  g_assert_error (fixture->error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_TOO_MANY_REQUESTS);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (sj_test_model_server_get_request (fixture->server, 2), "tool_choice"), ==, "none");
+  list = messages (fixture);
+  g_assert_cmpint (last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT)->status, ==, SJ_HISTORY_MESSAGE_ERROR);
+  g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "kept calling tools"));
+  g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "3 requests"));
+
+  /* The next message starts afresh, and the transcript is well-formed. */
+  sj_test_model_server_reply_text (fixture->server, "Fine.", 4);
+  run_turn (fixture, "again");
+  g_assert_no_error (fixture->error);
+}
+
+/* An answer past 4 MiB of text ends the turn with a message naming the
+ * limit; the text before it stays in the chat and the history. */
+static void
+test_answer_too_large (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *text = g_strnfill (4 * 1024 * 1024 + 64 * 1024, 'a');
+  g_autoptr(GPtrArray) list = NULL;
+  SjHistoryMessage *answer;
+
+  sj_test_model_server_reply_text (fixture->server, text, 64 * 1024);
+  run_turn (fixture, "hello");
+  g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_ANSWER_TOO_LARGE);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
+  list = messages (fixture);
+  answer = last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT);
+  g_assert_cmpint (answer->status, ==, SJ_HISTORY_MESSAGE_ERROR);
+  g_assert_cmpuint (strlen (answer->content), ==, 4 * 1024 * 1024);
+  g_assert_cmpuint (fixture->content->len, ==, 4 * 1024 * 1024);
+  g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "4 MiB limit for its text"));
+}
+
+/* An answer that keeps coming past its deadline ends with a message; what
+ * arrived is kept. */
+static void
+test_deadline (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), NULL);
+  g_autoptr(GPtrArray) list = NULL;
+  SjHistoryMessage *answer;
+
+  _sj_llm_client_set_deadline_ms (client, 300);
+  sj_agent_set_client (fixture->agent, client, FALSE);
+  /* 40 pieces 50 ms apart: 2 s, never quiet, past the deadline. */
+  sj_test_model_server_reply_slow_text (fixture->server, "abcdefghijklmnopqrstuvwxyzabcdefghijklmn", 1, 50);
+  run_turn (fixture, "hello");
+  g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_DEADLINE);
+  list = messages (fixture);
+  answer = last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT);
+  g_assert_cmpint (answer->status, ==, SJ_HISTORY_MESSAGE_ERROR);
+  g_assert_true (g_str_has_prefix (answer->content, "abc"));
+  g_assert_cmpuint (strlen (answer->content), <, 40);
+  g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "deadline"));
+}
+
 static void
 test_resend_edited (Fixture       *fixture,
                     gconstpointer  data)
@@ -1567,6 +1645,9 @@ main (int   argc,
   ADD ("/agent/deep-arguments", test_deep_arguments);
   ADD ("/agent/empty-answer", test_empty_answer);
   ADD ("/agent/stalled", test_stalled);
+  ADD ("/agent/tool-choice-ignored", test_tool_choice_ignored);
+  ADD ("/agent/answer-too-large", test_answer_too_large);
+  ADD ("/agent/deadline", test_deadline);
   ADD ("/agent/tool-budget", test_tool_budget);
   ADD ("/agent/resend-edited", test_resend_edited);
   ADD ("/agent/properties", test_properties);

@@ -14,7 +14,8 @@
 #include <libsoup/soup.h>
 
 #include "sj-llm-client-private.h"
-#include "sj-sse-parser.h"
+#include "sj-llm-response.h"
+#include "sj-sse-parser-private.h"
 
 #define API_KEY "sk-test-0123456789"
 
@@ -683,6 +684,190 @@ static const StatusCase unauthorized = { 401, NULL, SJ_LLM_CLIENT_ERROR_UNAUTHOR
   rate_limited = { 429, "17", SJ_LLM_CLIENT_ERROR_RATE_LIMITED, 17 },
   server_error = { 500, NULL, SJ_LLM_CLIENT_ERROR_SERVER, 0 };
 
+
+/* A deadline for the whole answer: keep-alive comments keep the stall
+ * watch quiet, not the deadline. What arrived is kept. */
+static void
+test_error_deadline (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autoptr(JsonObject) partial = NULL;
+  gint64 start;
+
+  fixture->body = CHUNK ("{\"content\":\"Hello\"}") CHUNK ("{\"content\":\" there\"}") FINISH ("stop") DONE;
+  fixture->hold_at = strlen (CHUNK ("{\"content\":\"Hello\"}"));
+  _sj_llm_client_set_stall_timeout_ms (fixture->client, 400);
+  _sj_llm_client_set_deadline_ms (fixture->client, 400);
+  /* 800 ms of keep-alives, 100 ms apart: alive, but past the deadline. */
+  fixture->tick_id = g_timeout_add (100, release_hold, fixture);
+
+  start = g_get_monotonic_time ();
+  result = run_stream (fixture, &error);
+  g_assert_null (result);
+  g_assert_error (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_DEADLINE);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 400 * 1000);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 800 * 1000);
+  partial = sj_llm_client_stream_get_partial (fixture->result);
+  g_assert_cmpstr (json_object_get_string_member (partial, "content"), ==, "Hello");
+}
+
+static void
+ignore_event (const char *data,
+              gpointer    user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+/* 150 MiB of "data:" lines with no blank line between them, fed in 64 KiB
+ * pieces: the parser refuses the event once it passes 8 MiB, and never
+ * holds more than that meanwhile. */
+static void
+test_sse_event_too_large (void)
+{
+  const gsize piece = 64 * 1024;
+  const gsize total = 150 * 1024 * 1024;
+  g_autofree char *chunk = g_malloc (piece);
+  g_autoptr(GError) error = NULL;
+  guint events = 0;
+  g_autoptr(SjSseParser) parser = sj_sse_parser_new (ignore_event, &events);
+  gsize fed = 0;
+  gsize peak = 0;
+  gboolean ok = TRUE;
+
+  /* Lines of 1 KiB: "data: xxx…x\n". */
+  for (gsize i = 0; i < piece; i += 1024)
+    {
+      memcpy (chunk + i, "data: ", 6);
+      memset (chunk + i + 6, 'x', 1024 - 7);
+      chunk[i + 1023] = '\n';
+    }
+
+  while (fed < total && ok)
+    {
+      ok = sj_sse_parser_feed (parser, chunk, piece, &error);
+      fed += piece;
+      peak = MAX (peak, _sj_sse_parser_get_buffered (parser));
+      g_assert_cmpuint (_sj_sse_parser_get_buffered (parser), <=, 8 * 1024 * 1024 + piece);
+    }
+
+  g_assert_false (ok);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE);
+  g_assert_cmpuint (events, ==, 0);
+  g_assert_cmpuint (peak, <=, 8 * 1024 * 1024);
+  g_assert_cmpuint (peak, >, 8 * 1024 * 1024 - piece);
+  /* It stopped at the limit, not at the end of the stream. */
+  g_assert_cmpuint (fed, <=, 8 * 1024 * 1024 + piece);
+
+  /* One endless line is refused the same way. */
+  {
+    g_autoptr(SjSseParser) line_parser = sj_sse_parser_new (ignore_event, &events);
+    g_autoptr(GError) line_error = NULL;
+
+    memset (chunk, 'y', piece);
+    g_assert_true (sj_sse_parser_feed (line_parser, "data: ", 6, NULL));
+    ok = TRUE;
+    for (fed = 0; fed < total && ok; fed += piece)
+      {
+        ok = sj_sse_parser_feed (line_parser, chunk, piece, &line_error);
+        g_assert_cmpuint (_sj_sse_parser_get_buffered (line_parser), <=, 8 * 1024 * 1024);
+      }
+    g_assert_error (line_error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE);
+  }
+}
+
+/* Through the client: the first event is shown and kept, the oversized
+ * one ends the stream with its own error. */
+static void
+test_error_event_too_large (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) result = NULL;
+  g_autoptr(JsonObject) partial = NULL;
+  g_autoptr(GString) body = g_string_new (CHUNK ("{\"content\":\"Hello\"}"));
+
+  while (body->len < 9 * 1024 * 1024)
+    g_string_append (body, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"xxxxxxxxxxxxxxxxxxxxxxxx\"}}]}\n");
+  fixture->body = body->str;
+  fixture->piece_size = 64 * 1024;
+
+  result = run_stream (fixture, &error);
+  g_assert_null (result);
+  g_assert_error (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_EVENT_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "8 MiB"));
+  g_assert_cmpstr (fixture->deltas->str, ==, "Hello");
+  partial = sj_llm_client_stream_get_partial (fixture->result);
+  g_assert_cmpstr (json_object_get_string_member (partial, "content"), ==, "Hello");
+}
+
+/* Feeds @n events each carrying @delta (a JSON delta object) and returns
+ * the response, failed or not. */
+static SjLlmResponse *
+feed_deltas (const char *delta,
+             guint       n)
+{
+  SjLlmResponse *response = sj_llm_response_new (NULL, NULL);
+  g_autofree char *event = g_strdup_printf ("data: {\"choices\":[{\"index\":0,\"delta\":%s}]}\n\n", delta);
+
+  for (guint i = 0; i < n; i++)
+    if (!sj_llm_response_feed (response, event, strlen (event)))
+      break;
+
+  return response;
+}
+
+/* The answer's text, the reasoning and the tool calls' arguments each have
+ * a limit; past it the piece is refused with an error that names the
+ * limit, and what came before is kept. */
+static void
+test_answer_limits (void)
+{
+  g_autofree char *text = g_strnfill (64 * 1024, 'a');
+  g_autofree char *content = g_strdup_printf ("{\"content\":\"%s\"}", text);
+  g_autofree char *reasoning = g_strdup_printf ("{\"reasoning\":\"%s\"}", text);
+  g_autofree char *arguments = g_strdup_printf ("{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":"
+                                                "{\"name\":\"read_code\",\"arguments\":\"%s\"}}]}", text);
+  struct
+  {
+    const char *delta;
+    gint        code;
+    const char *member;
+    gsize       kept;
+  } cases[] = {
+    { content, SJ_LLM_CLIENT_ERROR_ANSWER_TOO_LARGE, "content", 4 * 1024 * 1024 },
+    { reasoning, SJ_LLM_CLIENT_ERROR_REASONING_TOO_LARGE, "reasoning", 4 * 1024 * 1024 },
+    { arguments, SJ_LLM_CLIENT_ERROR_TOOL_ARGUMENTS_TOO_LARGE, NULL, 1024 * 1024 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(SjLlmResponse) response = feed_deltas (cases[i].delta, 100);
+      g_autoptr(JsonObject) json = sj_llm_response_to_json (response);
+      const GError *error = sj_llm_response_get_error (response);
+
+      g_assert_error ((GError *) error, SJ_LLM_CLIENT_ERROR, cases[i].code);
+      g_assert_nonnull (strstr (error->message, "MiB"));
+      if (cases[i].member != NULL)
+        g_assert_cmpuint (strlen (json_object_get_string_member (json, cases[i].member)), ==, cases[i].kept);
+      else
+        {
+          JsonArray *calls = json_object_get_array_member (json, "tool_calls");
+          JsonObject *call = json_array_get_object_element (calls, 0);
+
+          g_assert_cmpuint (strlen (json_object_get_string_member (call, "arguments")), ==, cases[i].kept);
+        }
+    }
+
+  /* Just under the limits is fine. */
+  {
+    g_autoptr(SjLlmResponse) response = feed_deltas (content, 64);
+
+    g_assert_null (sj_llm_response_get_error (response));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -690,6 +875,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/llm-client/sse/split", test_sse_split);
+  g_test_add_func ("/llm-client/sse/event-too-large", test_sse_event_too_large);
+  g_test_add_func ("/llm-client/limits/answer", test_answer_limits);
 
 #define ADD(path, func, data) \
   g_test_add ("/llm-client/" path, Fixture, data, fixture_setup, func, fixture_teardown)
@@ -704,6 +891,8 @@ main (int   argc,
   ADD ("error/malformed", test_error_malformed, NULL);
   ADD ("error/too-deep", test_error_too_deep, NULL);
   ADD ("error/stalled", test_error_stalled, NULL);
+  ADD ("error/deadline", test_error_deadline, NULL);
+  ADD ("error/event-too-large", test_error_event_too_large, NULL);
   ADD ("stream/nul", test_stream_nul, NULL);
   ADD ("stream/keep-alive", test_keep_alive, NULL);
   ADD ("headers/openrouter", test_headers_openrouter, NULL);

@@ -12,11 +12,13 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <libsoup/soup.h>
 #include <json-glib/json-glib.h>
 
 #include "sj-test-voice.h"
-#include "sj-transcription-client.h"
+#include "sj-transcription-client-private.h"
 #include "sj-voice-session.h"
 
 typedef struct
@@ -287,6 +289,8 @@ typedef struct
   char       *model;
   char       *auth;
   gsize       wav_size;
+  gsize       reply_size;  /* a JSON answer of this size, 0 for the transcript */
+  gboolean    hold;        /* send the headers and a little, then nothing */
 } Endpoint;
 
 static void
@@ -336,7 +340,24 @@ endpoint_cb (SoupServer        *server,
       g_free (disposition);
     }
 
-  json = g_strdup_printf ("{\"text\": \"%s\"}", endpoint->text != NULL ? endpoint->text : "");
+  if (endpoint->hold)
+    {
+      SoupMessageBody *reply = soup_server_message_get_response_body (msg);
+
+      soup_server_message_set_status (msg, endpoint->status, NULL);
+      soup_message_headers_set_encoding (soup_server_message_get_response_headers (msg), SOUP_ENCODING_CHUNKED);
+      soup_message_body_append (reply, SOUP_MEMORY_STATIC, "{\"text\": \"", 10);
+      return;
+    }
+  if (endpoint->reply_size > 0)
+    {
+      json = g_malloc (endpoint->reply_size + 1);
+      memset (json, ' ', endpoint->reply_size);
+      memcpy (json, "{\"text\": \"hi\"}", 14);
+      json[endpoint->reply_size] = '\0';
+    }
+  else
+    json = g_strdup_printf ("{\"text\": \"%s\"}", endpoint->text != NULL ? endpoint->text : "");
   soup_server_message_set_status (msg, endpoint->status, NULL);
   soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, json, strlen (json));
 }
@@ -478,6 +499,72 @@ test_endpoint_bad_answer (Fixture       *fixture,
   endpoint_stop (&endpoint);
 }
 
+
+/* The reply is read with a cap: a 2 MiB answer is refused, not read
+ * whole; just under the cap is a transcript. */
+static void
+test_endpoint_reply_cap (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  Endpoint endpoint = { 0 };
+  g_autoptr(SjTranscriptionClient) client = NULL;
+  g_autoptr(GBytes) silence = g_bytes_new_take (g_malloc0 (32000), 32000);
+
+  endpoint_start (&endpoint);
+  client = sj_transcription_client_new (endpoint.url, NULL, NULL);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = NULL;
+
+      endpoint.reply_size = i == 0 ? 2 * 1024 * 1024 : 1024 * 1024 - 16;
+      sj_transcription_client_transcribe_async (client, silence, NULL, transcribed_cb, fixture);
+      text = sj_transcription_client_transcribe_finish (client, wait_result (fixture), &error);
+      g_clear_object (&fixture->result);
+      if (i == 0)
+        {
+          g_assert_null (text);
+          g_assert_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_FAILED);
+          g_assert_nonnull (strstr (error->message, "1 MiB"));
+        }
+      else
+        {
+          g_assert_no_error (error);
+          g_assert_cmpstr (text, ==, "hi");
+        }
+    }
+  endpoint_stop (&endpoint);
+}
+
+/* A service that starts answering and never finishes is given up at the
+ * deadline, with a message that says so. */
+static void
+test_endpoint_deadline (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  Endpoint endpoint = { 0 };
+  g_autoptr(SjTranscriptionClient) client = NULL;
+  g_autoptr(GBytes) silence = g_bytes_new_take (g_malloc0 (32000), 32000);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  endpoint_start (&endpoint);
+  endpoint.hold = TRUE;
+  client = sj_transcription_client_new (endpoint.url, NULL, NULL);
+  _sj_transcription_client_set_deadline_ms (client, 300);
+  sj_transcription_client_transcribe_async (client, silence, NULL, transcribed_cb, fixture);
+  text = sj_transcription_client_transcribe_finish (client, wait_result (fixture), &error);
+  g_clear_object (&fixture->result);
+  g_assert_null (text);
+  g_assert_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_FAILED);
+  g_assert_nonnull (strstr (error->message, "took longer"));
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 300 * 1000);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
+  endpoint_stop (&endpoint);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -494,6 +581,8 @@ main (int   argc,
   g_test_add ("/voice/busy", Fixture, NULL, fixture_set_up, test_busy, fixture_tear_down);
   g_test_add ("/voice/model-missing", Fixture, NULL, fixture_set_up, test_model_missing, fixture_tear_down);
   g_test_add ("/voice/endpoint", Fixture, NULL, fixture_set_up, test_endpoint, fixture_tear_down);
+  g_test_add ("/voice/endpoint-reply-cap", Fixture, NULL, fixture_set_up, test_endpoint_reply_cap, fixture_tear_down);
+  g_test_add ("/voice/endpoint-deadline", Fixture, NULL, fixture_set_up, test_endpoint_deadline, fixture_tear_down);
   g_test_add ("/voice/endpoint-fallback", Fixture, NULL, fixture_set_up, test_endpoint_fallback, fixture_tear_down);
   g_test_add ("/voice/endpoint-bad-answer", Fixture, NULL, fixture_set_up, test_endpoint_bad_answer,
               fixture_tear_down);

@@ -114,6 +114,7 @@ finish_setup (SjAgentConfig *self,
     }
 
   sj_llm_client_set_stall_timeout (client, g_settings_get_uint (self->settings, "stall-timeout"));
+  sj_llm_client_set_deadline (client, g_settings_get_uint (self->settings, "answer-deadline"));
   sj_agent_set_client (self->agent, client, openrouter);
   set_problem (self, NULL);
 }
@@ -264,7 +265,8 @@ settings_changed_cb (SjAgentConfig *self,
                      const char    *key)
 {
   static const char * const keys[] = { "provider", "base-url", "model", "reasoning-mode", "temperature",
-                                       "max-repair-attempts", "tool-budget", "stall-timeout", NULL };
+                                       "max-repair-attempts", "tool-budget", "stall-timeout",
+                                       "answer-deadline", NULL };
 
   if (g_strv_contains (keys, key))
     sj_agent_config_reload (self);

@@ -29,6 +29,8 @@ typedef struct
   gboolean      reuse_user;      /* regenerate: the user message is already stored */
 
   guint         rounds;
+  guint         answered;        /* requests the provider answered: at most tool_budget + 1 */
+  gboolean      final_ignored;   /* tools were called after tool_choice "none" */
   guint         attempt;         /* retries of the current round */
   guint         retry_id;
   guint         retry_cancel_id; /* a stop while waiting to retry */

@@ -161,6 +161,16 @@ explain_failure (const GError *error,
     why = g_strdup_printf (_("The provider is rate-limiting requests (%s), still after %u attempts. Wait a moment, then regenerate."), error->message, attempts);
   else if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_STALLED))
     why = g_strdup_printf (_("The model stopped answering (%s). What arrived is kept; regenerate to try again."), error->message);
+  else if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_EVENT_TOO_LARGE))
+    why = g_strdup_printf (_("The model sent a single piece larger than the 8 MiB limit, so the answer was stopped. What arrived before it is kept; regenerate to try again."));
+  else if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_ANSWER_TOO_LARGE))
+    why = g_strdup_printf (_("The model’s answer passed the 4 MiB limit for its text, so it was stopped. What arrived before it is kept; regenerate to try again."));
+  else if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_REASONING_TOO_LARGE))
+    why = g_strdup_printf (_("The model’s reasoning passed the 4 MiB limit, so the answer was stopped. What arrived before it is kept; regenerate to try again."));
+  else if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_TOOL_ARGUMENTS_TOO_LARGE))
+    why = g_strdup_printf (_("The model’s tool call arguments passed the 1 MiB limit, so the answer was stopped and no tool ran. What arrived before it is kept; regenerate to try again."));
+  else if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_DEADLINE))
+    why = g_strdup_printf (_("The answer took longer than its deadline (%s). What arrived is kept; regenerate to try again, or raise the answer deadline."), error->message);
   else if (g_error_matches (error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_PROTOCOL))
     why = g_strdup_printf (_("The model sent something the app cannot read (%s). What arrived is kept; regenerate to try again."), error->message);
   else if (partial)
@@ -238,6 +248,7 @@ stream_cb (GObject      *object,
     }
 
   turn->attempt = 0;
+  turn->answered++;
   calls = json_object_get_array_member (answer, "tool_calls");
   sj_agent_context_add_assistant (turn->context, json_object_get_string_member_with_default (answer, "content", ""), calls);
 
@@ -255,6 +266,11 @@ stream_cb (GObject      *object,
       _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_COMPLETE, NULL);
       return;
     }
+
+  /* Tools called in answer to tool_choice "none": the calls are refused,
+   * and no request follows. */
+  if (turn->force_final)
+    turn->final_ignored = TRUE;
 
   g_clear_pointer (&turn->calls, json_array_unref);
   turn->calls = json_array_ref (calls);
@@ -282,6 +298,20 @@ start_round (SjAgent     *self,
   if (dropped != NULL && self->known_hash != NULL && turn->context == self->context &&
       g_strv_contains ((const char * const *) dropped, self->known_hash))
     g_clear_pointer (&self->known_hash, g_free);
+
+  /* Whatever the provider does (a model that ignores tool_choice "none"
+   * keeps calling tools), a turn asks at most tool_budget + 1 times: one
+   * request for each tool call it may run, and one for the last word. The
+   * refused calls of the last answer are already answered in the context. */
+  if (turn->answered >= self->tool_budget + 1 || turn->final_ignored)
+    {
+      g_autofree char *why = g_strdup_printf (_("The model kept calling tools after its tool budget was used up, so the app stopped asking after %u requests for this message. What arrived is kept; regenerate to try again."),
+                                              turn->answered);
+
+      _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR,
+                          g_error_new_literal (SJ_AGENT_ERROR, SJ_AGENT_ERROR_TOO_MANY_REQUESTS, why));
+      return;
+    }
 
   body = build_request (self, turn);
   turn->received = FALSE;

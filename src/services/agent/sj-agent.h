@@ -25,6 +25,7 @@ typedef enum
   SJ_AGENT_ERROR_NO_MODEL,        /* no model chosen */
   SJ_AGENT_ERROR_UNREACHABLE,     /* nothing answers at the custom endpoint */
   SJ_AGENT_ERROR_EMPTY_ANSWER,    /* the model finished without a word or a tool call */
+  SJ_AGENT_ERROR_TOO_MANY_REQUESTS, /* the turn reached its bound of tool budget + 1 requests */
 } SjAgentError;
 
 GQuark sj_agent_error_quark (void);

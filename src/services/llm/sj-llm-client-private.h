@@ -26,6 +26,7 @@ struct _SjLlmClient
   char        *api_key;
   gboolean     send_attribution;
   guint        stall_timeout_ms;  /* 0: wait for ever */
+  guint        deadline_ms;       /* an answer's whole time, 0: none */
 };
 
 /* How a request's answer is read. */
@@ -63,6 +64,8 @@ void         _sj_llm_client_set_send_attribution (SjLlmClient         *self,
                                                   gboolean             send_attribution);
 void         _sj_llm_client_set_openrouter_url   (const char          *url);
 void         _sj_llm_client_set_stall_timeout_ms (SjLlmClient         *self,
+                                                  guint                milliseconds);
+void         _sj_llm_client_set_deadline_ms      (SjLlmClient         *self,
                                                   guint                milliseconds);
 
 G_END_DECLS

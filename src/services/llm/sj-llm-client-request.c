@@ -50,12 +50,17 @@ typedef struct
   guint          stall_id;
   guint          stall_ms;
   gboolean       stalled;
+  /* The deadline of the whole answer, which no byte resets. */
+  guint          deadline_id;
+  guint          deadline_ms;
+  gboolean       past_deadline;
 } Request;
 
 static void
 request_stop_watch (Request *req)
 {
   g_clear_handle_id (&req->stall_id, g_source_remove);
+  g_clear_handle_id (&req->deadline_id, g_source_remove);
   if (req->caller_handler != 0)
     g_cancellable_disconnect (req->caller_cancellable, req->caller_handler);
   req->caller_handler = 0;
@@ -112,6 +117,18 @@ stall_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+deadline_cb (gpointer user_data)
+{
+  Request *req = user_data;
+
+  req->deadline_id = 0;
+  req->past_deadline = TRUE;
+  g_cancellable_cancel (req->io_cancellable);
+
+  return G_SOURCE_REMOVE;
+}
+
 /* Any byte, keep-alive comments included, is a sign of life. */
 static void
 request_alive (Request *req)
@@ -137,7 +154,11 @@ return_network_error (GTask  *task,
   if (req != NULL)
     request_stop_watch (req);
 
-  if (req != NULL && req->stalled && !g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+  if (req != NULL && req->past_deadline && !g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+    g_task_return_new_error (task, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_DEADLINE,
+                             "The answer took longer than its deadline of %u seconds",
+                             MAX ((req->deadline_ms + 999) / 1000, 1));
+  else if (req != NULL && req->stalled && !g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     g_task_return_new_error (task, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_STALLED,
                              "The provider sent nothing for %u seconds", MAX (req->stall_ms / 1000, 1));
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -371,6 +392,9 @@ _sj_llm_client_start_request (SjLlmClient         *self,
   /* Only a completion can stall; the short requests have the session's timeout. */
   req->stall_ms = mode == SJ_LLM_READ_STREAM ? self->stall_timeout_ms : 0;
   request_alive (req);
+  req->deadline_ms = mode == SJ_LLM_READ_STREAM ? self->deadline_ms : 0;
+  if (req->deadline_ms > 0)
+    req->deadline_id = g_timeout_add (req->deadline_ms, deadline_cb, req);
 
   soup_session_send_async (self->session, msg, G_PRIORITY_DEFAULT, req->io_cancellable,
                            send_cb, g_object_ref (task));

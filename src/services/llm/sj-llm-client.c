@@ -100,6 +100,7 @@ sj_llm_client_init (SjLlmClient *self)
                                                  "timeout", 0,
                                                  NULL);
   self->stall_timeout_ms = SJ_LLM_CLIENT_DEFAULT_STALL_TIMEOUT * 1000;
+  self->deadline_ms = SJ_LLM_CLIENT_DEFAULT_DEADLINE * 1000;
 }
 
 /**
@@ -192,6 +193,33 @@ sj_llm_client_set_stall_timeout (SjLlmClient *self,
   g_assert (SJ_IS_LLM_CLIENT (self));
 
   self->stall_timeout_ms = MIN (seconds, G_MAXUINT / 1000) * 1000;
+}
+
+/**
+ * sj_llm_client_set_deadline:
+ * @seconds: how long one answer may take from the request to its last
+ *   byte, 0 for ever
+ *
+ * A stream that keeps going past this (a model that never stops, or
+ * keep-alive comments without end) ends with %SJ_LLM_CLIENT_ERROR_DEADLINE;
+ * what arrived before is kept in the partial answer.
+ */
+void
+sj_llm_client_set_deadline (SjLlmClient *self,
+                            guint        seconds)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+
+  self->deadline_ms = MIN (seconds, G_MAXUINT / 1000) * 1000;
+}
+
+void
+_sj_llm_client_set_deadline_ms (SjLlmClient *self,
+                                guint        milliseconds)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+
+  self->deadline_ms = milliseconds;
 }
 
 void

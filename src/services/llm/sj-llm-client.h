@@ -25,10 +25,22 @@ typedef enum
   SJ_LLM_CLIENT_ERROR_PROTOCOL,
   SJ_LLM_CLIENT_ERROR_REJECTED,  /* any other 4xx: bad request, unknown model, no credits */
   SJ_LLM_CLIENT_ERROR_STALLED,   /* no byte for the stall timeout */
+  SJ_LLM_CLIENT_ERROR_EVENT_TOO_LARGE,          /* one server-sent event over 8 MiB */
+  SJ_LLM_CLIENT_ERROR_ANSWER_TOO_LARGE,         /* the answer's text over 4 MiB */
+  SJ_LLM_CLIENT_ERROR_REASONING_TOO_LARGE,      /* the reasoning over 4 MiB */
+  SJ_LLM_CLIENT_ERROR_TOOL_ARGUMENTS_TOO_LARGE, /* the tool calls' arguments over 1 MiB */
+  SJ_LLM_CLIENT_ERROR_DEADLINE,                 /* the answer took longer than its deadline */
 } SjLlmClientError;
 
 /* Long enough for a reasoning model thinking before its first token. */
 #define SJ_LLM_CLIENT_DEFAULT_STALL_TIMEOUT 120
+/* The longest one answer may take, from the request to its last byte. */
+#define SJ_LLM_CLIENT_DEFAULT_DEADLINE 600
+
+/* What one answer may hold. */
+#define SJ_LLM_MAX_CONTENT        (4 * 1024 * 1024)
+#define SJ_LLM_MAX_REASONING      (4 * 1024 * 1024)
+#define SJ_LLM_MAX_TOOL_ARGUMENTS (1024 * 1024)
 
 GQuark sj_llm_client_error_quark (void);
 
@@ -42,6 +54,8 @@ SjLlmClient *sj_llm_client_new                    (const char           *base_ur
 void         sj_llm_client_set_timeout            (SjLlmClient          *self,
                                                    guint                 seconds);
 void         sj_llm_client_set_stall_timeout      (SjLlmClient          *self,
+                                                   guint                 seconds);
+void         sj_llm_client_set_deadline           (SjLlmClient          *self,
                                                    guint                 seconds);
 void         sj_llm_client_stream_async           (SjLlmClient          *self,
                                                    JsonObject           *request_body,

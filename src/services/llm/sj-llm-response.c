@@ -12,12 +12,14 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <libsoup/soup.h>
 
 #include "sj-json.h"
 #include "sj-llm-client.h"
 #include "sj-llm-response.h"
-#include "sj-sse-parser.h"
+#include "sj-sse-parser-private.h"
 
 /* The server chooses the indices; a bound keeps a bogus one from
  * allocating a huge array. */
@@ -40,6 +42,7 @@ struct _SjLlmResponse
   GPtrArray      *tool_calls;
   JsonObject     *usage;
   char           *finish_reason;
+  gsize           arguments_size; /* of all the tool calls together */
   GError         *error;  /* the first problem found in the stream */
   gboolean        done;   /* [DONE] seen */
 };
@@ -185,7 +188,18 @@ apply_tool_calls (SjLlmResponse *self,
       if ((str = json_get_string (function, "name")) != NULL && *str && call->name == NULL)
         call->name = g_strdup (str);
       if ((str = json_get_string (function, "arguments")) != NULL)
-        g_string_append (call->arguments, str);
+        {
+          gsize len = strlen (str);
+
+          if (self->arguments_size + len > SJ_LLM_MAX_TOOL_ARGUMENTS)
+            {
+              fail (self, SJ_LLM_CLIENT_ERROR_TOOL_ARGUMENTS_TOO_LARGE,
+                    "The model's tool call arguments passed the 1 MiB limit");
+              return;
+            }
+          self->arguments_size += len;
+          g_string_append_len (call->arguments, str, len);
+        }
     }
 }
 
@@ -234,6 +248,13 @@ apply_completion (SjLlmResponse *self,
   if (((str = json_get_string (delta, "reasoning")) != NULL ||
        (str = json_get_string (delta, "reasoning_content")) != NULL) && *str)
     {
+      /* Past a limit the piece is not kept nor shown: what came before it is. */
+      if (self->reasoning->len + strlen (str) > SJ_LLM_MAX_REASONING)
+        {
+          fail (self, SJ_LLM_CLIENT_ERROR_REASONING_TOO_LARGE,
+                "The model's reasoning passed the 4 MiB limit");
+          return;
+        }
       g_string_append (self->reasoning, str);
       if (self->func != NULL)
         self->func (SJ_LLM_DELTA_REASONING, str, self->user_data);
@@ -241,6 +262,12 @@ apply_completion (SjLlmResponse *self,
 
   if ((str = json_get_string (delta, "content")) != NULL && *str)
     {
+      if (self->content->len + strlen (str) > SJ_LLM_MAX_CONTENT)
+        {
+          fail (self, SJ_LLM_CLIENT_ERROR_ANSWER_TOO_LARGE,
+                "The model's answer passed the 4 MiB limit");
+          return;
+        }
       g_string_append (self->content, str);
       if (self->func != NULL)
         self->func (SJ_LLM_DELTA_CONTENT, str, self->user_data);
@@ -316,7 +343,10 @@ sj_llm_response_feed (SjLlmResponse *self,
   g_return_val_if_fail (self != NULL, FALSE);
 
   if (self->error == NULL && !sj_sse_parser_feed (self->parser, data, len, &error))
-    fail (self, SJ_LLM_CLIENT_ERROR_PROTOCOL, error->message);
+    fail (self,
+          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE)
+            ? SJ_LLM_CLIENT_ERROR_EVENT_TOO_LARGE : SJ_LLM_CLIENT_ERROR_PROTOCOL,
+          error->message);
 
   return self->error == NULL;
 }
@@ -473,3 +503,4 @@ sj_llm_parse_retry_after (const char *value)
     return span > 0 ? (guint) ((span + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC) : 0;
   }
 }
+

@@ -15,11 +15,13 @@
 
 #include <gio/gio.h>
 
-#include "sj-sse-parser.h"
+#include "sj-sse-parser-private.h"
 
-/* A line longer than this is not a sane completion chunk; refusing it
- * keeps a broken or hostile server from growing our memory without end. */
-#define MAX_LINE_LENGTH (8 * 1024 * 1024)
+/* An event (its data lines together, and the line under way) larger than
+ * this is not a sane completion chunk; refusing it keeps a broken or
+ * hostile server from growing our memory without end, whether it sends one
+ * endless line or endless "data:" lines with no blank line between them. */
+#define MAX_EVENT_SIZE (8 * 1024 * 1024)
 
 struct _SjSseParser
 {
@@ -27,6 +29,7 @@ struct _SjSseParser
   gpointer        user_data;
   GString        *line;      /* the line not yet terminated */
   GString        *data;      /* data lines of the event under way */
+  gsize           max_event; /* MAX_EVENT_SIZE, smaller in tests */
   guint           has_data : 1;
   guint           skip_lf : 1; /* the previous piece ended in CR */
 };
@@ -41,6 +44,7 @@ sj_sse_parser_new (SjSseEventFunc func,
   self->user_data = user_data;
   self->line = g_string_new (NULL);
   self->data = g_string_new (NULL);
+  self->max_event = MAX_EVENT_SIZE;
 
   return self;
 }
@@ -70,10 +74,32 @@ dispatch (SjSseParser *self)
     }
 }
 
-static void
+/* The bytes held for the event under way. */
+static gsize
+buffered (SjSseParser *self)
+{
+  return self->data->len + self->line->len;
+}
+
+static gboolean
+event_too_large (SjSseParser  *self,
+                 gsize         more,
+                 GError      **error)
+{
+  if (buffered (self) + more <= self->max_event)
+    return FALSE;
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+               "The provider sent an event larger than %" G_GSIZE_FORMAT " MiB",
+               self->max_event / (1024 * 1024));
+  return TRUE;
+}
+
+static gboolean
 process_line (SjSseParser *self,
               const char  *line,
-              gsize        len)
+              gsize        len,
+              GError     **error)
 {
   const char *colon;
   const char *value;
@@ -82,26 +108,36 @@ process_line (SjSseParser *self,
   if (len == 0)
     {
       dispatch (self);
-      return;
+      return TRUE;
     }
 
   if (line[0] == ':')
-    return;
+    return TRUE;
 
   colon = memchr (line, ':', len);
   name_len = colon != NULL ? (gsize) (colon - line) : len;
 
   if (name_len != 4 || memcmp (line, "data", 4) != 0)
-    return;
+    return TRUE;
 
   value = colon != NULL ? colon + 1 : line + len;
   if (value < line + len && *value == ' ')
     value++;
 
+  /* The line itself was counted while it arrived; what counts now is the
+   * event it joins. */
+  if (self->data->len + (gsize) (line + len - value) + 1 > self->max_event)
+    {
+      g_string_truncate (self->line, 0);
+      return !event_too_large (self, (line + len - value) + 1, error);
+    }
+
   if (self->has_data)
     g_string_append_c (self->data, '\n');
   g_string_append_len (self->data, value, line + len - value);
   self->has_data = TRUE;
+
+  return TRUE;
 }
 
 /**
@@ -109,9 +145,11 @@ process_line (SjSseParser *self,
  * @self: a #SjSseParser
  * @data: the bytes just read
  * @len: their length
- * @error: set when a line exceeds the limit
+ * @error: set when an event exceeds the limit (%G_IO_ERROR_MESSAGE_TOO_LARGE)
  *
  * Parses @data, calling the event function for every event it completes.
+ * The parser never holds more than the limit of one event, however the
+ * bytes come.
  *
  * Returns: %FALSE if the stream is not something we can parse
  */
@@ -143,12 +181,8 @@ sj_sse_parser_feed (SjSseParser  *self,
       for (eol = p; eol < end && *eol != '\n' && *eol != '\r'; eol++)
         ;
 
-      if (self->line->len + (gsize) (eol - p) > MAX_LINE_LENGTH)
-        {
-          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                               "Event stream line too long");
-          return FALSE;
-        }
+      if (event_too_large (self, eol - p, error))
+        return FALSE;
 
       if (eol == end)
         {
@@ -158,13 +192,18 @@ sj_sse_parser_feed (SjSseParser  *self,
 
       if (self->line->len > 0)
         {
+          gboolean ok;
+
           g_string_append_len (self->line, p, eol - p);
-          process_line (self, self->line->str, self->line->len);
+          /* The line is about to join the event: not counted twice. */
+          ok = process_line (self, self->line->str, self->line->len, error);
           g_string_truncate (self->line, 0);
+          if (!ok)
+            return FALSE;
         }
-      else
+      else if (!process_line (self, p, eol - p, error))
         {
-          process_line (self, p, eol - p);
+          return FALSE;
         }
 
       if (*eol == '\r')
@@ -202,4 +241,31 @@ sj_sse_parser_finish (SjSseParser *self)
 
   g_string_truncate (self->line, 0);
   dispatch (self);
+}
+
+/**
+ * _sj_sse_parser_get_buffered:
+ *
+ * For the tests: the bytes the parser holds for the event under way.
+ */
+gsize
+_sj_sse_parser_get_buffered (SjSseParser *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return buffered (self);
+}
+
+/**
+ * _sj_sse_parser_set_max_event:
+ *
+ * For the tests and the benchmark: a smaller limit for one event.
+ */
+void
+_sj_sse_parser_set_max_event (SjSseParser *self,
+                              gsize        max_event)
+{
+  g_return_if_fail (self != NULL);
+
+  self->max_event = max_event;
 }

@@ -24,9 +24,16 @@
 #include "sj-key-guard.h"
 #include "sj-redact.h"
 #include "sj-transcription-client.h"
+#include "sj-transcription-client-private.h"
 #include "sj-voice-recognizer.h"
 
 #define DEFAULT_TIMEOUT_S 30
+/* A transcript is a few words: its answer is read with a cap and a total
+ * deadline, never whole, so a broken or hostile service cannot grow our
+ * memory or hold the microphone button for ever. */
+#define MAX_REPLY_SIZE (1024 * 1024)
+#define DEFAULT_DEADLINE_MS (60 * 1000)
+#define READ_SIZE 16384
 
 struct _SjTranscriptionClient
 {
@@ -36,7 +43,22 @@ struct _SjTranscriptionClient
   char        *model;
   char        *api_key;
   SoupSession *session;
+  guint        deadline_ms;
 };
+
+/* One exchange: the message, the reply read so far, and its deadline. */
+typedef struct
+{
+  SoupMessage  *msg;
+  GInputStream *stream;
+  GByteArray   *body;
+  GCancellable *io_cancellable;
+  GCancellable *caller_cancellable;
+  gulong        caller_handler;
+  guint         deadline_id;
+  guint         deadline_ms;
+  gboolean      past_deadline;
+} Exchange;
 
 G_DEFINE_FINAL_TYPE (SjTranscriptionClient, sj_transcription_client, G_TYPE_OBJECT)
 
@@ -68,6 +90,7 @@ sj_transcription_client_init (SjTranscriptionClient *self)
   self->session = soup_session_new_with_options ("user-agent", "StrudelJam/" PACKAGE_VERSION,
                                                  "timeout", DEFAULT_TIMEOUT_S,
                                                  NULL);
+  self->deadline_ms = DEFAULT_DEADLINE_MS;
 }
 
 /**
@@ -166,6 +189,56 @@ sj_transcription_client_encode_wav (GBytes *samples)
   return g_bytes_new_take (wav, 44 + size);
 }
 
+/* For the tests: the reply's total deadline. */
+void
+_sj_transcription_client_set_deadline_ms (SjTranscriptionClient *self,
+                                          guint                  milliseconds)
+{
+  g_assert (SJ_IS_TRANSCRIPTION_CLIENT (self));
+
+  self->deadline_ms = milliseconds;
+}
+
+static void
+exchange_stop_watch (Exchange *ex)
+{
+  g_clear_handle_id (&ex->deadline_id, g_source_remove);
+  if (ex->caller_handler != 0)
+    g_cancellable_disconnect (ex->caller_cancellable, ex->caller_handler);
+  ex->caller_handler = 0;
+}
+
+static void
+exchange_free (Exchange *ex)
+{
+  exchange_stop_watch (ex);
+  g_clear_object (&ex->msg);
+  g_clear_object (&ex->stream);
+  g_byte_array_unref (ex->body);
+  g_clear_object (&ex->io_cancellable);
+  g_clear_object (&ex->caller_cancellable);
+  g_free (ex);
+}
+
+static gboolean
+deadline_cb (gpointer user_data)
+{
+  Exchange *ex = user_data;
+
+  ex->deadline_id = 0;
+  ex->past_deadline = TRUE;
+  g_cancellable_cancel (ex->io_cancellable);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+caller_cancelled_cb (GCancellable *cancellable,
+                     gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
 static GError *
 error_from_status (guint       status,
                    const char *url)
@@ -204,42 +277,121 @@ bad:
 }
 
 static void
-send_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
+return_failure (GTask  *task,
+                GError *error)
 {
-  g_autoptr(GTask) task = user_data;
   SjTranscriptionClient *self = g_task_get_source_object (task);
-  SoupMessage *msg = g_task_get_task_data (task);
+  Exchange *ex = g_task_get_task_data (task);
+
+  exchange_stop_watch (ex);
+  if (ex->past_deadline && !g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+    g_task_return_new_error (task, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_FAILED,
+                             _("The transcription service at %s took longer than %u seconds to answer"),
+                             self->url, MAX ((ex->deadline_ms + 999) / 1000, 1));
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_task_return_error (task, g_error_copy (error));
+  else
+    g_task_return_new_error (task, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_UNREACHABLE,
+                             _("The transcription service at %s cannot be reached (%s)"),
+                             self->url, error->message);
+}
+
+static void
+finish_reply (GTask *task)
+{
+  SjTranscriptionClient *self = g_task_get_source_object (task);
+  Exchange *ex = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) body = NULL;
-  char *text;
   guint status;
+  char *text;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
-  if (body == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        g_task_return_new_error (task, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_UNREACHABLE,
-                                 _("The transcription service at %s cannot be reached (%s)"),
-                                 self->url, error->message);
-      return;
-    }
-
-  status = soup_message_get_status (msg);
+  exchange_stop_watch (ex);
+  status = soup_message_get_status (ex->msg);
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
       g_task_return_error (task, error_from_status (status, self->url));
       return;
     }
 
+  body = g_bytes_new (ex->body->data, ex->body->len);
   text = parse_text (body, &error);
   if (text == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_pointer (task, text, g_free);
+}
+
+static void read_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data);
+
+static void
+read_next (GTask *task)
+{
+  Exchange *ex = g_task_get_task_data (task);
+
+  g_input_stream_read_bytes_async (ex->stream, READ_SIZE, G_PRIORITY_DEFAULT,
+                                   ex->io_cancellable, read_cb, task);
+}
+
+static void
+read_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SjTranscriptionClient *self = g_task_get_source_object (task);
+  Exchange *ex = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  const guint8 *data;
+  gsize len;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  if (bytes == NULL)
+    {
+      return_failure (task, error);
+      return;
+    }
+
+  data = g_bytes_get_data (bytes, &len);
+  if (len == 0)
+    {
+      finish_reply (task);
+      return;
+    }
+
+  if (ex->body->len + len > MAX_REPLY_SIZE)
+    {
+      exchange_stop_watch (ex);
+      g_task_return_new_error (task, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_FAILED,
+                               _("The transcription service at %s answered with more than 1 MiB"),
+                               self->url);
+      return;
+    }
+  g_byte_array_append (ex->body, data, len);
+
+  read_next (g_steal_pointer (&task));
+}
+
+static void
+send_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Exchange *ex = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  ex->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (ex->stream == NULL)
+    {
+      return_failure (task, error);
+      return;
+    }
+
+  read_next (g_steal_pointer (&task));
 }
 
 /**
@@ -260,6 +412,7 @@ sj_transcription_client_transcribe_async (SjTranscriptionClient *self,
   g_autoptr(SoupMultipart) multipart = NULL;
   g_autoptr(GBytes) wav = NULL;
   SoupMessage *msg;
+  Exchange *ex;
 
   g_assert (SJ_IS_TRANSCRIPTION_CLIENT (self));
 
@@ -298,9 +451,23 @@ sj_transcription_client_transcribe_async (SjTranscriptionClient *self,
       soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
     }
 
-  g_task_set_task_data (task, msg, g_object_unref);
-  soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, cancellable,
-                                    send_cb, g_object_ref (task));
+  ex = g_new0 (Exchange, 1);
+  ex->msg = msg;
+  ex->body = g_byte_array_new ();
+  ex->io_cancellable = g_cancellable_new ();
+  g_task_set_task_data (task, ex, (GDestroyNotify) exchange_free);
+  if (cancellable != NULL)
+    {
+      ex->caller_cancellable = g_object_ref (cancellable);
+      ex->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (caller_cancelled_cb),
+                                                  g_object_ref (ex->io_cancellable), g_object_unref);
+    }
+  ex->deadline_ms = self->deadline_ms;
+  if (ex->deadline_ms > 0)
+    ex->deadline_id = g_timeout_add (ex->deadline_ms, deadline_cb, ex);
+
+  soup_session_send_async (self->session, msg, G_PRIORITY_DEFAULT, ex->io_cancellable,
+                           send_cb, g_object_ref (task));
 }
 
 char *
