@@ -524,9 +524,10 @@ test_remote_map_sounds (void)
   g_autoptr(GFile) directory = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("sj-dry-run-remote-XXXXXX", NULL);
-  g_autofree char *map_dir = g_build_filename (dir, "raw.githubusercontent.com", "user", "repo", "main", NULL);
+  g_autofree char *map_dir = g_build_filename (dir, "https", "raw.githubusercontent.com", "user", "repo", "main", NULL);
   g_autofree char *map_file = g_build_filename (map_dir, "strudel.json", NULL);
   g_autofree char *index = g_build_filename (dir, ".index", NULL);
+  g_autofree char *layout = g_build_filename (dir, ".layout", NULL);
   g_autoptr(JsonNode) answer_node = NULL;
   const char *text;
   JsonArray *loading;
@@ -546,6 +547,9 @@ test_remote_map_sounds (void)
   g_assert_true (g_file_set_contents (map_file, "{\"_base\": \"https://raw.githubusercontent.com/user/repo/main/\","
                                       " \"rbd\": [\"bd.wav\"], \"r sd\": \"sd.wav\"}", -1, NULL));
   g_assert_true (g_file_set_contents (index, "https://raw.githubusercontent.com/user/repo/main/strudel.json\n", -1, NULL));
+  /* The cache's own layout (<scheme>/<host>/<path>, issue 28), so that
+   * nothing is taken for a folder of the first layout and dropped. */
+  g_assert_true (g_file_set_contents (layout, "2\n", -1, NULL));
   directory = g_file_new_for_path (dir);
   cache = sj_sound_cache_new (sj_sound_library_get_default (), directory);
   remote = sj_remote_samples_new (cache, directory);
