@@ -46,7 +46,8 @@ server_cb (SoupServer        *server,
            GHashTable        *query,
            gpointer           user_data)
 {
-  static const char body[] = "RIFF-not-really-a-wav";
+  /* A WAV head, as the cache keeps only bodies that sniff as audio. */
+  static const char body[] = "RIFF\x10\0\0\0WAVEnot-really";
 
   soup_server_message_set_status (msg, 200, NULL);
   soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_STATIC, body, sizeof body - 1);
