@@ -488,7 +488,7 @@ s(\"ghtone*4\")"
     github=raw.githubusercontent.com/user/repo/main
     grep -q "GET /$github/strudel.json" "$tmp/host.log" || fail "the sample map was not downloaded from the host"
     grep -q "GET /$github/tone.wav" "$tmp/host.log" || fail "ghtone was not downloaded from the host"
-    [ -s "$XDG_CACHE_HOME/strudel-jam/sounds/remote/$github/tone.wav" ] || fail "ghtone is not in the cache"
+    [ -s "$XDG_CACHE_HOME/strudel-jam/sounds/remote/https/$github/tone.wav" ] || fail "ghtone is not in the cache"
     stop_host
     export STRUDEL_JAM_REMOTE_URL=http://127.0.0.1:9
     session second
