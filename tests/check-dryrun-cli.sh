@@ -55,10 +55,12 @@ check "sample uses: the files the code plays" 0 \
 # samples() in the code: a map the app fetched (in its cache, remembered in
 # the index) is known; one it never fetched is loading, not unknown.
 remote="$XDG_CACHE_HOME/strudel-jam/sounds/remote"
-mkdir -p "$remote/raw.githubusercontent.com/user/repo/main"
+# The cache's layout: <scheme>/<host>/<path>, marked by .layout (issue 28).
+mkdir -p "$remote/https/raw.githubusercontent.com/user/repo/main"
 printf '{"_base": "https://raw.githubusercontent.com/user/repo/main/", "ghkick": ["kick.wav"]}' \
-  >"$remote/raw.githubusercontent.com/user/repo/main/strudel.json"
+  >"$remote/https/raw.githubusercontent.com/user/repo/main/strudel.json"
 printf 'https://raw.githubusercontent.com/user/repo/main/strudel.json\n' >"$remote/.index"
+printf '2\n' >"$remote/.layout"
 check "a sample map fetched before is known" 0 \
   "d['ok'] and d['loadingSounds'] == [] and [u['name'] for u in d['unknownSounds']] == ['nosuch']" \
   "samples('github:user/repo')
