@@ -26,8 +26,20 @@
 #include "sj-knowledge.h"
 #include "sj-test-files.h"
 
-/* The helper's limit (src/dryrun-helper/sj-dry-run-memory.h). */
-#define SJ_TEST_DRY_RUN_MAX_RSS_MIB 256
+/* The helper's limit (src/dryrun-helper/sj-dry-run-memory.h), four times
+ * larger under AddressSanitizer, whose shadow memory is resident too. */
+#if defined(__SANITIZE_ADDRESS__)
+# define SJ_TEST_DRY_RUN_MAX_RSS_MIB 1024
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define SJ_TEST_DRY_RUN_MAX_RSS_MIB 1024
+# endif
+#endif
+#ifdef SJ_TEST_DRY_RUN_MAX_RSS_MIB
+# define SJ_TEST_UNDER_ASAN 1
+#else
+# define SJ_TEST_DRY_RUN_MAX_RSS_MIB 256
+#endif
 
 static SjDryRun *dry_run;
 static SjKnowledge *knowledge;
@@ -788,6 +800,13 @@ test_memory_limit (void)
   };
   g_autoptr(JsonObject) doubling = NULL;
   g_autoptr(JsonObject) after = NULL;
+
+#ifdef SJ_TEST_UNDER_ASAN
+  /* What is resident, and so where the limit falls, is AddressSanitizer's
+   * here; the normal build tests the limit. */
+  g_test_skip ("the memory limit is tested in the build without AddressSanitizer");
+  return;
+#endif
 
   for (guint i = 0; i < G_N_ELEMENTS (hungry); i++)
     {
