@@ -184,6 +184,7 @@ build_agent_cb (gpointer user_data)
   sj_sessions_page_set_toast_overlay (self->sessions_page, self->toast_overlay);
   adw_bin_set_child (self->sessions_bin, GTK_WIDGET (self->sessions_page));
   self->settings_page = SJ_SETTINGS_PAGE (sj_settings_page_new (self->settings));
+  sj_settings_page_set_history (self->settings_page, self->history);
   adw_bin_set_child (self->settings_bin, GTK_WIDGET (self->settings_page));
   sj_tool_logs_page_set_store (self->tool_logs_page, self->history);
   sj_chat_panel_set_agent (self->chat_panel, self->agent, self->agent_config);

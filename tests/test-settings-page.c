@@ -175,6 +175,9 @@ test_bindings (void)
     { "repair_spin", "max-repair-attempts" },
     { "tool_budget_spin", "tool-budget" },
     { "osc_port_spin", "osc-port" },
+    { "stall_timeout_spin", "stall-timeout" },
+    { "answer_deadline_spin", "answer-deadline" },
+    { "history_limit_spin", "history-size-limit-mb" },
   };
 
   if (!have_keyring ())
@@ -248,6 +251,67 @@ test_bindings (void)
       WAIT_UNTIL (gtk_spin_button_get_value (spin) == 3);
     }
 
+  /* The limits where 0 means none: named, titled in the musician's words,
+   * at the schema's defaults, "No limit" at 0 (and typed back), both ways.
+   * Activating the row puts the keyboard in its spin button. */
+  {
+    static const struct {
+      const char *spin;
+      const char *key;
+      const char *title;
+      const char *name;
+      const char *subtitle;
+      guint       default_value;
+    } limits[] = {
+      { "stall_timeout_spin", "stall-timeout", "Give up on a silent model after",
+        "Give up on a silent model after, in seconds", "Reasoning models", 120 },
+      { "answer_deadline_spin", "answer-deadline", "Longest answer", "Longest answer, in seconds",
+        "keeping what arrived", 600 },
+      { "history_limit_spin", "history-size-limit-mb", "Warn when history is larger than",
+        "Warn when history is larger than, in megabytes", "never deleted without you", 1024 },
+    };
+    g_autoptr(GSettings) defaults = new_settings ();
+
+    for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
+      {
+        GtkSpinButton *spin = GTK_SPIN_BUTTON (CHILD (page, limits[i].spin));
+        AdwActionRow *row = ADW_ACTION_ROW (gtk_widget_get_ancestor (GTK_WIDGET (spin), ADW_TYPE_ACTION_ROW));
+        g_autoptr(GSettings) fresh = new_settings ();
+        GtkWindow *fresh_window;
+        SjSettingsPage *fresh_page = show_page (fresh, &fresh_window);
+        GtkSpinButton *fresh_spin = GTK_SPIN_BUTTON (CHILD (fresh_page, limits[i].spin));
+
+        /* The real key's default, shown by a page of its own. */
+        g_assert_cmpuint (g_settings_get_uint (defaults, limits[i].key), ==, limits[i].default_value);
+        g_assert_cmpuint ((guint) gtk_spin_button_get_value (fresh_spin), ==, limits[i].default_value);
+        gtk_window_destroy (fresh_window);
+
+        gtk_test_accessible_assert_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, limits[i].name);
+        g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, limits[i].title);
+        g_assert_nonnull (strstr (adw_action_row_get_subtitle (row), limits[i].subtitle));
+        g_assert_true (adw_action_row_get_activatable_widget (row) == GTK_WIDGET (spin));
+
+        g_settings_set_uint (settings, limits[i].key, 0);
+        WAIT_UNTIL (gtk_spin_button_get_value (spin) == 0);
+        WAIT_UNTIL (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (spin)), "No limit") == 0);
+        g_settings_set_uint (settings, limits[i].key, 90);
+        WAIT_UNTIL (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (spin)), "90") == 0);
+        /* Typed: a number, then "No limit" back, as the musician would. */
+        gtk_editable_set_text (GTK_EDITABLE (spin), "45");
+        gtk_spin_button_update (spin);
+        WAIT_UNTIL (g_settings_get_uint (settings, limits[i].key) == 45);
+        gtk_editable_set_text (GTK_EDITABLE (spin), "no limit");
+        gtk_spin_button_update (spin);
+        WAIT_UNTIL (g_settings_get_uint (settings, limits[i].key) == 0);
+        g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "No limit");
+        gtk_spin_button_set_value (spin, 300);
+        WAIT_UNTIL (g_settings_get_uint (settings, limits[i].key) == 300);
+      }
+
+    /* No history given, no size to show. */
+    g_assert_false (gtk_widget_get_visible (GTK_WIDGET (CHILD (page, "history_size_row"))));
+  }
+
   /* Downloading sounds: on by default; off is strictly offline, and the
    * row says so. Activating the row flips it, as a click would. */
   {
@@ -301,6 +365,79 @@ test_bindings (void)
     WAIT_UNTIL (sj_test_settings_string_is (settings, "midi-destination", "FLUID Synth"));
   }
 
+  gtk_window_destroy (window);
+}
+
+/* History ----------------------------------------------------------------- */
+
+/* The History group shows the history's size now, in the limit's
+ * megabytes, and says when it is past the limit the window sets from the
+ * setting; nothing is deleted. */
+static void
+test_history_size (void)
+{
+  g_autoptr(GSettings) settings = new_settings ();
+  g_autoptr(SjHistoryStore) history = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *big = NULL;
+  g_autofree char *expected = NULL;
+  GtkWindow *window;
+  SjSettingsPage *page;
+  GtkWidget *group, *size_row;
+  GtkLabel *size_label;
+  gint64 session;
+
+  if (!have_keyring ())
+    return;
+
+  history = sj_history_store_new (":memory:", &error);
+  g_assert_no_error (error);
+  session = sj_history_store_create_session (history, "Jam", &error);
+  g_assert_no_error (error);
+  big = g_strnfill (3 * 1024 * 1024, 'x');
+  sj_history_store_append_message (history, session, SJ_HISTORY_ROLE_USER, big, NULL,
+                                   SJ_HISTORY_MESSAGE_COMPLETE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sj_history_store_get_size (history), >, 3 * 1024 * 1024);
+
+  page = show_page (settings, &window);
+  sj_settings_page_set_history (page, history);
+  size_row = GTK_WIDGET (CHILD (page, "history_size_row"));
+  size_label = GTK_LABEL (CHILD (page, "history_size_label"));
+  group = gtk_widget_get_ancestor (size_row, ADW_TYPE_PREFERENCES_GROUP);
+  g_assert_cmpstr (adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (group)), ==, "History");
+  g_assert_true (gtk_widget_get_ancestor (GTK_WIDGET (CHILD (page, "history_limit_spin")),
+                                          ADW_TYPE_PREFERENCES_GROUP) == group);
+  g_assert_true (gtk_widget_get_visible (size_row));
+  WAIT_UNTIL (gtk_widget_get_mapped (size_row));
+
+  expected = g_strdup_printf ("%.1f MB", sj_history_store_get_size (history) / (1024.0 * 1024.0));
+  g_assert_cmpstr (gtk_label_get_text (size_label), ==, expected);
+  g_assert_true (g_str_has_prefix (expected, "3."));
+  g_assert_true (subtitle_is (size_row, ""));
+
+  /* Past the limit (as the window sets it from history-size-limit-mb). */
+  sj_history_store_set_size_limit (history, 1024 * 1024);
+  g_assert_true (sj_history_store_get_over_limit (history));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (size_row)), "Sessions page"));
+  sj_history_store_set_size_limit (history, 0);
+  g_assert_true (subtitle_is (size_row, ""));
+
+  /* Shown again, the page counts again. */
+  gtk_widget_set_visible (GTK_WIDGET (page), FALSE);
+  WAIT_UNTIL (!gtk_widget_get_mapped (size_row));
+  sj_history_store_append_message (history, session, SJ_HISTORY_ROLE_USER, big, NULL,
+                                   SJ_HISTORY_MESSAGE_COMPLETE, &error);
+  g_assert_no_error (error);
+  gtk_widget_set_visible (GTK_WIDGET (page), TRUE);
+  WAIT_UNTIL (gtk_widget_get_mapped (size_row));
+  g_free (expected);
+  expected = g_strdup_printf ("%.1f MB", sj_history_store_get_size (history) / (1024.0 * 1024.0));
+  g_assert_true (g_str_has_prefix (expected, "6."));
+  g_assert_cmpstr (gtk_label_get_text (size_label), ==, expected);
+
+  sj_settings_page_set_history (page, NULL);
+  g_assert_false (gtk_widget_get_visible (size_row));
   gtk_window_destroy (window);
 }
 
@@ -976,6 +1113,7 @@ main (int   argc,
   start_provider ();
 
   g_test_add_func ("/settings-page/bindings", test_bindings);
+  g_test_add_func ("/settings-page/history-size", test_history_size);
   g_test_add_func ("/settings-page/api-key", test_api_key);
   g_test_add_func ("/settings-page/models", test_models);
   g_test_add_func ("/settings-page/voice", test_voice);

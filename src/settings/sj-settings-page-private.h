@@ -12,6 +12,7 @@
 
 #include <adwaita.h>
 
+#include "sj-history-store.h"
 #include "sj-insecure-key-row.h"
 #include "sj-keyring-key-rows.h"
 #include "sj-osc-destinations-row.h"
@@ -37,6 +38,7 @@ struct _SjSettingsPage
   SjKeyringKeyRows     *voice_key_rows;      /* the transcription service's key */
   SjInsecureKeyRow     *insecure_key_row;        /* under the base URL */
   SjInsecureKeyRow     *voice_insecure_key_row;  /* under the transcription URL */
+  SjHistoryStore       *history;             /* whose size is shown, or NULL */
 
   GtkStringList        *models;
   GtkFilterListModel   *filtered_models;
@@ -65,6 +67,11 @@ struct _SjSettingsPage
   GtkSpinButton        *bar_cycles_spin;
   GtkSpinButton        *repair_spin;
   GtkSpinButton        *tool_budget_spin;
+  GtkSpinButton        *stall_timeout_spin;
+  GtkSpinButton        *answer_deadline_spin;
+  GtkSpinButton        *history_limit_spin;
+  AdwActionRow         *history_size_row;
+  GtkLabel             *history_size_label;
   GtkSwitch            *download_sounds_switch;
   GtkSwitch            *local_sample_hosts_switch;
   GtkSwitch            *realtime_audio_switch;

@@ -3,7 +3,9 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The agent's Settings page of the side panel: the provider and model, the
- * API key in the keyring, when changes land, and the agent's limits.
+ * API key in the keyring, when changes land, the agent's limits (how long
+ * a silent model is waited for, how long one answer may take) and the
+ * history's: the size past which the window warns, and the size now.
  *
  * Every control is bound to GSettings, so a change applies at once and a
  * change made elsewhere (another window, dconf) shows here at once too.
@@ -126,6 +128,10 @@ bind_settings (SjSettingsPage *self)
 
   g_settings_bind (self->settings, "max-repair-attempts", self->repair_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "tool-budget", self->tool_budget_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "stall-timeout", self->stall_timeout_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "answer-deadline", self->answer_deadline_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "history-size-limit-mb", self->history_limit_spin, "value",
+                   G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "download-sounds", self->download_sounds_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "allow-local-sample-hosts", self->local_sample_hosts_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
@@ -134,6 +140,35 @@ bind_settings (SjSettingsPage *self)
   g_settings_bind (self->settings, "osc-port", self->osc_port_spin, "value", G_SETTINGS_BIND_DEFAULT);
   bind_choices (self, "midi-backend", self->midi_backend_row, midi_backend_choices);
   g_settings_bind (self->settings, "midi-destination", self->midi_destination_row, "text", G_SETTINGS_BIND_DEFAULT);
+}
+
+/* The limits where 0 means none say so: "No limit" rather than 0, and
+ * "No limit" typed back is 0. */
+static gboolean
+no_limit_output_cb (GtkSpinButton *spin,
+                    gpointer       user_data)
+{
+  if (gtk_spin_button_get_value (spin) != 0)
+    return FALSE;
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (spin)), _("No limit")) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (spin), _("No limit"));
+  return TRUE;
+}
+
+static int
+no_limit_input_cb (GtkSpinButton *spin,
+                   double        *new_value,
+                   gpointer       user_data)
+{
+  g_autofree char *text = g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (spin)), -1);
+  g_autofree char *no_limit = g_utf8_casefold (_("No limit"), -1);
+
+  if (!g_str_equal (g_strstrip (text), no_limit))
+    return FALSE;
+
+  *new_value = 0;
+  return TRUE;
 }
 
 /* The provider and base URL the key is kept under and the models are asked
@@ -185,6 +220,66 @@ endpoint_changed_cb (SjSettingsPage *self,
     sj_settings_page_refresh_models (self);
 }
 
+/* History ----------------------------------------------------------------- */
+
+/* The history's size now, in the limit's megabytes (of 1024 × 1024 bytes,
+ * as the window counts them), and whether it is past the limit. One
+ * SQLite pragma: cheap enough for each time the page shows. */
+static void
+update_history_size (SjSettingsPage *self)
+{
+  g_autofree char *size = NULL;
+  guint64 bytes;
+
+  g_assert (SJ_IS_SETTINGS_PAGE (self));
+
+  if (self->history == NULL)
+    return;
+
+  bytes = sj_history_store_get_size (self->history);
+  /* Translators: the size of the chat history, in megabytes */
+  size = g_strdup_printf (_("%.1f MB"), bytes / (1024.0 * 1024.0));
+  gtk_label_set_text (self->history_size_label, size);
+  adw_action_row_set_subtitle (self->history_size_row,
+                               sj_history_store_get_over_limit (self->history)
+                               ? _("Past the limit: delete old sessions on the Sessions page to make room")
+                               : "");
+}
+
+/**
+ * sj_settings_page_set_history:
+ * @history: (nullable): the history whose size the History group shows
+ *
+ * Shows @history's size under the limit, updated each time the page is
+ * shown and when the history passes its limit or comes back under it.
+ */
+void
+sj_settings_page_set_history (SjSettingsPage *self,
+                              SjHistoryStore *history)
+{
+  g_assert (SJ_IS_SETTINGS_PAGE (self));
+  g_return_if_fail (history == NULL || SJ_IS_HISTORY_STORE (history));
+
+  if (self->history != NULL)
+    g_signal_handlers_disconnect_by_data (self->history, self);
+  g_set_object (&self->history, history);
+  gtk_widget_set_visible (GTK_WIDGET (self->history_size_row), history != NULL);
+  if (history == NULL)
+    return;
+
+  g_signal_connect_object (history, "notify::over-limit", G_CALLBACK (update_history_size), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (history, "notify::size-limit", G_CALLBACK (update_history_size), self, G_CONNECT_SWAPPED);
+  update_history_size (self);
+}
+
+static void
+sj_settings_page_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (sj_settings_page_parent_class)->map (widget);
+
+  update_history_size (SJ_SETTINGS_PAGE (widget));
+}
+
 /* GObject ----------------------------------------------------------------- */
 
 static void
@@ -202,6 +297,8 @@ sj_settings_page_dispose (GObject *object)
 
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
+  if (self->history != NULL)
+    g_signal_handlers_disconnect_by_data (self->history, self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_SETTINGS_PAGE);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -211,6 +308,7 @@ sj_settings_page_dispose (GObject *object)
   g_clear_object (&self->filtered_models);
   g_clear_object (&self->models);
   g_clear_object (&self->settings);
+  g_clear_object (&self->history);
 
   G_OBJECT_CLASS (sj_settings_page_parent_class)->dispose (object);
 }
@@ -222,6 +320,7 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = sj_settings_page_dispose;
+  widget_class->map = sj_settings_page_map;
 
   /**
    * SjSettingsPage::api-key-changed:
@@ -247,6 +346,13 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, bar_cycles_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, repair_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, tool_budget_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, stall_timeout_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, answer_deadline_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, history_limit_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, history_size_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, history_size_label);
+  gtk_widget_class_bind_template_callback (widget_class, no_limit_output_cb);
+  gtk_widget_class_bind_template_callback (widget_class, no_limit_input_cb);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, download_sounds_switch);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, local_sample_hosts_switch);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, realtime_audio_switch);

@@ -7,6 +7,8 @@
 
 #include <gtk/gtk.h>
 
+#include "sj-history-store.h"
+
 G_BEGIN_DECLS
 
 /* Who the transcription service's key belongs to in the keyring. */
@@ -21,5 +23,7 @@ void       sj_settings_page_focus_api_key  (SjSettingsPage *self);
 void       sj_settings_page_focus_voice    (SjSettingsPage *self,
                                             gboolean        key);
 void       sj_settings_page_refresh_models (SjSettingsPage *self);
+void       sj_settings_page_set_history    (SjSettingsPage *self,
+                                            SjHistoryStore *history);
 
 G_END_DECLS
