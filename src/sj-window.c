@@ -210,6 +210,16 @@ repl_eval_error_cb (SjWindow   *self,
 }
 
 static void
+repl_nothing_to_play_cb (SjWindow *self,
+                         SjRepl   *repl)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  _sj_window_show_toast (self, _("Nothing to play: the editor is empty. Open the Reference for an example, or ask the agent."),
+                         _("Reference"), "win.show-reference");
+}
+
+static void
 repl_code_changed_cb (SjWindow   *self,
                       const char *code,
                       SjRepl     *repl)
@@ -541,6 +551,7 @@ sj_window_init (SjWindow *self)
   g_signal_connect_object (self->repl, "state-changed", G_CALLBACK (repl_state_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "log", G_CALLBACK (repl_log_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "eval-error", G_CALLBACK (repl_eval_error_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->repl, "nothing-to-play", G_CALLBACK (repl_nothing_to_play_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "code-changed", G_CALLBACK (repl_code_changed_cb), self, G_CONNECT_SWAPPED);
 
   /* .osc() and .midi(): the page's haps go to SjOutputs, its lines to the

@@ -63,6 +63,7 @@ enum {
   STATE_CHANGED,
   LOG,
   EVAL_ERROR,
+  NOTHING_TO_PLAY,
   SOUNDS_CHANGED,
   CODE_CHANGED,
   EXTERNAL_REQUEST,
@@ -197,6 +198,10 @@ handle_message (SjRepl        *self,
 
     case SJ_PAGE_MESSAGE_EVAL_ERROR:
       g_signal_emit (self, signals[EVAL_ERROR], 0, message->text, message->line, message->column);
+      break;
+
+    case SJ_PAGE_MESSAGE_NOTHING_TO_PLAY:
+      g_signal_emit (self, signals[NOTHING_TO_PLAY], 0);
       break;
 
     case SJ_PAGE_MESSAGE_SOUNDS:
@@ -415,6 +420,16 @@ sj_repl_class_init (SjReplClass *klass)
   signals[EVAL_ERROR] =
     g_signal_new ("eval-error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_INT, G_TYPE_INT);
+  /**
+   * SjRepl::nothing-to-play:
+   *
+   * Play was asked for (Ctrl+Enter in the editor, or the Play button)
+   * while the editor holds no code: upstream would throw "no code to
+   * evaluate" into the page's console, where nobody sees it.
+   */
+  signals[NOTHING_TO_PLAY] =
+    g_signal_new ("nothing-to-play", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SOUNDS_CHANGED] =
     g_signal_new ("sounds-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);

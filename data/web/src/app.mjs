@@ -450,6 +450,16 @@ async function main() {
     },
     onEvalError: (error) => post(describeError(error)),
   });
+  // Upstream throws "no code to evaluate" for an empty editor, into a
+  // console nobody sees: the app says it instead (Ctrl+Enter and Play).
+  const upstreamEvaluate = mirror.evaluate.bind(mirror);
+  mirror.evaluate = async (...args) => {
+    if (!mirror.code?.trim()) {
+      post({ type: 'nothing-to-play' });
+      return undefined;
+    }
+    return upstreamEvaluate(...args);
+  };
   swapper = new Swapper({
     mirror,
     post,
