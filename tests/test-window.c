@@ -343,6 +343,73 @@ test_console_copy_and_clear (void)
   g_assert_cmpuint (g_list_model_get_n_items (_sj_console_page_get_model (console)), ==, 0);
 }
 
+/* The Console's own scroller (its empty state's status page has one too). */
+static gboolean
+is_list_scroller (GtkWidget *widget,
+                  gpointer   data)
+{
+  return GTK_IS_SCROLLED_WINDOW (widget) && GTK_IS_LIST_VIEW (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (widget)));
+}
+
+static gboolean
+console_at_newest (gpointer data)
+{
+  SjConsolePage *console = data;
+  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (sj_test_find_widget (GTK_WIDGET (console), is_list_scroller, NULL));
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (scroller);
+
+  return gtk_widget_get_mapped (GTK_WIDGET (console)) &&
+         gtk_adjustment_get_upper (adj) > gtk_adjustment_get_page_size (adj) &&
+         gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj) >= gtk_adjustment_get_upper (adj) - 1;
+}
+
+/* The Console opens on its newest line, lines that arrived while it was
+ * hidden included, and stays there as more come; scrolled up to read, it
+ * stays put. */
+static void
+test_console_follows_newest (void)
+{
+  SjWindow *window = sj_test_open_window ();
+  SjConsolePage *console = _sj_window_get_console_page (window);
+  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (sj_test_find_widget (GTK_WIDGET (console), is_list_scroller, NULL));
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (scroller);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-reference", NULL);
+  sj_console_page_clear (console);
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("line %u", i);
+      g_autoptr(SjLogEntry) entry = sj_log_entry_new (SJ_LOG_LEVEL_INFO, text);
+
+      sj_console_page_append (console, entry);
+    }
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (console)));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-console", NULL);
+  sj_test_spin_until (console_at_newest, console, "the Console to open on its newest line");
+
+  /* More lines: still at the newest. */
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autoptr(SjLogEntry) entry = sj_log_entry_new (SJ_LOG_LEVEL_INFO, "more");
+
+      sj_console_page_append (console, entry);
+    }
+  sj_test_spin_until (console_at_newest, console, "the Console to follow new lines");
+
+  /* Scrolled to the top to read: new lines do not pull it down. */
+  gtk_adjustment_set_value (adj, 0);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autoptr(SjLogEntry) entry = sj_log_entry_new (SJ_LOG_LEVEL_INFO, "later");
+
+      sj_console_page_append (console, entry);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 0);
+  sj_console_page_clear (console);
+}
+
 static gboolean
 repl_not_ready (gpointer data)
 {
@@ -972,6 +1039,7 @@ main (int   argc,
   g_test_add_func ("/window/navigation-is-refused", test_navigation_is_refused);
   g_test_add_func ("/window/sound-snapshot-follows-registry", test_sound_snapshot_follows_registry);
   g_test_add_func ("/window/console-copy-and-clear", test_console_copy_and_clear);
+  g_test_add_func ("/window/console-follows-newest", test_console_follows_newest);
   g_test_add_func ("/window/reference-page", test_reference_page);
   g_test_add_func ("/window/sounds-page", test_sounds_page);
   g_test_add_func ("/window/endless-loop-is-survivable", test_endless_loop_is_survivable);
