@@ -793,6 +793,20 @@ find_preview_button (gpointer data)
   return *slot != NULL && gtk_widget_get_mapped (*slot);
 }
 
+typedef struct
+{
+  SjSoundsPage *page;
+  guint         below;
+} ResultsBelow;
+
+static gboolean
+results_below (gpointer data)
+{
+  ResultsBelow *want = data;
+
+  return g_list_model_get_n_items (_sj_sounds_page_get_results (want->page)) < want->below;
+}
+
 /* The Sounds page lists what the live page registered, by category,
  * follows new registrations, keeps them in the cache, and previews a sound
  * by playing one note. */
@@ -810,6 +824,7 @@ test_sounds_page (void)
   const char *name;
   guint synths = 0;
   FirstResult sawtooth = { window, "sawtooth" };
+  ResultsBelow sounds_count = { NULL, 0 };
   FirstResult bell = { window, "sjtestbell" };
   Progress progress = { repl, 0, 0 };
   GtkWidget *chip;
@@ -840,8 +855,12 @@ test_sounds_page (void)
   search_for (page, "");
   g_assert_cmpuint (g_list_model_get_n_items (_sj_sounds_page_get_results (SJ_SOUNDS_PAGE (page))), ==, synths);
 
-  /* A typo still finds the sawtooth. */
+  /* A typo still finds the sawtooth (the search runs a moment after the
+   * text changes; sawtooth already heads the synths, common sounds first). */
   search_for (page, "sawtoth");
+  sounds_count.page = SJ_SOUNDS_PAGE (page);
+  sounds_count.below = synths;
+  sj_test_spin_until (results_below, &sounds_count, "the search for “sawtoth” to run");
   sj_test_spin_until (first_sound_is, &sawtooth, "sawtooth to be found from “sawtoth”");
 
   /* Preview plays one note, without evaluating anything. */
