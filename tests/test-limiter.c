@@ -9,7 +9,8 @@
  * without network), are recorded with the "master-limiter" setting off and
  * then on, switched while the music plays: on, not one sample reaches full
  * scale (|x| ≥ 32767/32768); off, the output is superdough's own, and the
- * figures are printed for bench/README.md. SJ_TEST_LIMITER_SECONDS sets the
+ * figures are printed for bench/README.md. Quiet music keeps its level
+ * through it. SJ_TEST_LIMITER_SECONDS sets the
  * length of each recording (6 s by default).
  */
 
@@ -37,6 +38,7 @@ typedef struct
 {
   guint64 full_scale;
   double  peak_db;
+  double  rms_db;
   double  seconds;
 } Level;
 
@@ -86,7 +88,8 @@ record (const char *sink,
   g_autofree char *contents = NULL;
   const gint16 *frames;
   gsize length = 0, skip;
-  Level level = { 0, -INFINITY, 0 };
+  Level level = { 0, -INFINITY, -INFINITY, 0 };
+  double sum = 0;
   int peak = 0;
 
   recorder = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "parecord", "--raw", device, "--format=s16le",
@@ -107,9 +110,12 @@ record (const char *sink,
       if (x >= FULL)
         level.full_scale++;
       peak = MAX (peak, x);
+      sum += (double) x * x;
     }
   level.seconds = (double) (length / 2 - skip) / (RATE * CHANNELS);
   level.peak_db = peak > 0 ? 20 * log10 (peak / 32768.0) : -INFINITY;
+  if (sum > 0)
+    level.rms_db = 10 * log10 (sum / (length / 2 - skip) / (32768.0 * 32768.0));
   g_remove (file);
 
   return level;
@@ -150,9 +156,10 @@ measure (const char *name,
   set_limiter (settings, TRUE);
   *on = record (sink, recording_seconds ());
 
-  g_test_message ("%s: limiter off: %" G_GUINT64_FORMAT " full-scale samples in %.1f s, peak %.2f dBFS; "
-                  "on: %" G_GUINT64_FORMAT " in %.1f s, peak %.2f dBFS",
-                  name, off->full_scale, off->seconds, off->peak_db, on->full_scale, on->seconds, on->peak_db);
+  g_test_message ("%s: limiter off: %" G_GUINT64_FORMAT " full-scale samples in %.1f s, peak %.2f dBFS, "
+                  "RMS %.2f dBFS; on: %" G_GUINT64_FORMAT " in %.1f s, peak %.2f dBFS, RMS %.2f dBFS",
+                  name, off->full_scale, off->seconds, off->peak_db, off->rms_db,
+                  on->full_scale, on->seconds, on->peak_db, on->rms_db);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
   sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
@@ -213,6 +220,23 @@ test_drums (void)
   g_assert_cmpuint (off.full_scale, >, 0);
 }
 
+/* Music that stays under the limiter's threshold keeps its level: the
+ * compressor's automatic make-up gain is taken back out. */
+static void
+test_quiet_music_unchanged (void)
+{
+  Level off, on;
+
+  if (!have_sink ())
+    return;
+  measure ("quiet sine", "note(\"c4 e4 g4 c5\").s(\"sine\").sustain(1).gain(.2)", &off, &on);
+  g_assert_cmpuint (on.full_scale, ==, 0);
+  g_assert_cmpuint (off.full_scale, ==, 0);
+  g_assert_cmpfloat (off.peak_db, >, -30);
+  /* The peak, not the RMS: a recording starts anywhere in the cycle. */
+  g_assert_cmpfloat (fabs (on.peak_db - off.peak_db), <, 0.2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -231,6 +255,7 @@ main (int   argc,
   g_test_add_func ("/limiter/on-by-default", test_limiter_on_by_default);
   g_test_add_func ("/limiter/demo", test_demo);
   g_test_add_func ("/limiter/drums", test_drums);
+  g_test_add_func ("/limiter/quiet-music-unchanged", test_quiet_music_unchanged);
 
   ret = g_test_run ();
 
