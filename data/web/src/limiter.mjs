@@ -32,6 +32,7 @@ const CURVE_POINTS = 4097;
 
 let enabled = true;
 let output = null; // superdough's SuperdoughOutput, once audio exists
+const listeners = new Set(); // (node) => void, after each rewiring
 const chains = new WeakMap(); // AudioContext -> {input, compressor, makeup, clip}
 
 const dbToGain = (db) => Math.pow(10, db / 20);
@@ -92,6 +93,30 @@ function route() {
   const ac = output.audioContext;
   gain.disconnect();
   gain.connect(enabled ? chainFor(ac).input : ac.destination);
+  const last = finalNode();
+  for (const listener of listeners) {
+    listener(last);
+  }
+}
+
+// The last node before the destination: what the listener hears (the
+// limiter's ceiling when on, superdough's master gain when off), or null
+// before audio exists.
+export function finalNode() {
+  const gain = output?.destinationGain;
+  if (!gain) {
+    return null;
+  }
+  return enabled ? chainFor(output.audioContext).clip : gain;
+}
+
+// Calls `listener(node)` with finalNode() whenever the wiring changes (the
+// setting switched, superdough's output reset), so that a tap on the
+// output (a level meter) follows what is heard. Answers a function that
+// removes it.
+export function onOutputRouted(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 // Takes over the wiring of superdough's master output (once audio exists).
