@@ -352,15 +352,9 @@ const bridge = {
   // next bar or a number of bars on, exactly there, with the editor showing
   // it at once. Stopped, it is applied at once (and played if `autoStart`).
   // Answers {status: 'scheduled'|'applied', applyAtCycle, inSeconds, cps,
-  // cpsAtApply?, id} or {status: 'error', message}.
-  // The master safety limiter (limiter.mjs): on, a brick wall just under
-  // full scale; off, superdough's output exactly as on the website.
-  setLimiter(on) {
-    return setLimiter(Boolean(on));
-  },
-  getLimiter() {
-    return limiterState();
-  },
+  // cpsAtApply?, id, sounds} or {status: 'error', message}; with
+  // `refuseUnavailable`, {status: 'unavailable', message, sounds} when a
+  // sound it plays could not be loaded, and nothing changed.
   async scheduleSwap(options) {
     await ensureAudio();
     return swapper.scheduleSwap(options);
@@ -403,6 +397,14 @@ const bridge = {
   },
   getDuck() {
     return getSuperdoughAudioController().output.destinationGain?.gain.value ?? 1;
+  },
+  // The master safety limiter (limiter.mjs): on, a brick wall just under
+  // full scale; off, superdough's output exactly as on the website.
+  setLimiter(on) {
+    return setLimiter(Boolean(on));
+  },
+  getLimiter() {
+    return limiterState();
   },
 };
 window.sjBridge = bridge;
