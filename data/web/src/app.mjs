@@ -24,7 +24,7 @@ import { post, request } from './post.mjs';
 import { soundSnapshot, watchSounds } from './sounds.mjs';
 import { Swapper } from './swap.mjs';
 import { labelOf, preloadPattern } from './preload.mjs';
-import { installSoundFetchGuard, isLoadFailure, reasonOf, sayUnavailable } from './unavailable.mjs';
+import { installSoundFetchGuard, isLoadFailure, sayUnavailable } from './unavailable.mjs';
 import { installLimiter, setLimiter, limiterState } from './limiter.mjs';
 import * as remote from './remote-scope.mjs';
 import * as outputs from './outputs.mjs';
@@ -150,7 +150,7 @@ function output(hap, deadline, duration, cps, t) {
     if (!isLoadFailure(error)) {
       throw error;
     }
-    sayUnavailable(labelOf(hap.value) ?? 'a sound', reasonOf(error));
+    sayUnavailable(labelOf(hap.value) ?? 'a sound', error);
   });
 }
 

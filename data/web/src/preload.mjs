@@ -149,6 +149,7 @@ export async function preloadFiles(files, { timeoutMs = PRELOAD_TIMEOUT_MS } = {
   const ac = getAudioContext();
   const jobs = [];
   const reasons = new Map(); // label -> why it failed
+  const errors = new Map(); // label -> the first error
   const add = (list, label) => {
     if (!result[list].includes(label)) {
       result[list].push(label);
@@ -172,6 +173,7 @@ export async function preloadFiles(files, { timeoutMs = PRELOAD_TIMEOUT_MS } = {
         (error) => {
           if (!reasons.has(label)) {
             reasons.set(label, reasonOf(error));
+            errors.set(label, error);
           }
           return 'failed';
         },
@@ -182,7 +184,7 @@ export async function preloadFiles(files, { timeoutMs = PRELOAD_TIMEOUT_MS } = {
   for (const label of result.failed) {
     const reason = reasons.get(label) ?? 'it could not be loaded';
     result.failures.push({ name: label, reason });
-    sayUnavailable(label, reason);
+    sayUnavailable(label, errors.get(label) ?? new Error(reason));
   }
   for (const label of result.loaded) {
     if (!reasons.has(label)) {

@@ -15,7 +15,10 @@
 //    success: it rejects with the reason the app gave, so nothing that is
 //    not a sound reaches decodeAudioData;
 //  - a note whose sound failed to load is said once in the Console, per
-//    sound ("piano:0"), with that reason, not once per note;
+//    sound ("piano:0"), with that reason, not once per note; and not at
+//    all when the app has said it already (the sound cache and the remote
+//    samples say each file they cannot serve, once, in the Console), so a
+//    sound is one line whoever noticed first;
 //  - preload.mjs keeps the reason of each file that failed, so that a change
 //    whose sounds cannot be had is refused naming them and why (swap.mjs).
 
@@ -24,12 +27,15 @@ import { logger } from '@strudel/core';
 // Where our scheme serves sounds from (library.mjs, remote.mjs).
 const SOUND_PREFIXES = ['strudel-jam://sounds/', 'strudel-jam://remote/'];
 
-// A failure of a sound's file, with the app's reason.
+// A failure of a sound's file, with the app's reason. `saidByApp`: the app
+// has put that reason in the Console itself (the library's files and the
+// remote ones; not the user's folders, which only answer).
 export class SoundUnavailableError extends Error {
   constructor(reason, url) {
     super(reason);
     this.name = 'SoundUnavailableError';
     this.url = url;
+    this.saidByApp = !url.startsWith('strudel-jam://sounds/user/');
   }
 }
 
@@ -95,10 +101,16 @@ export function reasonOf(error) {
 
 const said = new Map(); // "piano:0" -> reason said in the Console
 
-// Says once in the Console that `label` ("piano:0") cannot be played, and
-// why. Answers whether this call said it.
-export function sayUnavailable(label, reason) {
+// Says once in the Console that `label` ("piano:0") cannot be played
+// because of `error`, and why, unless the app said it already. Answers
+// whether this call said it.
+export function sayUnavailable(label, error) {
+  const reason = reasonOf(error);
   if (said.get(label) === reason) {
+    return false;
+  }
+  if (error instanceof SoundUnavailableError && error.saidByApp) {
+    said.set(label, reason);
     return false;
   }
   said.set(label, reason);
