@@ -377,6 +377,7 @@ test_apply_sound_failed (Fixture       *fixture,
   g_assert_cmpint (landed->status, ==, SJ_CHANGE_STATUS_SCHEDULED);
   g_assert_nonnull (landed->sounds.failed);
   g_assert_cmpstr (landed->sounds.failed[0], ==, "piano:0");
+  g_assert_null (landed->sounds.failed[1]);
   g_assert_cmpuint (sj_test_target_get_n_swaps (fixture->target), ==, 1);
 }
 

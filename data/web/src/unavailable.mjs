@@ -122,8 +122,3 @@ export function sayUnavailable(label, error) {
 export function forgetUnavailable(label) {
   said.delete(label);
 }
-
-// How many different sounds have been said unavailable (tests).
-export function unavailableCount() {
-  return said.size;
-}

@@ -120,11 +120,13 @@ member_string (JsonObject *object,
   return json_node_get_string (node);
 }
 
+/* The strings of @member, each once. */
 static GStrv
 labels (JsonObject *object,
         const char *member)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   JsonNode *node = json_object_get_member (object, member);
   JsonArray *array = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 
@@ -132,7 +134,8 @@ labels (JsonObject *object,
     {
       JsonNode *element = json_array_get_element (array, i);
 
-      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING)
+      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING &&
+          g_hash_table_add (seen, (gpointer) json_node_get_string (element)))
         g_strv_builder_add (builder, json_node_get_string (element));
     }
   return g_strv_builder_end (builder);
