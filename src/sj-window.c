@@ -565,6 +565,7 @@ sj_window_init (SjWindow *self)
   g_signal_connect_object (self->repl, "notify::playing", G_CALLBACK (repl_playing_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->outputs, "midi-controls", G_CALLBACK (sj_repl_send_midi_controls), self->repl,
                            G_CONNECT_SWAPPED);
+  g_settings_bind (self->settings, "master-limiter", self->repl, "limiter", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "osc-host", self->outputs, "osc-host", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "osc-port", self->outputs, "osc-port", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "midi-backend", self->outputs, "midi-backend", G_SETTINGS_BIND_GET);
