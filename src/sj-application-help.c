@@ -56,7 +56,7 @@ help_shown_cb (GObject      *object,
   if (g_task_propagate_boolean (G_TASK (result), &error))
     return;
 
-  g_warning ("Could not open the help (%s): %s", SJ_HELP_URI, error->message);
+  g_message ("Could not open the help (%s): %s", SJ_HELP_URI, error->message);
   if (!SJ_IS_WINDOW (window))
     return;
   /* Translators: %s is the system's reason, e.g. "Operation not supported". */
