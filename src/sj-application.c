@@ -485,8 +485,17 @@ sj_application_get_sound_downloads (SjApplication *self)
   return self->sound_downloads;
 }
 
+static void
+help_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  _sj_application_show_help (user_data);
+}
+
 static const GActionEntry app_entries[] = {
   { "about", about_action },
+  { "help", help_action },
   { "quit", quit_action },
 };
 
@@ -499,6 +508,7 @@ sj_application_startup (GApplication *app)
     const char *accels[3];
   } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
+    { "app.help", { "F1", NULL } },
     { "win.play", { "<Control>Return", NULL } },
     { "win.stop", { "<Control>period", NULL } },
     { "win.show-panel", { "F9", NULL } },

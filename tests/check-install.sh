@@ -21,7 +21,9 @@ for file in \
     share/icons/hicolor/scalable/apps/io.github.strudeljam.StrudelJam.svg \
     share/icons/hicolor/symbolic/apps/io.github.strudeljam.StrudelJam-symbolic.svg \
     share/strudel-jam/skills/techno/skill.json \
-    share/strudel-jam/skills/techno/SKILL.md; do
+    share/strudel-jam/skills/techno/SKILL.md \
+    share/help/C/strudel-jam/index.page \
+    share/help/C/strudel-jam/keyboard.page; do
   if [ ! -e "$root/$file" ]; then
     echo "missing after install: $file"
     status=1
