@@ -8,13 +8,16 @@
  * names and descriptions, placeholders, the side panel's page titles and
  * every item of the header bar's menus) is compared with the English
  * msgids of po/strudel-jam.pot, and any that is still English fails, named
- * with where it was found. tests/meson.build runs it once per language in
+ * with where it was found: on the first start (the chat offers to connect a
+ * model) and once a model answers (the conversation and its composer).
+ * tests/meson.build runs it once per language in
  * po/LINGUAS; a language without its .po is skipped.
  */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <libsoup/soup.h>
 
 #include "sj-test-app.h"
 #include "sj-test-widgets.h"
@@ -388,6 +391,25 @@ collect_widget (GtkWidget *widget,
     collect_widget (child, seen);
 }
 
+/* Every string of the window as it shows now, with its side panel's page
+ * titles (shown in the switcher) and the items of the header bar's menus. */
+static void
+collect_view (SjWindow *window,
+              Seen     *seen)
+{
+  g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (window->panel_stack);
+
+  sj_test_wait_widget_frames (GTK_WIDGET (window), 2, SJ_TEST_WAIT_TIMEOUT_S);
+  collect_widget (GTK_WIDGET (window), seen);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (pages)); i++)
+    {
+      g_autoptr(AdwViewStackPage) page = g_list_model_get_item (G_LIST_MODEL (pages), i);
+
+      seen_add (seen, adw_view_stack_page_get_title (page), "a side panel page's title");
+    }
+  seen_add (seen, gtk_window_get_title (GTK_WINDOW (window)), "the window's title");
+}
+
 static gboolean
 probe_matches (Probe      *probe,
                const char *text)
@@ -413,9 +435,13 @@ test_main_view (gconstpointer data)
   g_autoptr(GHashTable) kept = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) translations = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GString) english = g_string_new (NULL);
-  g_autoptr(GPtrArray) pages = NULL;
   Seen seen = { g_ptr_array_new_with_free_func (g_free), g_ptr_array_new_with_free_func (g_free),
                 g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) };
+  g_autoptr(SoupServer) server = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoslist(GUri) uris = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(GError) error = NULL;
   SjWindow *window;
   guint translated_seen = 0;
   guint english_seen = 0;
@@ -455,24 +481,26 @@ test_main_view (gconstpointer data)
 
   /* The main view: the window on its first start, the side panel on its
    * first page (the chat), the header bar with its menus. */
+  /* The main view as a newcomer first meets it: the window on its first
+   * start, the side panel on its first page, the chat, which offers to
+   * connect a model (this machine has no keyring). */
   window = sj_test_open_window ();
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->panel_stack), ==, "chat");
-  sj_test_wait_widget_frames (GTK_WIDGET (window), 2, SJ_TEST_WAIT_TIMEOUT_S);
+  collect_view (window, &seen);
 
-  collect_widget (GTK_WIDGET (window), &seen);
-  pages = g_ptr_array_new_with_free_func (g_object_unref);
-  {
-    g_autoptr(GtkSelectionModel) model = adw_view_stack_get_pages (window->panel_stack);
+  /* ... and once a model answers: the conversation and its composer. */
+  server = soup_server_new (NULL, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  url = g_strdup_printf ("http://127.0.0.1:%u/v1", g_uri_get_port (uris->data));
+  settings = g_settings_new ("io.github.strudeljam.StrudelJam");
+  g_settings_set_string (settings, "provider", "custom");
+  g_settings_set_string (settings, "base-url", url);
+  g_settings_set_string (settings, "model", "qwen3:8b");
+  sj_test_spin_until (sj_test_agent_is_ready, window, "the agent to take the model server");
+  collect_view (window, &seen);
 
-    for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (model)); i++)
-      {
-        AdwViewStackPage *page = g_list_model_get_item (G_LIST_MODEL (model), i);
-
-        seen_add (&seen, adw_view_stack_page_get_title (page), "a side panel page's title");
-        g_ptr_array_add (pages, page);
-      }
-  }
-  seen_add (&seen, gtk_window_get_title (GTK_WINDOW (window)), "the window's title");
   g_test_message ("%u strings on the main view", seen.texts->len);
   g_assert_cmpuint (seen.texts->len, >, 30);
 
@@ -509,6 +537,7 @@ test_main_view (gconstpointer data)
   g_ptr_array_unref (seen.places);
   g_hash_table_unref (seen.once);
   sj_test_close_window (window);
+  soup_server_disconnect (server);
 }
 
 int
