@@ -10,6 +10,8 @@
  * msgids of po/strudel-jam.pot, and any that is still English fails, named
  * with where it was found: on the first start (the chat offers to connect a
  * model) and once a model answers (the conversation and its composer).
+ * No label there may be cut off (ellipsized) by a longer translation; both
+ * views are saved as build/tests/translation-<lang>-{first-start,chat}.png.
  * tests/meson.build runs it once per language in
  * po/LINGUAS; a language without its .po is skipped.
  */
@@ -275,6 +277,7 @@ typedef struct
   GPtrArray  *texts;
   GPtrArray  *places;
   GHashTable *once;     /* text and place, each pair listed once */
+  GString    *cut;      /* the labels ellipsized, one a line */
 } Seen;
 
 static void
@@ -348,6 +351,9 @@ collect_widget (GtkWidget *widget,
     {
       seen_add (seen, gtk_label_get_label (GTK_LABEL (widget)), place);
       seen_add (seen, gtk_label_get_text (GTK_LABEL (widget)), place);
+      /* A longer translation must fit where the English did. */
+      if (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (widget))))
+        g_string_append_printf (seen->cut, "  “%s” (%s)\n", gtk_label_get_text (GTK_LABEL (widget)), place);
     }
   if (GTK_IS_BUTTON (widget))
     seen_add (seen, gtk_button_get_label (GTK_BUTTON (widget)), place);
@@ -394,12 +400,32 @@ collect_widget (GtkWidget *widget,
 /* Every string of the window as it shows now, with its side panel's page
  * titles (shown in the switcher) and the items of the header bar's menus. */
 static void
-collect_view (SjWindow *window,
-              Seen     *seen)
+collect_view (SjWindow   *window,
+              const char *view,
+              Seen       *seen)
 {
   g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (window->panel_stack);
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *name = g_strdup_printf ("translation-%s-%s.png", g_getenv ("LANGUAGE"), view);
+  g_autofree char *path = NULL;
 
   sj_test_wait_widget_frames (GTK_WIDGET (window), 2, SJ_TEST_WAIT_TIMEOUT_S);
+  texture = sj_test_render_widget (GTK_WIDGET (window));
+  path = sj_test_save_png (texture, name);
+  g_test_message ("the %s view: %s", view, path);
+
+  /* A longer translation can make the side panel need more than its
+   * default width (the switcher's buttons are as wide as its widest label),
+   * taking room from the code: said, not failed, as nothing is cut off. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new ("io.github.strudeljam.StrudelJam");
+    int width = g_settings_get_int (settings, "panel-width");
+    int minimum;
+
+    gtk_widget_measure (window->panel, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+    g_test_message ("the side panel needs %d px in the %s view, its default width is %d px%s", minimum, view, width,
+                    minimum > width ? ": it is wider than by default in this language" : "");
+  }
   collect_widget (GTK_WIDGET (window), seen);
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (pages)); i++)
     {
@@ -436,7 +462,7 @@ test_main_view (gconstpointer data)
   g_autoptr(GHashTable) translations = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GString) english = g_string_new (NULL);
   Seen seen = { g_ptr_array_new_with_free_func (g_free), g_ptr_array_new_with_free_func (g_free),
-                g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) };
+                g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL), g_string_new (NULL) };
   g_autoptr(SoupServer) server = NULL;
   g_autoptr(GSettings) settings = NULL;
   g_autoslist(GUri) uris = NULL;
@@ -486,7 +512,7 @@ test_main_view (gconstpointer data)
    * connect a model (this machine has no keyring). */
   window = sj_test_open_window ();
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->panel_stack), ==, "chat");
-  collect_view (window, &seen);
+  collect_view (window, "first-start", &seen);
 
   /* ... and once a model answers: the conversation and its composer. */
   server = soup_server_new (NULL, NULL);
@@ -499,7 +525,7 @@ test_main_view (gconstpointer data)
   g_settings_set_string (settings, "base-url", url);
   g_settings_set_string (settings, "model", "qwen3:8b");
   sj_test_spin_until (sj_test_agent_is_ready, window, "the agent to take the model server");
-  collect_view (window, &seen);
+  collect_view (window, "chat", &seen);
 
   g_test_message ("%u strings on the main view", seen.texts->len);
   g_assert_cmpuint (seen.texts->len, >, 30);
@@ -530,12 +556,16 @@ test_main_view (gconstpointer data)
     g_test_fail_printf ("%u strings on the main view are still in English in %s: translate them in po/%s.po "
                         "(after `meson compile -C build strudel-jam-update-po`), or wrap them in _():\n%s",
                         english_seen, lang, lang, english->str);
+  if (seen.cut->len > 0)
+    g_test_fail_printf ("labels on the main view are cut off in %s: shorten their translations in po/%s.po:\n%s",
+                        lang, lang, seen.cut->str);
   /* The walk saw the translation at work, not only strings without one. */
   g_assert_cmpuint (translated_seen, >=, 10);
 
   g_ptr_array_unref (seen.texts);
   g_ptr_array_unref (seen.places);
   g_hash_table_unref (seen.once);
+  g_string_free (seen.cut, TRUE);
   sj_test_close_window (window);
   soup_server_disconnect (server);
 }
