@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -91,6 +92,26 @@ sj_application_prepare_env (void)
    * GSK_RENDERER the user set always wins. */
   if (g_getenv ("GSK_RENDERER") == NULL && !sj_platform_has_gpu ())
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
+}
+
+/**
+ * sj_application_setup_i18n:
+ *
+ * Takes the locale from the environment and binds the app's text domain to
+ * the installed translations, or to `STRUDEL_JAM_LOCALEDIR` when it is set:
+ * a build tree's `po/` (`meson devenv` sets it), so that a translation can
+ * be tried without installing it and the translation tests use the
+ * catalogs just built.
+ */
+void
+sj_application_setup_i18n (void)
+{
+  const char *localedir = g_getenv ("STRUDEL_JAM_LOCALEDIR");
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
 }
 
 /* A second launch raises the running jam instead of opening another window

@@ -36,6 +36,18 @@ if [ ! -d "$root/share/strudel-jam/skills" ]; then
   status=1
 fi
 
+# Every language of po/LINGUAS has its catalog, and the launcher speaks it.
+for lang in $(sed 's/#.*//' "$(dirname "$0")/../po/LINGUAS"); do
+  if [ ! -e "$root/share/locale/$lang/LC_MESSAGES/strudel-jam.mo" ]; then
+    echo "missing after install: share/locale/$lang/LC_MESSAGES/strudel-jam.mo"
+    status=1
+  fi
+  if ! grep -q "^Comment\[$lang\]=" "$root/share/applications/io.github.strudeljam.StrudelJam.desktop"; then
+    echo "the installed .desktop file has no Comment[$lang]"
+    status=1
+  fi
+done
+
 # The page is inside the binary: nothing from the build tree is needed.
 if ! grep -q "strudel-jam://app/index.html" "$root/bin/strudel-jam"; then
   echo "the installed binary does not contain the page"
