@@ -52,9 +52,14 @@ update_transport (SjWindow *self)
   const char *label;
   GAction *action;
 
-  /* Strudel counts tempo in cycles: cpm is what setcpm() takes. */
-  tempo = g_strdup_printf (_("%.4g cpm · %.3g cps"), state->cps * 60.0, state->cps);
-  gtk_label_set_label (self->tempo_label, tempo);
+  /* Strudel counts tempo in cycles: cpm is what setcpm() takes. The page
+   * knows the code's tempo only once it has run (setcpm() is code): until
+   * then Strudel's default would be shown as if it were the music's. */
+  self->tempo_known |= state->playing;
+  if (self->tempo_known)
+    tempo = g_strdup_printf (_("%.4g cpm · %.3g cps"), state->cps * 60.0, state->cps);
+  gtk_label_set_label (self->tempo_label, tempo ? tempo : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->tempo_label), self->tempo_known);
 
   if (state->playing)
     cycle = g_strdup_printf (_("Cycle %.0f"), floor (MAX (state->cycle, 0)));

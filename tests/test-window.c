@@ -27,6 +27,15 @@
 
 #define WAIT_TIMEOUT_S 60
 
+static gboolean
+tempo_shown (gpointer data)
+{
+  SjWindow *window = data;
+
+  return gtk_widget_get_visible (GTK_WIDGET (window->tempo_label)) &&
+         g_strcmp0 (gtk_label_get_label (window->tempo_label), "60 cpm · 1 cps") == 0;
+}
+
 static void
 test_first_start_and_playback (void)
 {
@@ -79,6 +88,9 @@ test_first_start_and_playback (void)
   g_assert_nonnull (json_object_get_object_member (sounds, "z_sine"));
 
   /* Evaluate and play: the scheduler runs in real time and notes fire. */
+  /* Before the code has run, the header shows no tempo: setcpm() is code,
+   * and Strudel's default is not the music's. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->tempo_label)));
   outcome = sj_test_evaluate (repl, "setcps(1)\nnote(\"c3 e3 g3 b3\").s(\"sawtooth\").gain(.2)");
   g_assert_true (json_object_get_boolean_member (outcome, "ok"));
 
@@ -87,6 +99,7 @@ test_first_start_and_playback (void)
 
   sj_test_query_state (repl, &state);
   g_assert_true (state.playing);
+  sj_test_spin_until (tempo_shown, window, "the header to show the code's tempo");
   g_assert_cmpfloat (state.cps, ==, 1.0);
   /* The scheduler queries ahead of the present: that horizon is what a
    * quantized swap must lie beyond. */
