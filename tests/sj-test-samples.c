@@ -18,11 +18,10 @@
 
 #include "sj-test-samples.h"
 
-/* A short, valid WAV: 8 kHz, mono, 16 bit, a square wave. */
-GBytes *
-sj_test_samples_make_wav (guint frames)
+/* A WAV header for @data_size bytes of 8 kHz, mono, 16-bit PCM. */
+static guint8 *
+wav_new (guint32 data_size)
 {
-  guint32 data_size = frames * 2;
   guint8 *wav = g_malloc0 (44 + data_size);
   guint32 value;
 
@@ -32,7 +31,7 @@ sj_test_samples_make_wav (guint frames)
   memcpy (wav + 8, "WAVEfmt ", 8);
   value = GUINT32_TO_LE (16);
   memcpy (wav + 16, &value, 4);
-  wav[20] = 1; wav[22] = 1;
+  wav[20] = 1; wav[22] = 1;                                 /* PCM, mono */
   value = GUINT32_TO_LE (8000);
   memcpy (wav + 24, &value, 4);
   value = GUINT32_TO_LE (16000);
@@ -41,12 +40,39 @@ sj_test_samples_make_wav (guint frames)
   memcpy (wav + 36, "data", 4);
   value = GUINT32_TO_LE (data_size);
   memcpy (wav + 40, &value, 4);
+
+  return wav;
+}
+
+/* A short, valid WAV: 8 kHz, mono, 16 bit, a square wave. */
+GBytes *
+sj_test_samples_make_wav (guint frames)
+{
+  guint32 data_size = frames * 2;
+  guint8 *wav = wav_new (data_size);
+
   for (guint32 i = 0; i < frames; i++)
     {
       gint16 sample = GINT16_TO_LE ((gint16) (8000 * ((i / 10) % 2 ? 1 : -1)));
 
       memcpy (wav + 44 + i * 2, &sample, 2);
     }
+
+  return g_bytes_new_take (wav, 44 + data_size);
+}
+
+/* A WAV of @size bytes (the header at least) whose samples depend on @seed:
+ * each file of a test is told apart by its bytes. */
+GBytes *
+sj_test_samples_make_wav_seeded (const char *seed,
+                                 gsize       size)
+{
+  guint32 hash = g_str_hash (seed);
+  guint32 data_size = size > 44 ? size - 44 : 0;
+  guint8 *wav = wav_new (data_size);
+
+  for (guint32 i = 0; i < data_size; i++)
+    wav[44 + i] = (guint8) ((hash >> (i % 24)) + i);
 
   return g_bytes_new_take (wav, 44 + data_size);
 }

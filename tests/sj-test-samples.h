@@ -17,6 +17,8 @@ G_BEGIN_DECLS
 #define SJ_TEST_SAMPLES_LONG_FILE_LENGTH 240
 
 GBytes *sj_test_samples_make_wav    (guint       frames);
+GBytes *sj_test_samples_make_wav_seeded (const char *seed,
+                                         gsize       size);
 void    sj_test_samples_write       (const char *dir,
                                      const char *relative,
                                      gconstpointer data,

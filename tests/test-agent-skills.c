@@ -23,22 +23,14 @@
 
 #include "sj-agent-private.h"
 #include "sj-test-files.h"
-#include "sj-test-model-server.h"
-#include "sj-test-target.h"
+#include "sj-test-agent-stack.h"
 
 #define CODE "note(\"c3 e3 g3 b3\").s(\"sawtooth\").lpf(800)"
 #define FIXTURES SJ_TEST_DATA "/skills"
 
 typedef struct
 {
-  char              *dir;
-  char              *path;
-  SjTestModelServer *server;
-  SjTestTarget      *target;
-  SjDryRun          *dry_run;
-  SjKnowledge       *knowledge;
-  SjChangeApplier   *applier;
-  SjHistoryStore    *store;
+  SjTestAgentStack   stack;
   SjSkillRegistry   *skills;
   SjAgent           *agent;
   gint64             skills_used;  /* the message of the last SjAgent::skills-used */
@@ -65,12 +57,8 @@ pins_changed_cb (SjAgent *agent,
 static SjAgent *
 new_agent (Fixture *fixture)
 {
-  g_autoptr(SjAgentTools) tools = sj_agent_tools_new (fixture->applier, fixture->knowledge, sj_knowledge_base_get_bundled ());
-  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), "test-key");
-  SjAgent *agent = sj_agent_new (tools, fixture->store);
+  SjAgent *agent = sj_test_agent_stack_new_agent (&fixture->stack, "test-key");
 
-  sj_agent_set_client (agent, client, FALSE);
-  sj_agent_set_model (agent, "test/model", "balanced", 0.5);
   sj_agent_set_skills (agent, fixture->skills);
   g_signal_connect (agent, "skills-used", G_CALLBACK (skills_used_cb), fixture);
   g_signal_connect (agent, "pins-changed", G_CALLBACK (pins_changed_cb), fixture);
@@ -82,26 +70,7 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
-  g_autoptr(SjTimeline) timeline = sj_timeline_new ();
-  g_autoptr(GError) error = NULL;
-  SjSwapPolicy policy = { SJ_QUANTIZE_NEXT_CYCLE, 1, 4, FALSE, 1 };
-
-  fixture->dir = g_dir_make_tmp ("sj-agent-skills-XXXXXX", &error);
-  g_assert_no_error (error);
-  fixture->server = sj_test_model_server_new ();
-  fixture->target = sj_test_target_new (CODE);
-
-  sj_sounds_index_load_bundled (sounds);
-  fixture->knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sounds);
-  fixture->dry_run = sj_dry_run_new ();
-  fixture->applier = sj_change_applier_new (SJ_LIVE_TARGET (fixture->target), fixture->dry_run,
-                                            fixture->knowledge, timeline);
-  sj_change_applier_set_defaults (fixture->applier, &policy);
-
-  fixture->path = g_build_filename (fixture->dir, "history.db", NULL);
-  fixture->store = sj_history_store_new (fixture->path, &error);
-  g_assert_no_error (error);
+  sj_test_agent_stack_init (&fixture->stack, CODE);
   fixture->skills = sj_skill_registry_new_for_roots (FIXTURES "/bundled", FIXTURES "/user", NULL);
   fixture->agent = new_agent (fixture);
 }
@@ -112,16 +81,8 @@ fixture_tear_down (Fixture       *fixture,
 {
   g_clear_object (&fixture->agent);
   g_clear_object (&fixture->skills);
-  g_clear_object (&fixture->store);
-  g_clear_object (&fixture->applier);
-  g_clear_object (&fixture->dry_run);
-  g_clear_object (&fixture->knowledge);
-  g_clear_object (&fixture->target);
-  g_clear_pointer (&fixture->server, sj_test_model_server_free);
+  sj_test_agent_stack_clear (&fixture->stack);
   g_clear_error (&fixture->error);
-  sj_test_remove_tree (fixture->dir);
-  g_free (fixture->path);
-  g_free (fixture->dir);
 }
 
 static void
@@ -156,7 +117,7 @@ static const char *
 last_user_content (Fixture *fixture,
                    guint    request)
 {
-  JsonArray *list = json_object_get_array_member (sj_test_model_server_get_request (fixture->server, request), "messages");
+  JsonArray *list = json_object_get_array_member (sj_test_model_server_get_request (fixture->stack.server, request), "messages");
 
   for (guint i = json_array_get_length (list); i > 0; i--)
     {
@@ -175,7 +136,7 @@ answer_skills (Fixture *fixture,
                gint64  *out_message)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) messages = sj_history_store_list_messages (fixture->store, sj_agent_get_session_id (fixture->agent), &error);
+  g_autoptr(GPtrArray) messages = sj_history_store_list_messages (fixture->stack.store, sj_agent_get_session_id (fixture->agent), &error);
   g_autoptr(GPtrArray) uses = NULL;
   GString *text = g_string_new (NULL);
   gint64 id = 0;
@@ -186,7 +147,7 @@ answer_skills (Fixture *fixture,
       id = ((SjHistoryMessage *) g_ptr_array_index (messages, i))->id;
   g_assert_cmpint (id, !=, 0);
 
-  uses = sj_history_store_list_message_skills (fixture->store, id, &error);
+  uses = sj_history_store_list_message_skills (fixture->stack.store, id, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < uses->len; i++)
     {
@@ -208,7 +169,7 @@ test_auto (Fixture       *fixture,
   const char *user;
   gint64 answer;
 
-  sj_test_model_server_reply_text (fixture->server, "Swung it.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Swung it.", 4);
   run_turn (fixture, "make it jazzy");
 
   user = last_user_content (fixture, 0);
@@ -222,7 +183,7 @@ test_auto (Fixture       *fixture,
 
   /* A message that names no style brings no skill. */
   fixture->skills_used = 0;
-  sj_test_model_server_reply_text (fixture->server, "Faster.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Faster.", 4);
   run_turn (fixture, "make it faster");
   user = last_user_content (fixture, 1);
   g_assert_null (strstr (user, "<skills>"));
@@ -234,7 +195,7 @@ test_auto (Fixture       *fixture,
 
   /* Disabled skills never join. */
   sj_skill_registry_set_enabled (fixture->skills, "jazz", FALSE);
-  sj_test_model_server_reply_text (fixture->server, "Hmm.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Hmm.", 4);
   run_turn (fixture, "make it jazzier");
   g_assert_null (strstr (last_user_content (fixture, 2), "JAZZ-RULES"));
 }
@@ -254,15 +215,15 @@ test_tools (Fixture       *fixture,
   JsonArray *skills;
   gint64 answer;
 
-  sj_test_model_server_reply_tool_call (fixture->server, "", "call-list", "skills_list", "{\"tag\": \"genre\"}");
-  sj_test_model_server_reply_tool_call (fixture->server, "", "call-typo", "activate_skills", "{\"names\": [\"jaz\"]}");
-  sj_test_model_server_reply_tool_call (fixture->server, "", "call-jazz", "activate_skills", "{\"names\": [\"jazz\"]}");
-  sj_test_model_server_reply_text (fixture->server, "Jazz it is.", 4);
+  sj_test_model_server_reply_tool_call (fixture->stack.server, "", "call-list", "skills_list", "{\"tag\": \"genre\"}");
+  sj_test_model_server_reply_tool_call (fixture->stack.server, "", "call-typo", "activate_skills", "{\"names\": [\"jaz\"]}");
+  sj_test_model_server_reply_tool_call (fixture->stack.server, "", "call-jazz", "activate_skills", "{\"names\": [\"jazz\"]}");
+  sj_test_model_server_reply_text (fixture->stack.server, "Jazz it is.", 4);
   run_turn (fixture, "play something a bit like Coltrane");
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 4);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 4);
 
   /* skills_list: the enabled genre skills, none active yet. */
-  list = sj_test_model_server_find_tool_result (fixture->server, 1, "call-list");
+  list = sj_test_model_server_find_tool_result (fixture->stack.server, 1, "call-list");
   json_parser_load_from_data (parser, list, -1, &error);
   g_assert_no_error (error);
   result = json_node_get_object (json_parser_get_root (parser));
@@ -273,12 +234,12 @@ test_tools (Fixture       *fixture,
   g_assert_false (json_object_get_boolean_member (json_array_get_object_element (skills, 0), "active"));
 
   /* An unknown name: a structured error with the closest names. */
-  unknown = sj_test_model_server_find_tool_result (fixture->server, 2, "call-typo");
+  unknown = sj_test_model_server_find_tool_result (fixture->stack.server, 2, "call-typo");
   g_assert_nonnull (strstr (unknown, "\"code\":\"UNKNOWN_SKILL\""));
   g_assert_nonnull (strstr (unknown, "\"suggestions\":[\"jazz\"]"));
 
   /* The rules, the templates and the patterns. */
-  activated = sj_test_model_server_find_tool_result (fixture->server, 3, "call-jazz");
+  activated = sj_test_model_server_find_tool_result (fixture->stack.server, 3, "call-jazz");
   g_assert_nonnull (strstr (activated, "\"status\":\"ok\""));
   g_assert_nonnull (strstr (activated, "JAZZ-RULES"));
   g_assert_nonnull (strstr (activated, "\"title\":\"Swing hats\""));
@@ -287,7 +248,7 @@ test_tools (Fixture       *fixture,
   /* The tool log has them like any other tool. */
   used = answer_skills (fixture, &answer);
   g_assert_cmpstr (used, ==, "jazz:tool");
-  calls = sj_history_store_list_tool_calls (fixture->store, answer, &error);
+  calls = sj_history_store_list_tool_calls (fixture->stack.store, answer, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (calls->len, ==, 3);
   g_assert_cmpstr (((SjHistoryToolCall *) g_ptr_array_index (calls, 0))->name, ==, "skills_list");
@@ -295,7 +256,7 @@ test_tools (Fixture       *fixture,
   g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (calls, 2))->status, ==, SJ_HISTORY_TOOL_SUCCEEDED);
 
   /* Activated, it comes with the session's next messages. */
-  sj_test_model_server_reply_text (fixture->server, "Done.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Done.", 4);
   run_turn (fixture, "now add a bass line");
   g_assert_nonnull (strstr (last_user_content (fixture, 4), "<skill name=\"jazz\" title=\"Jazz\" why=\"tool\">"));
   g_clear_pointer (&used, g_free);
@@ -311,22 +272,22 @@ test_tools_errors (Fixture       *fixture,
   g_autofree char *wrong = NULL;
   g_autofree char *none = NULL;
 
-  sj_test_model_server_reply_tool_call (fixture->server, "", "call-empty", "activate_skills", "{}");
-  sj_test_model_server_reply_tool_call (fixture->server, "", "call-wrong", "activate_skills", "{\"names\": \"jazz\"}");
-  sj_test_model_server_reply_text (fixture->server, "Sorry.", 4);
+  sj_test_model_server_reply_tool_call (fixture->stack.server, "", "call-empty", "activate_skills", "{}");
+  sj_test_model_server_reply_tool_call (fixture->stack.server, "", "call-wrong", "activate_skills", "{\"names\": \"jazz\"}");
+  sj_test_model_server_reply_text (fixture->stack.server, "Sorry.", 4);
   run_turn (fixture, "hello");
-  empty = sj_test_model_server_find_tool_result (fixture->server, 1, "call-empty");
+  empty = sj_test_model_server_find_tool_result (fixture->stack.server, 1, "call-empty");
   g_assert_nonnull (strstr (empty, "\"code\":\"INVALID_ARGUMENTS\""));
-  wrong = sj_test_model_server_find_tool_result (fixture->server, 2, "call-wrong");
+  wrong = sj_test_model_server_find_tool_result (fixture->stack.server, 2, "call-wrong");
   g_assert_nonnull (strstr (wrong, "\"code\":\"INVALID_ARGUMENTS\""));
 
   /* Without a registry the tools say so and nothing else changes. */
   sj_agent_set_skills (fixture->agent, NULL);
-  sj_test_model_server_reply_tool_call (fixture->server, "", "call-none", "skills_list", "{}");
-  sj_test_model_server_reply_text (fixture->server, "OK.", 4);
+  sj_test_model_server_reply_tool_call (fixture->stack.server, "", "call-none", "skills_list", "{}");
+  sj_test_model_server_reply_text (fixture->stack.server, "OK.", 4);
   run_turn (fixture, "make it jazzy");
   g_assert_null (strstr (last_user_content (fixture, 4), "<skills>"));
-  none = sj_test_model_server_find_tool_result (fixture->server, 4, "call-none");
+  none = sj_test_model_server_find_tool_result (fixture->stack.server, 4, "call-none");
   g_assert_nonnull (strstr (none, "\"code\":\"SKILLS_UNAVAILABLE\""));
 }
 
@@ -338,10 +299,10 @@ test_tags (Fixture       *fixture,
   g_autofree char *result = NULL;
   g_autofree char *used = NULL;
 
-  sj_test_model_server_reply_tool_call (fixture->server, "", "call-tags", "activate_skills", "{\"tags\": [\"technique\", \"nope\"]}");
-  sj_test_model_server_reply_text (fixture->server, "Pumping.", 4);
+  sj_test_model_server_reply_tool_call (fixture->stack.server, "", "call-tags", "activate_skills", "{\"tags\": [\"technique\", \"nope\"]}");
+  sj_test_model_server_reply_text (fixture->stack.server, "Pumping.", 4);
   run_turn (fixture, "something that breathes");
-  result = sj_test_model_server_find_tool_result (fixture->server, 1, "call-tags");
+  result = sj_test_model_server_find_tool_result (fixture->stack.server, 1, "call-tags");
   g_assert_nonnull (strstr (result, "\"status\":\"ok\""));
   g_assert_nonnull (strstr (result, "SIDECHAIN-RULES"));
   g_assert_null (strstr (result, "JAZZ-RULES"));
@@ -402,7 +363,7 @@ test_pinning (Fixture       *fixture,
   g_clear_pointer (&pinned, g_strfreev);
 
   /* Pinned first, then the message's own skills. */
-  sj_test_model_server_reply_text (fixture->server, "Echoes on.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Echoes on.", 4);
   run_turn (fixture, "make it jazzy");
   g_assert_nonnull (strstr (last_user_content (fixture, 0),
                             "<skills>\n<skill name=\"dub\" title=\"Dub\" why=\"pinned\">\n- DUB-RULES"));
@@ -412,7 +373,7 @@ test_pinning (Fixture       *fixture,
   session = sj_agent_get_session_id (fixture->agent);
   {
     /* The export says which skills the answer had. */
-    g_autofree char *markdown = sj_history_store_export_markdown (fixture->store, session, &error);
+    g_autofree char *markdown = sj_history_store_export_markdown (fixture->stack.store, session, &error);
 
     g_assert_no_error (error);
     g_assert_nonnull (strstr (markdown, "*Skills: Dub, Jazz*\n\n"));
@@ -420,8 +381,8 @@ test_pinning (Fixture       *fixture,
 
   /* In the SQLite file: another connection, then another agent, read it. */
   g_clear_object (&fixture->agent);
-  g_clear_object (&fixture->store);
-  reopened = sj_history_store_new (fixture->path, &error);
+  g_clear_object (&fixture->stack.store);
+  reopened = sj_history_store_new (fixture->stack.db_path, &error);
   g_assert_no_error (error);
   pinned = sj_history_store_list_session_skills (reopened, session, SJ_HISTORY_SKILL_PINNED, &error);
   g_assert_no_error (error);
@@ -433,7 +394,7 @@ test_pinning (Fixture       *fixture,
   g_assert_cmpuint (uses->len, ==, 2);
   g_assert_cmpstr (((SjHistorySkillUse *) g_ptr_array_index (uses, 0))->title, ==, "Dub");
 
-  fixture->store = g_steal_pointer (&reopened);
+  fixture->stack.store = g_steal_pointer (&reopened);
   fixture->agent = new_agent (fixture);
   g_assert_true (sj_agent_load_session (fixture->agent, session, &error));
   g_assert_no_error (error);
@@ -441,7 +402,7 @@ test_pinning (Fixture       *fixture,
   g_assert_cmpuint (g_strv_length (pinned), ==, 1);
   g_assert_cmpstr (pinned[0], ==, "dub");
 
-  sj_test_model_server_reply_text (fixture->server, "Still dub.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Still dub.", 4);
   run_turn (fixture, "more reverb");
   g_assert_nonnull (strstr (last_user_content (fixture, 1), "why=\"pinned\""));
 
@@ -450,7 +411,7 @@ test_pinning (Fixture       *fixture,
   g_assert_true (sj_agent_set_skill_pinned (fixture->agent, "dub", FALSE, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (fixture->pins_changed, ==, 1);
-  sj_test_model_server_reply_text (fixture->server, "Dry.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Dry.", 4);
   run_turn (fixture, "more reverb");
   g_assert_null (strstr (last_user_content (fixture, 2), "DUB-RULES"));
 

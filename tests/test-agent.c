@@ -21,21 +21,14 @@
 #include "sj-llm-client-private.h"
 #include "sj-redact.h"
 #include "sj-test-files.h"
-#include "sj-test-model-server.h"
-#include "sj-test-target.h"
+#include "sj-test-agent-stack.h"
 
 #define CODE "note(\"c3 e3 g3 b3\").s(\"sawtooth\").lpf(800)"
 #define PLANTED_KEY "plantedkey-4f7Qz9XwV2mL8sKd"
 
 typedef struct
 {
-  char              *dir;
-  SjTestModelServer *server;
-  SjTestTarget      *target;
-  SjDryRun          *dry_run;
-  SjKnowledge       *knowledge;
-  SjChangeApplier   *applier;
-  SjHistoryStore    *store;
+  SjTestAgentStack   stack;
   SjAgent           *agent;
   GString           *content;   /* text deltas seen */
   GString           *log;       /* every log line, unredacted */
@@ -98,38 +91,11 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
-  g_autoptr(SjTimeline) timeline = sj_timeline_new ();
-  g_autoptr(SjAgentTools) tools = NULL;
-  g_autoptr(SjLlmClient) client = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
-  SjSwapPolicy policy = { SJ_QUANTIZE_NEXT_CYCLE, 1, 4, FALSE, 1 };
-
   current = fixture;
-  fixture->dir = g_dir_make_tmp ("sj-agent-XXXXXX", &error);
-  g_assert_no_error (error);
   fixture->content = g_string_new (NULL);
   fixture->log = g_string_new (NULL);
-  fixture->server = sj_test_model_server_new ();
-  fixture->target = sj_test_target_new (CODE);
-
-  sj_sounds_index_load_bundled (sounds);
-  fixture->knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sounds);
-  fixture->dry_run = sj_dry_run_new ();
-  fixture->applier = sj_change_applier_new (SJ_LIVE_TARGET (fixture->target), fixture->dry_run,
-                                            fixture->knowledge, timeline);
-  sj_change_applier_set_defaults (fixture->applier, &policy);
-
-  path = g_build_filename (fixture->dir, "history.db", NULL);
-  fixture->store = sj_history_store_new (path, &error);
-  g_assert_no_error (error);
-
-  tools = sj_agent_tools_new (fixture->applier, fixture->knowledge, sj_knowledge_base_get_bundled ());
-  fixture->agent = sj_agent_new (tools, fixture->store);
-  client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), PLANTED_KEY);
-  sj_agent_set_client (fixture->agent, client, FALSE);
-  sj_agent_set_model (fixture->agent, "test/model", "balanced", 0.5);
+  sj_test_agent_stack_init (&fixture->stack, CODE);
+  fixture->agent = sj_test_agent_stack_new_agent (&fixture->stack, PLANTED_KEY);
   _sj_agent_set_retry_policy (fixture->agent, 3, 5, 50);
   g_signal_connect (fixture->agent, "text-delta", G_CALLBACK (text_delta_cb), fixture);
   g_signal_connect (fixture->agent, "retrying", G_CALLBACK (retrying_cb), fixture);
@@ -140,18 +106,11 @@ fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_clear_object (&fixture->agent);
-  g_clear_object (&fixture->store);
-  g_clear_object (&fixture->applier);
-  g_clear_object (&fixture->dry_run);
-  g_clear_object (&fixture->knowledge);
-  g_clear_object (&fixture->target);
-  g_clear_pointer (&fixture->server, sj_test_model_server_free);
+  sj_test_agent_stack_clear (&fixture->stack);
   g_clear_error (&fixture->error);
   current = NULL;
   g_string_free (fixture->content, TRUE);
   g_string_free (fixture->log, TRUE);
-  sj_test_remove_tree (fixture->dir);
-  g_free (fixture->dir);
 }
 
 static void
@@ -193,7 +152,7 @@ static GPtrArray *
 messages (Fixture *fixture)
 {
   g_autoptr(GError) error = NULL;
-  GPtrArray *list = sj_history_store_list_messages (fixture->store, sj_agent_get_session_id (fixture->agent), &error);
+  GPtrArray *list = sj_history_store_list_messages (fixture->stack.store, sj_agent_get_session_id (fixture->agent), &error);
 
   g_assert_no_error (error);
   return list;
@@ -225,7 +184,7 @@ tool_calls (Fixture *fixture,
             gint64   message_id)
 {
   g_autoptr(GError) error = NULL;
-  GPtrArray *calls = sj_history_store_list_tool_calls (fixture->store, message_id, &error);
+  GPtrArray *calls = sj_history_store_list_tool_calls (fixture->stack.store, message_id, &error);
 
   g_assert_no_error (error);
   return calls;
@@ -287,15 +246,15 @@ test_plain_answer (Fixture       *fixture,
   const char *user;
   g_autofree char *hash = sj_code_hash (CODE);
 
-  sj_test_model_server_reply_text (fixture->server, "The `jux` function plays a pattern in stereo, *changed* on the right.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "The `jux` function plays a pattern in stereo, *changed* on the right.", 4);
   run_turn (fixture, "What does jux do?");
   g_assert_no_error (fixture->error);
   g_assert_cmpstr (fixture->content->str, ==, "The `jux` function plays a pattern in stereo, *changed* on the right.");
 
   /* What the model got: the app's prompt, the tools, and the envelope
    * with the code it has not seen yet. */
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
-  request = sj_test_model_server_get_request (fixture->server, 0);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 1);
+  request = sj_test_model_server_get_request (fixture->stack.server, 0);
   g_assert_cmpstr (json_object_get_string_member (request, "model"), ==, "test/model");
   g_assert_true (json_object_get_boolean_member (request, "stream"));
   g_assert_cmpstr (json_object_get_string_member (request, "reasoning_effort"), ==, "medium");
@@ -322,17 +281,17 @@ test_plain_answer (Fixture       *fixture,
 
   /* The same code: the envelope alone. Code changed by the musician: the
    * code again. */
-  sj_test_model_server_reply_text (fixture->server, "Sure.", 2);
+  sj_test_model_server_reply_text (fixture->stack.server, "Sure.", 2);
   run_turn (fixture, "And chop?");
-  user = last_user_content (sj_test_model_server_get_request (fixture->server, 1));
+  user = last_user_content (sj_test_model_server_get_request (fixture->stack.server, 1));
   g_assert_nonnull (strstr (user, hash));
   g_assert_null (strstr (user, CODE));
   g_assert_null (strstr (user, "<code"));
 
-  sj_test_model_server_reply_text (fixture->server, "Nice edit.", 2);
-  sj_test_target_set_code (fixture->target, "s(\"sine\")");
+  sj_test_model_server_reply_text (fixture->stack.server, "Nice edit.", 2);
+  sj_test_target_set_code (fixture->stack.target, "s(\"sine\")");
   run_turn (fixture, "I changed it");
-  user = last_user_content (sj_test_model_server_get_request (fixture->server, 2));
+  user = last_user_content (sj_test_model_server_get_request (fixture->stack.server, 2));
   g_assert_nonnull (strstr (user, "<code"));
   g_assert_nonnull (strstr (user, "s(\"sine\")"));
 }
@@ -350,14 +309,14 @@ test_apply_scheduled (Fixture       *fixture,
   SjHistoryMessage *answer;
   SjHistoryToolCall *call;
 
-  sj_test_model_server_reply_tool_call (fixture->server, "Opening the filter.", "call_1", "apply_strudel_change", args);
-  sj_test_model_server_reply_text (fixture->server, "Opened the filter to 1200 Hz from cycle 13; notes and tempo unchanged.", 8);
+  sj_test_model_server_reply_tool_call (fixture->stack.server, "Opening the filter.", "call_1", "apply_strudel_change", args);
+  sj_test_model_server_reply_text (fixture->stack.server, "Opened the filter to 1200 Hz from cycle 13; notes and tempo unchanged.", 8);
   run_turn (fixture, "brighter please");
   g_assert_no_error (fixture->error);
 
-  g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, "note(\"c3 e3 g3 b3\").s(\"sawtooth\").lpf(1200)");
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 2);
-  result = sj_test_model_server_find_tool_result (fixture->server, 1, "call_1");
+  g_assert_cmpstr (sj_test_target_get_code (fixture->stack.target), ==, "note(\"c3 e3 g3 b3\").s(\"sawtooth\").lpf(1200)");
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 2);
+  result = sj_test_model_server_find_tool_result (fixture->stack.server, 1, "call_1");
   g_assert_nonnull (result);
   g_assert_nonnull (strstr (result, "\"status\":\"scheduled\""));
   g_assert_nonnull (strstr (result, "\"toolCallsLeft\":11"));
@@ -376,7 +335,7 @@ test_apply_scheduled (Fixture       *fixture,
 
   /* The timeline is persisted: what played before, and the agent's change
    * tied to its message. */
-  snapshots = sj_history_store_list_snapshots (fixture->store, sj_agent_get_session_id (fixture->agent), NULL);
+  snapshots = sj_history_store_list_snapshots (fixture->stack.store, sj_agent_get_session_id (fixture->agent), NULL);
   g_assert_cmpuint (snapshots->len, ==, 2);
   g_assert_cmpstr (((SjHistorySnapshot *) g_ptr_array_index (snapshots, 0))->code, ==, CODE);
   g_assert_cmpint (((SjHistorySnapshot *) g_ptr_array_index (snapshots, 1))->source, ==, SJ_HISTORY_SOURCE_AGENT);
@@ -384,9 +343,9 @@ test_apply_scheduled (Fixture       *fixture,
   g_assert_cmpfloat (((SjHistorySnapshot *) g_ptr_array_index (snapshots, 1))->cycle, ==, 13);
 
   /* The model wrote the new code: its hash is known, no code resent. */
-  sj_test_model_server_reply_text (fixture->server, "Yes.", 2);
+  sj_test_model_server_reply_text (fixture->stack.server, "Yes.", 2);
   run_turn (fixture, "good");
-  g_assert_null (strstr (last_user_content (sj_test_model_server_get_request (fixture->server, 2)), "<code"));
+  g_assert_null (strstr (last_user_content (sj_test_model_server_get_request (fixture->stack.server, 2)), "<code"));
 }
 
 static void
@@ -402,24 +361,24 @@ test_repair_after_unknown_symbol (Fixture       *fixture,
   g_autoptr(GPtrArray) list = NULL;
   g_autoptr(GPtrArray) calls = NULL;
 
-  sj_test_model_server_reply_tool_call (fixture->server, NULL, "c1", "apply_strudel_change", bad);
-  sj_test_model_server_reply_tool_call (fixture->server, NULL, "c2", "strudel_knowledge", "{\"query\":\"reverb\"}");
-  sj_test_model_server_reply_tool_call (fixture->server, NULL, "c3", "apply_strudel_change", good);
-  sj_test_model_server_reply_text (fixture->server, "Added reverb with room(0.4) from cycle 13.", 6);
+  sj_test_model_server_reply_tool_call (fixture->stack.server, NULL, "c1", "apply_strudel_change", bad);
+  sj_test_model_server_reply_tool_call (fixture->stack.server, NULL, "c2", "strudel_knowledge", "{\"query\":\"reverb\"}");
+  sj_test_model_server_reply_tool_call (fixture->stack.server, NULL, "c3", "apply_strudel_change", good);
+  sj_test_model_server_reply_text (fixture->stack.server, "Added reverb with room(0.4) from cycle 13.", 6);
   run_turn (fixture, "add reverb");
   g_assert_no_error (fixture->error);
 
-  rejection = sj_test_model_server_find_tool_result (fixture->server, 1, "c1");
+  rejection = sj_test_model_server_find_tool_result (fixture->stack.server, 1, "c1");
   g_assert_nonnull (strstr (rejection, "\"status\":\"rejected\""));
   g_assert_nonnull (strstr (rejection, "reverbb"));
   g_assert_nonnull (strstr (rejection, "unknownSymbols"));
   g_assert_nonnull (strstr (rejection, "\"repairsLeft\":4"));
-  knowledge = sj_test_model_server_find_tool_result (fixture->server, 2, "c2");
+  knowledge = sj_test_model_server_find_tool_result (fixture->stack.server, 2, "c2");
   g_assert_nonnull (strstr (knowledge, "\"ok\":true"));
   g_assert_nonnull (strstr (knowledge, "room"));
-  applied = sj_test_model_server_find_tool_result (fixture->server, 3, "c3");
+  applied = sj_test_model_server_find_tool_result (fixture->stack.server, 3, "c3");
   g_assert_nonnull (strstr (applied, "\"status\":\"scheduled\""));
-  g_assert_nonnull (strstr (sj_test_target_get_code (fixture->target), "room(0.4)"));
+  g_assert_nonnull (strstr (sj_test_target_get_code (fixture->stack.target), "room(0.4)"));
 
   list = messages (fixture);
   calls = tool_calls (fixture, last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT)->id);
@@ -444,19 +403,19 @@ test_repair_limit (Fixture       *fixture,
 
   sj_agent_set_limits (fixture->agent, 1, 12);
   /* The first try and one repair are rejected: the limit. */
-  sj_test_model_server_reply_tool_call (fixture->server, NULL, "c1", "apply_strudel_change", bad);
-  sj_test_model_server_reply_tool_call (fixture->server, NULL, "c2", "apply_strudel_change", bad);
-  sj_test_model_server_reply_text (fixture->server, "I could not find a working reverb; nothing changed. Try room(0.4)?", 6);
+  sj_test_model_server_reply_tool_call (fixture->stack.server, NULL, "c1", "apply_strudel_change", bad);
+  sj_test_model_server_reply_tool_call (fixture->stack.server, NULL, "c2", "apply_strudel_change", bad);
+  sj_test_model_server_reply_text (fixture->stack.server, "I could not find a working reverb; nothing changed. Try room(0.4)?", 6);
   run_turn (fixture, "add reverb");
   g_assert_no_error (fixture->error);
 
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 3);
-  final = sj_test_model_server_get_request (fixture->server, 2);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 3);
+  final = sj_test_model_server_get_request (fixture->stack.server, 2);
   /* The model was told to stop calling tools, and why. */
   g_assert_cmpstr (json_object_get_string_member (final, "tool_choice"), ==, "none");
   g_assert_nonnull (strstr (last_user_content (final), "repair limit"));
-  g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, CODE);
-  g_assert_cmpuint (sj_test_target_get_n_swaps (fixture->target), ==, 0);
+  g_assert_cmpstr (sj_test_target_get_code (fixture->stack.target), ==, CODE);
+  g_assert_cmpuint (sj_test_target_get_n_swaps (fixture->stack.target), ==, 0);
 
   /* The transcript says plainly that nothing was applied. */
   list = messages (fixture);
@@ -475,7 +434,7 @@ test_stop_mid_stream (Fixture       *fixture,
   JsonArray *history;
   JsonObject *last_assistant = NULL;
 
-  sj_test_model_server_reply_hold (fixture->server, "Let me think about a groove that");
+  sj_test_model_server_reply_hold (fixture->stack.server, "Let me think about a groove that");
   fixture->stop_on_delta = TRUE;
   fixture->done = FALSE;
   sj_agent_send_async (fixture->agent, "make it groovier", NULL, send_cb, fixture);
@@ -491,10 +450,10 @@ test_stop_mid_stream (Fixture       *fixture,
   g_assert_null (find_role (list, SJ_HISTORY_ROLE_SYSTEM));
 
   /* The conversation goes on, and the model sees what it had said. */
-  sj_test_model_server_reply_text (fixture->server, "OK.", 2);
+  sj_test_model_server_reply_text (fixture->stack.server, "OK.", 2);
   run_turn (fixture, "never mind");
   g_assert_no_error (fixture->error);
-  history = json_object_get_array_member (sj_test_model_server_get_request (fixture->server, 1), "messages");
+  history = json_object_get_array_member (sj_test_model_server_get_request (fixture->stack.server, 1), "messages");
   for (guint i = 0; i < json_array_get_length (history); i++)
     if (g_str_equal (json_object_get_string_member (json_array_get_object_element (history, i), "role"), "assistant"))
       last_assistant = json_array_get_object_element (history, i);
@@ -515,11 +474,11 @@ test_stop_during_tool (Fixture       *fixture,
   SjHistoryMessage *answer;
 
   /* The turn's own read of the code passes; the tool's read waits. */
-  sj_test_target_hold_fetches (fixture->target, 1);
-  sj_test_model_server_reply_tool_calls (fixture->server, 2, ids, names, args);
+  sj_test_target_hold_fetches (fixture->stack.target, 1);
+  sj_test_model_server_reply_tool_calls (fixture->stack.server, 2, ids, names, args);
   fixture->done = FALSE;
   sj_agent_send_async (fixture->agent, "what is playing?", NULL, send_cb, fixture);
-  while (sj_test_model_server_get_n_requests (fixture->server) < 1 || sj_test_model_server_get_last_byte_time (fixture->server, 0) == 0)
+  while (sj_test_model_server_get_n_requests (fixture->stack.server) < 1 || sj_test_model_server_get_last_byte_time (fixture->stack.server, 0) == 0)
     g_main_context_iteration (NULL, TRUE);
   /* Let the answer reach the agent and the read start. */
   for (guint i = 0; i < 50 && !fixture->done; i++)
@@ -527,7 +486,7 @@ test_stop_during_tool (Fixture       *fixture,
   sj_agent_stop (fixture->agent);
   wait_done (fixture);
   g_assert_error (fixture->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  sj_test_target_hold_fetches (fixture->target, 0);
+  sj_test_target_hold_fetches (fixture->stack.target, 0);
 
   list = messages (fixture);
   answer = last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT);
@@ -539,10 +498,10 @@ test_stop_during_tool (Fixture       *fixture,
   g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (calls, 1))->status, ==, SJ_HISTORY_TOOL_CANCELED);
 
   /* Every call has its result in what the model gets next. */
-  sj_test_model_server_reply_text (fixture->server, "OK.", 2);
+  sj_test_model_server_reply_text (fixture->stack.server, "OK.", 2);
   run_turn (fixture, "go on");
   g_assert_no_error (fixture->error);
-  result = sj_test_model_server_find_tool_result (fixture->server, 1, "r2");
+  result = sj_test_model_server_find_tool_result (fixture->stack.server, 1, "r2");
   g_assert_nonnull (strstr (result, "canceled"));
 }
 
@@ -554,12 +513,12 @@ test_dropped_mid_stream (Fixture       *fixture,
   SjHistoryMessage *answer;
   SjHistoryMessage *system;
 
-  sj_test_model_server_reply_drop (fixture->server, "Here is a bassline idea: ");
+  sj_test_model_server_reply_drop (fixture->stack.server, "Here is a bassline idea: ");
   run_turn (fixture, "add a bassline");
   g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_NETWORK);
 
   /* Text was shown: no silent retry that would repeat it. */
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 1);
   g_assert_cmpuint (fixture->retries, ==, 0);
   list = messages (fixture);
   answer = last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT);
@@ -569,7 +528,7 @@ test_dropped_mid_stream (Fixture       *fixture,
   g_assert_nonnull (strstr (system->content, "broke off"));
 
   /* Regenerate replaces that answer. */
-  sj_test_model_server_reply_text (fixture->server, "A bassline it is.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "A bassline it is.", 4);
   fixture->done = FALSE;
   sj_agent_regenerate_async (fixture->agent, NULL, send_cb, fixture);
   wait_done (fixture);
@@ -580,7 +539,7 @@ test_dropped_mid_stream (Fixture       *fixture,
   g_assert_cmpstr (last_of_role (list, SJ_HISTORY_ROLE_USER)->content, ==, "add a bassline");
   g_assert_cmpstr (last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT)->content, ==, "A bassline it is.");
   /* The model gets the user message once, not twice. */
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (sj_test_model_server_get_request (fixture->server, 1), "messages")), ==, 2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (sj_test_model_server_get_request (fixture->stack.server, 1), "messages")), ==, 2);
 }
 
 static char *
@@ -611,7 +570,7 @@ test_deep_chunk (Fixture       *fixture,
   g_autoptr(GPtrArray) list = NULL;
   SjHistoryMessage *answer;
 
-  sj_test_model_server_reply_events (fixture->server, events);
+  sj_test_model_server_reply_events (fixture->stack.server, events);
   run_turn (fixture, "hello");
   g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_PROTOCOL);
   list = messages (fixture);
@@ -621,7 +580,7 @@ test_deep_chunk (Fixture       *fixture,
   g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "INPUT_TOO_DEEP"));
 
   /* The jam goes on. */
-  sj_test_model_server_reply_text (fixture->server, "Still here.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Still here.", 4);
   run_turn (fixture, "again");
   g_assert_no_error (fixture->error);
 }
@@ -641,11 +600,11 @@ test_deep_arguments (Fixture       *fixture,
   g_autofree char *result = NULL;
   g_autoptr(GPtrArray) list = NULL;
 
-  sj_test_model_server_reply_events (fixture->server, events);
-  sj_test_model_server_reply_text (fixture->server, "My call was too deep.", 6);
+  sj_test_model_server_reply_events (fixture->stack.server, events);
+  sj_test_model_server_reply_text (fixture->stack.server, "My call was too deep.", 6);
   run_turn (fixture, "hello");
   g_assert_no_error (fixture->error);
-  result = sj_test_model_server_find_tool_result (fixture->server, 1, "d1");
+  result = sj_test_model_server_find_tool_result (fixture->stack.server, 1, "d1");
   g_assert_nonnull (strstr (result, "INPUT_TOO_DEEP"));
   list = messages (fixture);
   g_assert_cmpint (last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT)->status, ==, SJ_HISTORY_MESSAGE_COMPLETE);
@@ -667,7 +626,7 @@ test_empty_answer (Fixture       *fixture,
     {
       g_autoptr(GPtrArray) list = NULL;
 
-      sj_test_model_server_reply_events (fixture->server, cases[i]);
+      sj_test_model_server_reply_events (fixture->stack.server, cases[i]);
       run_turn (fixture, "hello");
       g_assert_error (fixture->error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_EMPTY_ANSWER);
       list = messages (fixture);
@@ -682,13 +641,13 @@ static void
 test_stalled (Fixture       *fixture,
               gconstpointer  data)
 {
-  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), NULL);
+  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->stack.server), NULL);
   g_autoptr(GPtrArray) list = NULL;
   SjHistoryMessage *answer;
 
   _sj_llm_client_set_stall_timeout_ms (client, 300);
   sj_agent_set_client (fixture->agent, client, FALSE);
-  sj_test_model_server_reply_hold (fixture->server, "Thinking about");
+  sj_test_model_server_reply_hold (fixture->stack.server, "Thinking about");
   run_turn (fixture, "hello");
   g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_STALLED);
   list = messages (fixture);
@@ -697,7 +656,7 @@ test_stalled (Fixture       *fixture,
   g_assert_cmpstr (answer->content, ==, "Thinking about");
   g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "stopped answering"));
 
-  sj_test_model_server_reply_text (fixture->server, "Back.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Back.", 4);
   fixture->done = FALSE;
   sj_agent_regenerate_async (fixture->agent, NULL, send_cb, fixture);
   wait_done (fixture);
@@ -708,13 +667,13 @@ static void
 test_dropped_before_answer (Fixture       *fixture,
                             gconstpointer  data)
 {
-  sj_test_model_server_reply_drop (fixture->server, "");
-  sj_test_model_server_reply_status (fixture->server, 502, NULL, NULL);
-  sj_test_model_server_reply_text (fixture->server, "Back again.", 4);
+  sj_test_model_server_reply_drop (fixture->stack.server, "");
+  sj_test_model_server_reply_status (fixture->stack.server, 502, NULL, NULL);
+  sj_test_model_server_reply_text (fixture->stack.server, "Back again.", 4);
   run_turn (fixture, "hello");
   g_assert_no_error (fixture->error);
   g_assert_cmpuint (fixture->retries, ==, 2);
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 3);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 3);
   g_assert_cmpstr (fixture->content->str, ==, "Back again.");
 }
 
@@ -724,8 +683,8 @@ test_rate_limited (Fixture       *fixture,
 {
   g_autoptr(GPtrArray) list = NULL;
 
-  sj_test_model_server_reply_status (fixture->server, 429, "0", "{\"error\":{\"message\":\"Rate limit exceeded\"}}");
-  sj_test_model_server_reply_text (fixture->server, "Here now.", 4);
+  sj_test_model_server_reply_status (fixture->stack.server, 429, "0", "{\"error\":{\"message\":\"Rate limit exceeded\"}}");
+  sj_test_model_server_reply_text (fixture->stack.server, "Here now.", 4);
   run_turn (fixture, "hello");
   g_assert_no_error (fixture->error);
   g_assert_cmpuint (fixture->retries, ==, 1);
@@ -733,10 +692,10 @@ test_rate_limited (Fixture       *fixture,
 
   /* Retries run out: a clear error in the transcript. */
   for (guint i = 0; i < 4; i++)
-    sj_test_model_server_reply_status (fixture->server, 429, "0", "{\"error\":{\"message\":\"Rate limit exceeded\"}}");
+    sj_test_model_server_reply_status (fixture->stack.server, 429, "0", "{\"error\":{\"message\":\"Rate limit exceeded\"}}");
   run_turn (fixture, "again");
   g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_RATE_LIMITED);
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 6);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 6);
   list = messages (fixture);
   g_assert_cmpint (last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT)->status, ==, SJ_HISTORY_MESSAGE_ERROR);
   g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "rate-limiting"));
@@ -754,17 +713,17 @@ test_malformed_tool_call (Fixture       *fixture,
   const char *names[] = { "apply_strudel_change", "play_louder" };
   const char *args[] = { "{\"baseHash\": \"abc\", \"change\": {\"kind\": \"full_co", "{}" };
 
-  sj_test_model_server_reply_tool_calls (fixture->server, 2, ids, names, args);
-  sj_test_model_server_reply_text (fixture->server, "Sorry, my call was broken; nothing changed.", 6);
+  sj_test_model_server_reply_tool_calls (fixture->stack.server, 2, ids, names, args);
+  sj_test_model_server_reply_text (fixture->stack.server, "Sorry, my call was broken; nothing changed.", 6);
   run_turn (fixture, "louder");
   g_assert_no_error (fixture->error);
 
-  result = sj_test_model_server_find_tool_result (fixture->server, 1, "m1");
+  result = sj_test_model_server_find_tool_result (fixture->stack.server, 1, "m1");
   g_assert_nonnull (strstr (result, "INVALID_ARGUMENTS"));
   g_assert_nonnull (strstr (result, "not valid JSON"));
-  unknown = sj_test_model_server_find_tool_result (fixture->server, 1, "m2");
+  unknown = sj_test_model_server_find_tool_result (fixture->stack.server, 1, "m2");
   g_assert_nonnull (strstr (unknown, "UNKNOWN_TOOL"));
-  g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, CODE);
+  g_assert_cmpstr (sj_test_target_get_code (fixture->stack.target), ==, CODE);
 
   list = messages (fixture);
   calls = tool_calls (fixture, last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT)->id);
@@ -784,14 +743,14 @@ test_tool_budget (Fixture       *fixture,
   g_autoptr(GPtrArray) list = NULL;
 
   sj_agent_set_limits (fixture->agent, 4, 2);
-  sj_test_model_server_reply_tool_calls (fixture->server, 3, ids, names, args);
-  sj_test_model_server_reply_text (fixture->server, "I looked things up; nothing changed.", 6);
+  sj_test_model_server_reply_tool_calls (fixture->stack.server, 3, ids, names, args);
+  sj_test_model_server_reply_text (fixture->stack.server, "I looked things up; nothing changed.", 6);
   run_turn (fixture, "explain");
   g_assert_no_error (fixture->error);
 
-  third = sj_test_model_server_find_tool_result (fixture->server, 1, "k3");
+  third = sj_test_model_server_find_tool_result (fixture->stack.server, 1, "k3");
   g_assert_nonnull (strstr (third, "TOOL_BUDGET_EXHAUSTED"));
-  g_assert_cmpstr (json_object_get_string_member (sj_test_model_server_get_request (fixture->server, 1), "tool_choice"), ==, "none");
+  g_assert_cmpstr (json_object_get_string_member (sj_test_model_server_get_request (fixture->stack.server, 1), "tool_choice"), ==, "none");
   list = messages (fixture);
   g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "tool budget"));
 }
@@ -811,19 +770,19 @@ test_tool_choice_ignored (Fixture       *fixture,
     {
       g_autofree char *id = g_strdup_printf ("k%u", i);
 
-      sj_test_model_server_reply_tool_call (fixture->server, NULL, id, "strudel_knowledge", "{\"query\":\"lpf\"}");
+      sj_test_model_server_reply_tool_call (fixture->stack.server, NULL, id, "strudel_knowledge", "{\"query\":\"lpf\"}");
     }
   run_turn (fixture, "explain");
   g_assert_error (fixture->error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_TOO_MANY_REQUESTS);
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 3);
-  g_assert_cmpstr (json_object_get_string_member (sj_test_model_server_get_request (fixture->server, 2), "tool_choice"), ==, "none");
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (sj_test_model_server_get_request (fixture->stack.server, 2), "tool_choice"), ==, "none");
   list = messages (fixture);
   g_assert_cmpint (last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT)->status, ==, SJ_HISTORY_MESSAGE_ERROR);
   g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "kept calling tools"));
   g_assert_nonnull (strstr (last_of_role (list, SJ_HISTORY_ROLE_SYSTEM)->content, "3 requests"));
 
   /* The next message starts afresh, and the transcript is well-formed. */
-  sj_test_model_server_reply_text (fixture->server, "Fine.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Fine.", 4);
   run_turn (fixture, "again");
   g_assert_no_error (fixture->error);
 }
@@ -838,10 +797,10 @@ test_answer_too_large (Fixture       *fixture,
   g_autoptr(GPtrArray) list = NULL;
   SjHistoryMessage *answer;
 
-  sj_test_model_server_reply_text (fixture->server, text, 64 * 1024);
+  sj_test_model_server_reply_text (fixture->stack.server, text, 64 * 1024);
   run_turn (fixture, "hello");
   g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_ANSWER_TOO_LARGE);
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 1);
   list = messages (fixture);
   answer = last_of_role (list, SJ_HISTORY_ROLE_ASSISTANT);
   g_assert_cmpint (answer->status, ==, SJ_HISTORY_MESSAGE_ERROR);
@@ -856,14 +815,14 @@ static void
 test_deadline (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), NULL);
+  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->stack.server), NULL);
   g_autoptr(GPtrArray) list = NULL;
   SjHistoryMessage *answer;
 
   _sj_llm_client_set_deadline_ms (client, 300);
   sj_agent_set_client (fixture->agent, client, FALSE);
   /* 40 pieces 50 ms apart: 2 s, never quiet, past the deadline. */
-  sj_test_model_server_reply_slow_text (fixture->server, "abcdefghijklmnopqrstuvwxyzabcdefghijklmn", 1, 50);
+  sj_test_model_server_reply_slow_text (fixture->stack.server, "abcdefghijklmnopqrstuvwxyzabcdefghijklmn", 1, 50);
   run_turn (fixture, "hello");
   g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_DEADLINE);
   list = messages (fixture);
@@ -880,9 +839,9 @@ test_resend_edited (Fixture       *fixture,
 {
   g_autoptr(GPtrArray) list = NULL;
 
-  sj_test_model_server_reply_text (fixture->server, "Answer one.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Answer one.", 4);
   run_turn (fixture, "make it fsater");
-  sj_test_model_server_reply_text (fixture->server, "Answer two.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Answer two.", 4);
   fixture->done = FALSE;
   sj_agent_resend_async (fixture->agent, "make it faster", NULL, send_cb, fixture);
   wait_done (fixture);
@@ -892,8 +851,8 @@ test_resend_edited (Fixture       *fixture,
   g_assert_cmpuint (list->len, ==, 2);
   g_assert_cmpstr (((SjHistoryMessage *) g_ptr_array_index (list, 0))->content, ==, "make it faster");
   g_assert_cmpstr (((SjHistoryMessage *) g_ptr_array_index (list, 1))->content, ==, "Answer two.");
-  g_assert_null (strstr (last_user_content (sj_test_model_server_get_request (fixture->server, 1)), "fsater"));
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (sj_test_model_server_get_request (fixture->server, 1), "messages")), ==, 2);
+  g_assert_null (strstr (last_user_content (sj_test_model_server_get_request (fixture->stack.server, 1)), "fsater"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (sj_test_model_server_get_request (fixture->stack.server, 1), "messages")), ==, 2);
 }
 
 /* Busy and the session, as properties -------------------------------------- */
@@ -966,7 +925,7 @@ test_properties (Fixture       *fixture,
   /* The first message creates the session; the agent is busy from the
    * send until the answer is finished, and no longer by the time the
    * caller hears of it. */
-  sj_test_model_server_reply_text (fixture->server, "One.", 2);
+  sj_test_model_server_reply_text (fixture->stack.server, "One.", 2);
   fixture->done = FALSE;
   sj_agent_send_async (fixture->agent, "play something", NULL, events_send_cb, &events);
   g_assert_cmpstr (log->str, ==, "session busy=1 ");
@@ -981,7 +940,7 @@ test_properties (Fixture       *fixture,
   /* The next message, in the same session: busy and back once, even with
    * a message refused meanwhile. */
   g_string_truncate (log, 0);
-  sj_test_model_server_reply_text (fixture->server, "Two.", 2);
+  sj_test_model_server_reply_text (fixture->stack.server, "Two.", 2);
   fixture->done = FALSE;
   sj_agent_send_async (fixture->agent, "and again", NULL, events_send_cb, &events);
   sj_agent_send_async (fixture->agent, "too soon", NULL, store_result_cb, &refused);
@@ -1034,14 +993,14 @@ test_condense (Fixture       *fixture,
       g_autofree char *code = g_strdup_printf ("// %s %u\n%s", big, i, CODE);
       g_autofree char *id = g_strdup_printf ("read%u", i);
 
-      sj_test_target_set_code (fixture->target, code);
-      sj_test_model_server_reply_tool_call (fixture->server, NULL, id, "read_code", "{}");
-      sj_test_model_server_reply_text (fixture->server, "Read it.", 4);
+      sj_test_target_set_code (fixture->stack.target, code);
+      sj_test_model_server_reply_tool_call (fixture->stack.server, NULL, id, "read_code", "{}");
+      sj_test_model_server_reply_text (fixture->stack.server, "Read it.", 4);
       run_turn (fixture, "read the code");
       g_assert_no_error (fixture->error);
     }
 
-  request = sj_test_model_server_get_request (fixture->server, sj_test_model_server_get_n_requests (fixture->server) - 1);
+  request = sj_test_model_server_get_request (fixture->stack.server, sj_test_model_server_get_n_requests (fixture->stack.server) - 1);
   node = json_node_init_object (json_node_alloc (), request);
   json = json_to_string (node, FALSE);
   /* The current turn is whole; the older turns' copies of the long code
@@ -1069,15 +1028,15 @@ static void
 test_reasoning_effort (Fixture       *fixture,
                        gconstpointer  data)
 {
-  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), NULL);
+  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->stack.server), NULL);
   JsonObject *request;
 
   /* OpenRouter's shape. */
   sj_agent_set_client (fixture->agent, client, TRUE);
   sj_agent_set_model (fixture->agent, "some/model", "deep", 0.3);
-  sj_test_model_server_reply_text (fixture->server, "One.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "One.", 4);
   run_turn (fixture, "hi");
-  request = sj_test_model_server_get_request (fixture->server, 0);
+  request = sj_test_model_server_get_request (fixture->stack.server, 0);
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (request, "reasoning"), "effort"), ==, "high");
   g_assert_false (json_object_has_member (request, "reasoning_effort"));
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (request, "temperature"), 0.3, 1e-9);
@@ -1086,22 +1045,22 @@ test_reasoning_effort (Fixture       *fixture,
    * left out from then on. */
   sj_agent_set_client (fixture->agent, client, FALSE);
   sj_agent_set_model (fixture->agent, "plain/model", "fast", 0.3);
-  sj_test_model_server_reply_status (fixture->server, 400, NULL, "{\"error\":{\"message\":\"Unsupported parameter: reasoning_effort\"}}");
-  sj_test_model_server_reply_text (fixture->server, "Two.", 4);
-  sj_test_model_server_reply_text (fixture->server, "Three.", 4);
+  sj_test_model_server_reply_status (fixture->stack.server, 400, NULL, "{\"error\":{\"message\":\"Unsupported parameter: reasoning_effort\"}}");
+  sj_test_model_server_reply_text (fixture->stack.server, "Two.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Three.", 4);
   run_turn (fixture, "hi");
   g_assert_no_error (fixture->error);
-  g_assert_cmpstr (json_object_get_string_member (sj_test_model_server_get_request (fixture->server, 1), "reasoning_effort"), ==, "low");
-  g_assert_false (json_object_has_member (sj_test_model_server_get_request (fixture->server, 2), "reasoning_effort"));
+  g_assert_cmpstr (json_object_get_string_member (sj_test_model_server_get_request (fixture->stack.server, 1), "reasoning_effort"), ==, "low");
+  g_assert_false (json_object_has_member (sj_test_model_server_get_request (fixture->stack.server, 2), "reasoning_effort"));
   run_turn (fixture, "hi");
-  g_assert_false (json_object_has_member (sj_test_model_server_get_request (fixture->server, 3), "reasoning_effort"));
+  g_assert_false (json_object_has_member (sj_test_model_server_get_request (fixture->stack.server, 3), "reasoning_effort"));
 
   /* A model the list says cannot reason gets none. */
   _sj_agent_set_reasoning_supported (fixture->agent, "other/model", FALSE);
   sj_agent_set_model (fixture->agent, "other/model", "deep", 0.3);
-  sj_test_model_server_reply_text (fixture->server, "Four.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Four.", 4);
   run_turn (fixture, "hi");
-  g_assert_false (json_object_has_member (sj_test_model_server_get_request (fixture->server, 4), "reasoning_effort"));
+  g_assert_false (json_object_has_member (sj_test_model_server_get_request (fixture->stack.server, 4), "reasoning_effort"));
 }
 
 static void
@@ -1115,7 +1074,7 @@ test_not_configured (Fixture       *fixture,
   sj_agent_set_config_error (fixture->agent, no_keyring);
   run_turn (fixture, "make it groovier");
   g_assert_error (fixture->error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_NOT_CONFIGURED);
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 0);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 0);
 
   /* The musician's words are kept, and the way forward is said. */
   list = messages (fixture);
@@ -1131,21 +1090,21 @@ test_redaction (Fixture       *fixture,
   g_autofree char *hash = sj_code_hash (CODE);
   g_autofree char *args = apply_arguments (hash, "lpf(800)", "lpf(900) // " PLANTED_KEY);
   g_autofree char *export = NULL;
-  g_autofree char *db_path = g_build_filename (fixture->dir, "history.db", NULL);
+  g_autofree char *db_path = g_build_filename (fixture->stack.dir, "history.db", NULL);
   g_autofree char *wal_path = g_strconcat (db_path, "-wal", NULL);
   g_autoptr(GError) error = NULL;
 
   /* The key comes back from the model, in its text and in a tool call, and
    * in a provider error. */
-  sj_test_model_server_reply_tool_call (fixture->server, "Your key is " PLANTED_KEY ".", "x1", "apply_strudel_change", args);
-  sj_test_model_server_reply_text (fixture->server, "Done; and the key " PLANTED_KEY " again.", 5);
+  sj_test_model_server_reply_tool_call (fixture->stack.server, "Your key is " PLANTED_KEY ".", "x1", "apply_strudel_change", args);
+  sj_test_model_server_reply_text (fixture->stack.server, "Done; and the key " PLANTED_KEY " again.", 5);
   run_turn (fixture, "my key is " PLANTED_KEY ", and api_key=" PLANTED_KEY);
-  sj_test_model_server_reply_status (fixture->server, 401, NULL, "{\"error\":{\"message\":\"Invalid key " PLANTED_KEY "\"}}");
+  sj_test_model_server_reply_status (fixture->stack.server, 401, NULL, "{\"error\":{\"message\":\"Invalid key " PLANTED_KEY "\"}}");
   run_turn (fixture, "again");
   g_assert_error (fixture->error, SJ_LLM_CLIENT_ERROR, SJ_LLM_CLIENT_ERROR_UNAUTHORIZED);
-  g_assert_true (sj_history_store_flush (fixture->store, NULL));
+  g_assert_true (sj_history_store_flush (fixture->stack.store, NULL));
 
-  export = sj_history_store_export_markdown (fixture->store, sj_agent_get_session_id (fixture->agent), &error);
+  export = sj_history_store_export_markdown (fixture->stack.store, sj_agent_get_session_id (fixture->agent), &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (export, "[redacted]"));
   g_assert_null (strstr (export, PLANTED_KEY));
@@ -1223,7 +1182,7 @@ restart_on_store (Fixture        *fixture,
                   SjHistoryStore *store)
 {
   g_autoptr(SjAgentTools) tools = g_object_ref (_sj_agent_get_tools (fixture->agent));
-  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), PLANTED_KEY);
+  g_autoptr(SjLlmClient) client = sj_llm_client_new (sj_test_model_server_get_url (fixture->stack.server), PLANTED_KEY);
   g_autofree char *path = NULL;
 
   g_clear_object (&fixture->agent);
@@ -1231,15 +1190,15 @@ restart_on_store (Fixture        *fixture,
     {
       g_autoptr(GError) error = NULL;
 
-      path = g_strdup (_sj_history_store_get_path (fixture->store));
-      g_clear_object (&fixture->store);
-      fixture->store = sj_history_store_new (path, &error);
+      path = g_strdup (_sj_history_store_get_path (fixture->stack.store));
+      g_clear_object (&fixture->stack.store);
+      fixture->stack.store = sj_history_store_new (path, &error);
       g_assert_no_error (error);
     }
   else
-    g_set_object (&fixture->store, store);
+    g_set_object (&fixture->stack.store, store);
 
-  fixture->agent = sj_agent_new (tools, fixture->store);
+  fixture->agent = sj_agent_new (tools, fixture->stack.store);
   sj_agent_set_client (fixture->agent, client, FALSE);
   sj_agent_set_model (fixture->agent, "test/model", "balanced", 0.5);
   g_signal_connect (fixture->agent, "text-delta", G_CALLBACK (text_delta_cb), fixture);
@@ -1256,15 +1215,15 @@ plant_interrupted (Fixture *fixture)
   g_autoptr(GError) error = NULL;
   gint64 session, answer;
 
-  session = sj_history_store_create_session (fixture->store, "make it groovier", &error);
-  sj_history_store_append_message (fixture->store, session, SJ_HISTORY_ROLE_USER, "make it groovier", NULL,
+  session = sj_history_store_create_session (fixture->stack.store, "make it groovier", &error);
+  sj_history_store_append_message (fixture->stack.store, session, SJ_HISTORY_ROLE_USER, "make it groovier", NULL,
                                    SJ_HISTORY_MESSAGE_COMPLETE, &error);
-  answer = sj_history_store_append_message (fixture->store, session, SJ_HISTORY_ROLE_ASSISTANT, NULL, "test/model",
+  answer = sj_history_store_append_message (fixture->stack.store, session, SJ_HISTORY_ROLE_ASSISTANT, NULL, "test/model",
                                             SJ_HISTORY_MESSAGE_STREAMING, &error);
-  sj_history_store_append_text (fixture->store, answer, "Swinging the hats and", NULL);
-  sj_history_store_record_tool_call (fixture->store, answer, "read_code", "{}", "{\"code\":\"s(\\\"hh*8\\\")\"}",
+  sj_history_store_append_text (fixture->stack.store, answer, "Swinging the hats and", NULL);
+  sj_history_store_record_tool_call (fixture->stack.store, answer, "read_code", "{}", "{\"code\":\"s(\\\"hh*8\\\")\"}",
                                      SJ_HISTORY_TOOL_SUCCEEDED, 2, NAN, &error);
-  sj_history_store_record_tool_call (fixture->store, answer, "apply_strudel_change", "{\"baseHash\":\"x\"}",
+  sj_history_store_record_tool_call (fixture->stack.store, answer, "apply_strudel_change", "{\"baseHash\":\"x\"}",
                                      "{\"status\":\"canceled\"}", SJ_HISTORY_TOOL_CANCELED, 5, NAN, &error);
   g_assert_no_error (error);
   restart_on_store (fixture, NULL);
@@ -1297,7 +1256,7 @@ test_regenerate_interrupted (Fixture       *fixture,
   g_assert_cmpstr (last->content, ==, "Swinging the hats and");
   g_assert_cmpint (sj_agent_get_last_user_message (fixture->agent), ==, ((SjHistoryMessage *) g_ptr_array_index (list, 0))->id);
 
-  sj_test_model_server_reply_text (fixture->server, "Swung the hats by a sixteenth.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Swung the hats by a sixteenth.", 4);
   fixture->done = FALSE;
   sj_agent_regenerate_async (fixture->agent, NULL, send_cb, fixture);
   wait_done (fixture);
@@ -1316,7 +1275,7 @@ test_regenerate_interrupted (Fixture       *fixture,
     g_assert_cmpuint (calls->len, ==, 0);
   }
 
-  request = sj_test_model_server_get_request (fixture->server, 0);
+  request = sj_test_model_server_get_request (fixture->stack.server, 0);
   assert_well_formed (request);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (request, "messages")), ==, 2);
   g_assert_true (g_str_has_suffix (last_user_content (request), "make it groovier"));
@@ -1335,11 +1294,11 @@ test_continue_after_interrupted (Fixture       *fixture,
   JsonObject *cut;
 
   plant_interrupted (fixture);
-  sj_test_model_server_reply_text (fixture->server, "Picking up: the hats swing now.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Picking up: the hats swing now.", 4);
   run_turn (fixture, "go on");
   g_assert_no_error (fixture->error);
 
-  request = sj_test_model_server_get_request (fixture->server, 0);
+  request = sj_test_model_server_get_request (fixture->stack.server, 0);
   assert_well_formed (request);
   history = json_object_get_array_member (request, "messages");
   g_assert_cmpuint (json_array_get_length (history), ==, 4);
@@ -1366,20 +1325,20 @@ test_interrupted_empty (Fixture       *fixture,
   JsonObject *request;
   gint64 session;
 
-  session = sj_history_store_create_session (fixture->store, "quiet", &error);
-  sj_history_store_append_message (fixture->store, session, SJ_HISTORY_ROLE_USER, "hello", NULL,
+  session = sj_history_store_create_session (fixture->stack.store, "quiet", &error);
+  sj_history_store_append_message (fixture->stack.store, session, SJ_HISTORY_ROLE_USER, "hello", NULL,
                                    SJ_HISTORY_MESSAGE_COMPLETE, &error);
-  sj_history_store_append_message (fixture->store, session, SJ_HISTORY_ROLE_ASSISTANT, NULL, "test/model",
+  sj_history_store_append_message (fixture->stack.store, session, SJ_HISTORY_ROLE_ASSISTANT, NULL, "test/model",
                                    SJ_HISTORY_MESSAGE_STREAMING, &error);
   g_assert_no_error (error);
   restart_on_store (fixture, NULL);
   g_assert_true (sj_agent_resume (fixture->agent, session, &error));
   g_assert_no_error (error);
 
-  sj_test_model_server_reply_text (fixture->server, "Hi.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Hi.", 4);
   run_turn (fixture, "still there?");
   g_assert_no_error (fixture->error);
-  request = sj_test_model_server_get_request (fixture->server, 0);
+  request = sj_test_model_server_get_request (fixture->stack.server, 0);
   assert_well_formed (request);
   g_assert_true (g_str_has_prefix (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (request, "messages"), 2), "content"),
                                    "<app-note>"));
@@ -1397,11 +1356,11 @@ test_resume (Fixture       *fixture,
   g_assert_true (sj_agent_resume (fixture->agent, -1, &error));
   g_assert_cmpint (sj_agent_get_session_id (fixture->agent), ==, 0);
 
-  sj_test_model_server_reply_text (fixture->server, "One.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "One.", 4);
   run_turn (fixture, "first");
   first = sj_agent_get_session_id (fixture->agent);
   sj_agent_new_session (fixture->agent);
-  sj_test_model_server_reply_text (fixture->server, "Two.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Two.", 4);
   run_turn (fixture, "second");
   second = sj_agent_get_session_id (fixture->agent);
   g_assert_cmpint (first, !=, second);
@@ -1422,10 +1381,10 @@ test_resume (Fixture       *fixture,
 
   /* The model gets the session back. */
   g_assert_true (sj_agent_resume (fixture->agent, first, &error));
-  sj_test_model_server_reply_text (fixture->server, "Three.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Three.", 4);
   run_turn (fixture, "again");
   {
-    JsonObject *request = sj_test_model_server_get_request (fixture->server, 2);
+    JsonObject *request = sj_test_model_server_get_request (fixture->stack.server, 2);
 
     assert_well_formed (request);
     g_assert_cmpuint (json_array_get_length (json_object_get_array_member (request, "messages")), ==, 4);
@@ -1457,14 +1416,14 @@ stream_child (const char *db_path)
   fixture_set_up (&child, NULL);
   store = sj_history_store_new (db_path, NULL);
   tools = g_object_ref (_sj_agent_get_tools (child.agent));
-  client = sj_llm_client_new (sj_test_model_server_get_url (child.server), NULL);
+  client = sj_llm_client_new (sj_test_model_server_get_url (child.stack.server), NULL);
   g_clear_object (&child.agent);
   child.agent = sj_agent_new (tools, store);
   sj_agent_set_client (child.agent, client, FALSE);
   sj_agent_set_model (child.agent, "m", "fast", 0);
 
   /* 10-character pieces every 5 ms: 2,000 characters a second. */
-  sj_test_model_server_reply_slow_text (child.server, text->str, 10, 5);
+  sj_test_model_server_reply_slow_text (child.stack.server, text->str, 10, 5);
   sj_agent_send_async (child.agent, "a long one", NULL, NULL, NULL);
 
   tick = g_get_monotonic_time ();
@@ -1545,11 +1504,11 @@ test_kill_9 (gconstpointer data)
       restart_on_store (&fixture, store);
       g_assert_true (sj_agent_resume (fixture.agent, -1, &error));
       g_assert_cmpint (sj_agent_get_session_id (fixture.agent), ==, answer->session_id);
-      sj_test_model_server_reply_text (fixture.server, "Shorter this time.", 4);
+      sj_test_model_server_reply_text (fixture.stack.server, "Shorter this time.", 4);
       sj_agent_regenerate_async (fixture.agent, NULL, send_cb, &fixture);
       wait_done (&fixture);
       g_assert_no_error (fixture.error);
-      assert_well_formed (sj_test_model_server_get_request (fixture.server, 0));
+      assert_well_formed (sj_test_model_server_get_request (fixture.stack.server, 0));
 
       after = sj_history_store_list_messages (store, answer->session_id, &error);
       g_assert_cmpuint (after->len, ==, 2);
@@ -1572,28 +1531,28 @@ test_replace (Fixture       *fixture,
   GAsyncResult *result = NULL;
 
   /* A whole new program, against whatever plays: scheduled. */
-  sj_change_applier_replace_async (fixture->applier, "s(\"sine\").lpf(500)", "user", NULL, store_result_cb, &result);
+  sj_change_applier_replace_async (fixture->stack.applier, "s(\"sine\").lpf(500)", "user", NULL, store_result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  good = sj_change_applier_apply_finish (fixture->applier, result, &error);
+  good = sj_change_applier_apply_finish (fixture->stack.applier, result, &error);
   g_clear_object (&result);
   g_assert_no_error (error);
   g_assert_cmpint (good->status, ==, SJ_CHANGE_STATUS_SCHEDULED);
   g_assert_cmpfloat (good->apply_at_cycle, ==, 13);
-  g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, "s(\"sine\").lpf(500)");
+  g_assert_cmpstr (sj_test_target_get_code (fixture->stack.target), ==, "s(\"sine\").lpf(500)");
 
   /* Code the dry-run refuses: rejected, the music untouched. */
-  sj_change_applier_replace_async (fixture->applier, "s(\"sine\").reverbb(1)", "user", NULL, store_result_cb, &result);
+  sj_change_applier_replace_async (fixture->stack.applier, "s(\"sine\").reverbb(1)", "user", NULL, store_result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  bad = sj_change_applier_apply_finish (fixture->applier, result, &error);
+  bad = sj_change_applier_apply_finish (fixture->stack.applier, result, &error);
   g_clear_object (&result);
   g_assert_no_error (error);
   g_assert_cmpint (bad->status, ==, SJ_CHANGE_STATUS_REJECTED);
   g_assert_cmpint (bad->phase, ==, SJ_CHANGE_PHASE_COMPILE);
   g_assert_true (g_str_equal (((SjChangeUnknownName *) g_ptr_array_index (bad->unknown_symbols, 0))->name, "reverbb"));
-  g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, "s(\"sine\").lpf(500)");
-  g_assert_cmpuint (sj_test_target_get_n_swaps (fixture->target), ==, 1);
+  g_assert_cmpstr (sj_test_target_get_code (fixture->stack.target), ==, "s(\"sine\").lpf(500)");
+  g_assert_cmpuint (sj_test_target_get_n_swaps (fixture->stack.target), ==, 1);
 }
 
 /* The app's log writer masks the key in anything logged, by anyone. */

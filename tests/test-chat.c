@@ -31,8 +31,7 @@
 #include "sj-problem-banner-private.h"
 #include "sj-resources.h"
 #include "sj-test-files.h"
-#include "sj-test-model-server.h"
-#include "sj-test-target.h"
+#include "sj-test-agent-stack.h"
 #include "sj-test-widgets.h"
 #include "sj-tool-log-row.h"
 
@@ -47,13 +46,7 @@ typedef gboolean (*Condition) (gpointer data);
 
 typedef struct
 {
-  char              *dir;
-  SjTestModelServer *server;
-  SjTestTarget      *target;
-  SjDryRun          *dry_run;
-  SjKnowledge       *knowledge;
-  SjChangeApplier   *applier;
-  SjHistoryStore    *store;
+  SjTestAgentStack   stack;
   SjAgent           *agent;
 
   SjTestKeyWindow    keys;
@@ -81,35 +74,8 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(SjSoundsIndex) sounds = sj_sounds_index_new ();
-  g_autoptr(SjTimeline) timeline = sj_timeline_new ();
-  g_autoptr(SjAgentTools) tools = NULL;
-  g_autoptr(SjLlmClient) client = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
-  SjSwapPolicy policy = { SJ_QUANTIZE_NEXT_CYCLE, 1, 4, FALSE, 1 };
-
-  fixture->dir = g_dir_make_tmp ("sj-chat-XXXXXX", &error);
-  g_assert_no_error (error);
-  fixture->server = sj_test_model_server_new ();
-  fixture->target = sj_test_target_new (CODE);
-
-  sj_sounds_index_load_bundled (sounds);
-  fixture->knowledge = sj_knowledge_new (sj_reference_index_get_bundled (), sounds);
-  fixture->dry_run = sj_dry_run_new ();
-  fixture->applier = sj_change_applier_new (SJ_LIVE_TARGET (fixture->target), fixture->dry_run,
-                                            fixture->knowledge, timeline);
-  sj_change_applier_set_defaults (fixture->applier, &policy);
-
-  path = g_build_filename (fixture->dir, "history.db", NULL);
-  fixture->store = sj_history_store_new (path, &error);
-  g_assert_no_error (error);
-
-  tools = sj_agent_tools_new (fixture->applier, fixture->knowledge, sj_knowledge_base_get_bundled ());
-  fixture->agent = sj_agent_new (tools, fixture->store);
-  client = sj_llm_client_new (sj_test_model_server_get_url (fixture->server), "test-key-not-secret");
-  sj_agent_set_client (fixture->agent, client, FALSE);
-  sj_agent_set_model (fixture->agent, "test/model", "balanced", 0.5);
+  sj_test_agent_stack_init (&fixture->stack, CODE);
+  fixture->agent = sj_test_agent_stack_new_agent (&fixture->stack, "test-key-not-secret");
   /* A refused key is not retried; anything else would be, quickly. */
   _sj_agent_set_retry_policy (fixture->agent, 1, 5, 50);
 
@@ -132,14 +98,7 @@ fixture_tear_down (Fixture       *fixture,
 {
   sj_test_key_window_close (&fixture->keys);
   g_clear_object (&fixture->agent);
-  g_clear_object (&fixture->store);
-  g_clear_object (&fixture->applier);
-  g_clear_object (&fixture->dry_run);
-  g_clear_object (&fixture->knowledge);
-  g_clear_object (&fixture->target);
-  g_clear_pointer (&fixture->server, sj_test_model_server_free);
-  sj_test_remove_tree (fixture->dir);
-  g_free (fixture->dir);
+  sj_test_agent_stack_clear (&fixture->stack);
 }
 
 #define PRESS(fixture, ...) sj_test_key_window_press (&(fixture)->keys, (const char *[]) { __VA_ARGS__, NULL })
@@ -284,7 +243,7 @@ test_enter (Fixture       *fixture,
   Shown shown = { fixture, "Hello back, **jammer**." };
   const char *content;
 
-  sj_test_model_server_reply_text (fixture->server, shown.text, 4);
+  sj_test_model_server_reply_text (fixture->stack.server, shown.text, 4);
 
   /* Shift+Enter starts a new line: nothing is sent. */
   PRESS (fixture, "h", "e", "l", "l", "o", "shift+Return", "y", "o", "u");
@@ -311,8 +270,8 @@ test_enter (Fixture       *fixture,
   spin_until (answer_shows, &shown, "the answer to be shown");
   wait_frames (fixture, 3);
 
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
-  request = sj_test_model_server_get_request (fixture->server, 0);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 1);
+  request = sj_test_model_server_get_request (fixture->stack.server, 0);
   content = last_user_content (request);
   g_assert_nonnull (content);
   g_assert_true (g_str_has_suffix (content, "hello\nyou\ntoo"));
@@ -347,7 +306,7 @@ test_stop (Fixture       *fixture,
   Shown shown = { fixture, "Dropping the hats for a bar, then" };
   SjChatMessage *answer;
 
-  sj_test_model_server_reply_hold (fixture->server, shown.text);
+  sj_test_model_server_reply_hold (fixture->stack.server, shown.text);
   send_message (fixture, "drop the hats");
 
   /* While the answer streams: the button is Stop, the partial answer is
@@ -373,7 +332,7 @@ test_stop (Fixture       *fixture,
   g_assert_null (find_label_containing (GTK_WIDGET (answer_row (fixture)), "Cooking…"));
   g_assert_false (sj_composer_get_streaming (fixture->composer));
   g_assert_cmpstr (gtk_button_get_icon_name (button), ==, "go-up-symbolic");
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 1);
 }
 
 /* Autoscroll ---------------------------------------------------------------- */
@@ -466,7 +425,7 @@ test_autoscroll (Fixture       *fixture,
   for (guint i = 1; i <= 150; i++)
     g_string_append_printf (text, "Paragraph %u: the hats go half time, the bass follows the kick and "
                                   "the pads open slowly over the next cycles.\n\n", i);
-  sj_test_model_server_reply_slow_text (fixture->server, text->str, 24, 8);
+  sj_test_model_server_reply_slow_text (fixture->stack.server, text->str, 24, 8);
   handler = g_signal_connect (clock, "after-paint", G_CALLBACK (scroll_after_paint_cb), &watch);
 
   send_message (fixture, "write me a long one");
@@ -577,7 +536,7 @@ fetch_held (gpointer data)
 {
   Fixture *fixture = data;
 
-  return sj_test_target_get_n_held (fixture->target) > 0;
+  return sj_test_target_get_n_held (fixture->stack.target) > 0;
 }
 
 static guint
@@ -588,7 +547,7 @@ n_stored_calls (Fixture *fixture)
 
   if (answer == NULL)
     return 0;
-  calls = sj_history_store_list_tool_calls (fixture->store, sj_chat_message_get_id (answer), NULL);
+  calls = sj_history_store_list_tool_calls (fixture->stack.store, sj_chat_message_get_id (answer), NULL);
   return calls != NULL ? calls->len : 0;
 }
 
@@ -618,8 +577,8 @@ test_tool_logs (Fixture       *fixture,
 
   /* A turn with a knowledge look-up and a malformed apply, then the
    * final answer: the row lists both calls, finished, collapsed. */
-  sj_test_model_server_reply_tool_calls (fixture->server, 2, ids, names, args);
-  sj_test_model_server_reply_text (fixture->server, shown.text, 6);
+  sj_test_model_server_reply_tool_calls (fixture->stack.server, 2, ids, names, args);
+  sj_test_model_server_reply_text (fixture->stack.server, shown.text, 6);
   send_message (fixture, "what does lpf do? then apply it");
   spin_until (answer_complete, fixture, "the answer");
   spin_until (answer_shows, &shown, "the answer to be shown");
@@ -636,7 +595,7 @@ test_tool_logs (Fixture       *fixture,
   for (guint i = 0; i < rows->len; i++)
     g_assert_false (sj_tool_log_row_get_expanded (rows->pdata[i]));
   /* Nothing was applied, and no cycle is announced. */
-  g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, CODE);
+  g_assert_cmpstr (sj_test_target_get_code (fixture->stack.target), ==, CODE);
   g_assert_cmpint (sj_chat_message_get_swap (last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT)), ==, SJ_CHAT_SWAP_NONE);
 
   /* Copy, expanded, never gives away the secret in the arguments. */
@@ -659,8 +618,8 @@ test_tool_logs (Fixture       *fixture,
 
   /* A call still running has no row: the look-up is done, the read of
    * the code waits in the page. The turn's own read passes. */
-  sj_test_target_hold_fetches (fixture->target, 1);
-  sj_test_model_server_reply_tool_calls (fixture->server, 2, held_ids, held_names, held_args);
+  sj_test_target_hold_fetches (fixture->stack.target, 1);
+  sj_test_model_server_reply_tool_calls (fixture->stack.server, 2, held_ids, held_names, held_args);
   send_message (fixture, "what is playing?");
   spin_until (fetch_held, fixture, "the read_code call to be running");
   spin_until (one_call_stored, fixture, "the look-up to finish");
@@ -672,7 +631,7 @@ test_tool_logs (Fixture       *fixture,
   g_assert_cmpuint (n_stored_calls (fixture), ==, 1);
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (sj_test_find_by_class (rows->pdata[0], "sj-tool-log-name"))), ==, "strudel_knowledge");
   g_assert_true (sj_agent_is_busy (fixture->agent));
-  g_assert_cmpuint (sj_test_target_get_n_held (fixture->target), ==, 1);
+  g_assert_cmpuint (sj_test_target_get_n_held (fixture->stack.target), ==, 1);
   g_clear_pointer (&rows, g_ptr_array_unref);
 
   /* Stopped, the read is canceled: a finished call, so now a row. */
@@ -684,7 +643,7 @@ test_tool_logs (Fixture       *fixture,
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (sj_test_find_by_class (rows->pdata[1], "sj-tool-log-name"))), ==, "read_code");
   g_assert_true (gtk_widget_has_css_class (sj_test_find_by_class (rows->pdata[1], "sj-tool-log-status"), "dim-label"));
   g_assert_false (sj_tool_log_row_get_expanded (rows->pdata[1]));
-  sj_test_target_hold_fetches (fixture->target, 0);
+  sj_test_target_hold_fetches (fixture->stack.target, 0);
 }
 
 /* Markdown ----------------------------------------------------------------- */
@@ -757,7 +716,7 @@ test_markdown (Fixture       *fixture,
   shown.text = markdown;
 
   /* Streamed in small pieces: constructs arrive cut anywhere. */
-  sj_test_model_server_reply_slow_text (fixture->server, markdown, 7, 2);
+  sj_test_model_server_reply_slow_text (fixture->stack.server, markdown, 7, 2);
   send_message (fixture, "show me everything");
   spin_until (answer_complete, fixture, "the answer");
   spin_until (answer_shows, &shown, "the whole answer to be shown");
@@ -833,7 +792,7 @@ test_screenshots (Fixture       *fixture,
   Scheme scheme = { fixture, FALSE };
   double light, dark;
 
-  sj_test_model_server_reply_text (fixture->server, shown.text, 9);
+  sj_test_model_server_reply_text (fixture->stack.server, shown.text, 9);
   send_message (fixture, "make it groovier");
   spin_until (answer_complete, fixture, "the answer");
   spin_until (answer_shows, &shown, "the answer to be shown");
@@ -866,7 +825,7 @@ test_banner (Fixture       *fixture,
 
   g_assert_cmpint (_sj_problem_banner_get_problem (banner), ==, SJ_PROBLEM_NONE);
 
-  sj_test_model_server_reply_status (fixture->server, 401, NULL,
+  sj_test_model_server_reply_status (fixture->stack.server, 401, NULL,
                                      "{\"error\":{\"message\":\"Invalid API key\",\"code\":401}}");
   send_message (fixture, "hello?");
   wait_turn_over (fixture);
@@ -880,7 +839,7 @@ test_banner (Fixture       *fixture,
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (button)));
   g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.show-agent-settings");
   /* A refused key is not tried again. */
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 1);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 1);
 }
 
 /* The panel follows its agent ---------------------------------------------- */
@@ -902,13 +861,13 @@ test_follows_agent (Fixture       *fixture,
   /* A turn the composer did not start (the window's Regenerate, say)
    * still makes Send a Stop, and takes Edit and Regenerate off the last
    * messages until it is over. */
-  sj_test_model_server_reply_text (fixture->server, "One.", 2);
+  sj_test_model_server_reply_text (fixture->stack.server, "One.", 2);
   sj_agent_send_async (fixture->agent, "first", NULL, NULL, NULL);
   g_assert_true (sj_composer_get_streaming (fixture->composer));
   wait_turn_over (fixture);
   g_assert_true (sj_chat_message_get_is_last (last_message (fixture, SJ_HISTORY_ROLE_USER)));
 
-  sj_test_model_server_reply_text (fixture->server, "Two.", 2);
+  sj_test_model_server_reply_text (fixture->stack.server, "Two.", 2);
   sj_agent_send_async (fixture->agent, "second", NULL, NULL, NULL);
   g_assert_true (sj_composer_get_streaming (fixture->composer));
   g_assert_false (sj_chat_message_get_is_last (last_message (fixture, SJ_HISTORY_ROLE_USER)));
@@ -929,7 +888,7 @@ test_follows_agent (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 0);
   g_assert_true (sj_agent_load_session (fixture->agent, session, NULL));
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 0);
-  sj_test_model_server_reply_text (fixture->server, "Three.", 2);
+  sj_test_model_server_reply_text (fixture->stack.server, "Three.", 2);
   sj_agent_send_async (fixture->agent, "third", NULL, NULL, NULL);
   g_assert_false (sj_composer_get_streaming (fixture->composer));
   spin_until (agent_idle, fixture->agent, "the old agent to answer");
@@ -977,7 +936,7 @@ test_skill_chips (Fixture       *fixture,
 
   sj_agent_set_skills (fixture->agent, skills);
   g_assert_true (sj_agent_set_skill_pinned (fixture->agent, "dub", TRUE, NULL));
-  sj_test_model_server_reply_text (fixture->server, shown.text, 3);
+  sj_test_model_server_reply_text (fixture->stack.server, shown.text, 3);
   send_message (fixture, "make it jazzy");
   spin_until (answer_complete, fixture, "the answer");
   spin_until (answer_shows, &shown, "the answer's text");
@@ -1045,7 +1004,7 @@ test_regenerate_and_edit (Fixture       *fixture,
   SjChatMessage *answer;
   SjMessageRow *row;
 
-  sj_test_model_server_reply_text (fixture->server, "First try.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "First try.", 4);
   send_message (fixture, "make it fsater");
   wait_turn_over (fixture);
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
@@ -1053,14 +1012,14 @@ test_regenerate_and_edit (Fixture       *fixture,
   g_assert_true (sj_chat_message_get_is_last (first_answer));
 
   /* Regenerate: the answer is replaced, the message kept. */
-  sj_test_model_server_reply_text (fixture->server, "Second try.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Second try.", 4);
   gtk_widget_activate_action (GTK_WIDGET (fixture->panel), "chat.regenerate", NULL);
   wait_turn_over (fixture);
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
   answer = last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT);
   g_assert_true (answer != first_answer);
   g_assert_cmpstr (sj_chat_message_get_content (answer), ==, "Second try.");
-  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->server), ==, 2);
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 2);
 
   /* The Regenerate button sits on that last answer only. */
   wait_frames (fixture, 3);
@@ -1071,14 +1030,14 @@ test_regenerate_and_edit (Fixture       *fixture,
    * replaces the message and its answer. */
   gtk_widget_activate_action (GTK_WIDGET (fixture->panel), "chat.edit-last", NULL);
   assert_composer_text (fixture, "make it fsater");
-  sj_test_model_server_reply_text (fixture->server, "Faster it is.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, "Faster it is.", 4);
   sj_composer_set_text (fixture->composer, "make it faster");
   PRESS (fixture, "Return");
   wait_turn_over (fixture);
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
   g_assert_cmpstr (sj_chat_message_get_content (last_message (fixture, SJ_HISTORY_ROLE_USER)), ==, "make it faster");
   g_assert_cmpstr (sj_chat_message_get_content (last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT)), ==, "Faster it is.");
-  g_assert_null (strstr (last_user_content (sj_test_model_server_get_request (fixture->server, 2)), "fsater"));
+  g_assert_null (strstr (last_user_content (sj_test_model_server_get_request (fixture->stack.server, 2)), "fsater"));
 }
 
 static gboolean
@@ -1106,8 +1065,8 @@ test_big_answer (Fixture       *fixture,
 
   while (text->len < 1024 * 1024)
     g_string_append (text, "A line of a long answer, with *some* `code` in it.\n\n");
-  sj_test_model_server_reply_text (fixture->server, text->str, G_MAXUINT);
-  sj_test_model_server_reply_text (fixture->server, "Short.", 4);
+  sj_test_model_server_reply_text (fixture->stack.server, text->str, G_MAXUINT);
+  sj_test_model_server_reply_text (fixture->stack.server, "Short.", 4);
 
   sent = g_get_monotonic_time ();
   send_message (fixture, "write a lot");

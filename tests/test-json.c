@@ -194,6 +194,35 @@ test_shorten_numbers (void)
   g_assert_cmpstr (same, ==, "[1e400, -0, 2, \"\\\\\"]");
 }
 
+/* Members of one type or NULL: missing, another type, null, or no object. */
+static void
+test_object_getters (void)
+{
+  g_autoptr(JsonNode) root = sj_json_parse ("{\"s\": \"text\", \"n\": 5, \"a\": [1], \"o\": {\"k\": 1}, \"z\": null}",
+                                            -1, NULL, NULL);
+  JsonObject *object = json_node_get_object (root);
+
+  g_assert_cmpstr (sj_json_object_get_string (object, "s"), ==, "text");
+  g_assert_null (sj_json_object_get_string (object, "n"));
+  g_assert_null (sj_json_object_get_string (object, "a"));
+  g_assert_null (sj_json_object_get_string (object, "o"));
+  g_assert_null (sj_json_object_get_string (object, "z"));
+  g_assert_null (sj_json_object_get_string (object, "missing"));
+  g_assert_null (sj_json_object_get_string (NULL, "s"));
+
+  g_assert_cmpuint (json_array_get_length (sj_json_object_get_array (object, "a")), ==, 1);
+  g_assert_null (sj_json_object_get_array (object, "s"));
+  g_assert_null (sj_json_object_get_array (object, "o"));
+  g_assert_null (sj_json_object_get_array (object, "z"));
+  g_assert_null (sj_json_object_get_array (NULL, "a"));
+
+  g_assert_true (json_object_has_member (sj_json_object_get_object (object, "o"), "k"));
+  g_assert_null (sj_json_object_get_object (object, "a"));
+  g_assert_null (sj_json_object_get_object (object, "s"));
+  g_assert_null (sj_json_object_get_object (object, "z"));
+  g_assert_null (sj_json_object_get_object (NULL, "o"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -208,6 +237,7 @@ main (int   argc,
   g_test_add_func ("/json/bytes", test_bytes);
   g_test_add_func ("/json/unterminated", test_unterminated);
   g_test_add_func ("/json/shorten-numbers", test_shorten_numbers);
+  g_test_add_func ("/json/object-getters", test_object_getters);
 
   return g_test_run ();
 }

@@ -31,43 +31,12 @@
 #include "sj-sound-cache-private.h"
 #include "sj-test-app.h"
 #include "sj-window-private.h"
+#include "sj-test-samples.h"
 
 #define GITHUB "/raw.githubusercontent.com/user/repo/main/"
 
 static SoupServer *server;
 static GHashTable *requests;   /* decoded path → count */
-
-static GBytes *
-make_wav (void)
-{
-  const guint32 frames = 800, data_size = frames * 2;
-  guint8 *wav = g_malloc0 (44 + data_size);
-  guint32 value;
-
-  memcpy (wav, "RIFF", 4);
-  value = GUINT32_TO_LE (36 + data_size);
-  memcpy (wav + 4, &value, 4);
-  memcpy (wav + 8, "WAVEfmt ", 8);
-  value = GUINT32_TO_LE (16);
-  memcpy (wav + 16, &value, 4);
-  wav[20] = 1; wav[22] = 1;
-  value = GUINT32_TO_LE (8000);
-  memcpy (wav + 24, &value, 4);
-  value = GUINT32_TO_LE (16000);
-  memcpy (wav + 28, &value, 4);
-  wav[32] = 2; wav[34] = 16;
-  memcpy (wav + 36, "data", 4);
-  value = GUINT32_TO_LE (data_size);
-  memcpy (wav + 40, &value, 4);
-  for (guint32 i = 0; i < frames; i++)
-    {
-      gint16 sample = GINT16_TO_LE ((gint16)(8000 * ((i / 10) % 2 ? 1 : -1)));
-
-      memcpy (wav + 44 + i * 2, &sample, 2);
-    }
-
-  return g_bytes_new_take (wav, 44 + data_size);
-}
 
 static char *
 make_deep (void)
@@ -168,7 +137,7 @@ server_cb (SoupServer        *soup_server,
     {
       soup_server_message_set_status (msg, 200, NULL);
       soup_message_headers_set_content_type (headers, "audio/wav", NULL);
-      soup_message_body_append_bytes (body, make_wav ());
+      soup_message_body_append_bytes (body, sj_test_samples_make_wav (800));
     }
   else
     soup_server_message_set_status (msg, 404, NULL);

@@ -16,6 +16,7 @@
 
 #include "sj-sound-cache-private.h"
 #include "sj-test-files.h"
+#include "sj-test-samples.h"
 
 #define BD3  "bd/13_bd_mot4i.wav"
 #define HAT  "AkaiLinn/akailinn-hh/Closed Hat.wav"
@@ -60,38 +61,6 @@ typedef struct
 
 /* The WAV files ---------------------------------------------------------- */
 
-/* A mono 16-bit WAV of @size bytes whose samples depend on @path: each file
- * is told apart by its bytes. */
-static GBytes *
-make_wav (const char *path,
-          gsize       size)
-{
-  guint32 seed = g_str_hash (path);
-  guint32 data_size = size > 44 ? size - 44 : 0;
-  guint8 *wav = g_malloc0 (44 + data_size);
-  guint32 value;
-
-  memcpy (wav, "RIFF", 4);
-  value = GUINT32_TO_LE (36 + data_size);
-  memcpy (wav + 4, &value, 4);
-  memcpy (wav + 8, "WAVEfmt ", 8);
-  value = GUINT32_TO_LE (16);
-  memcpy (wav + 16, &value, 4);
-  wav[20] = 1; wav[22] = 1;                                 /* PCM, mono */
-  value = GUINT32_TO_LE (8000);
-  memcpy (wav + 24, &value, 4);
-  value = GUINT32_TO_LE (16000);
-  memcpy (wav + 28, &value, 4);
-  wav[32] = 2; wav[34] = 16;
-  memcpy (wav + 36, "data", 4);
-  value = GUINT32_TO_LE (data_size);
-  memcpy (wav + 40, &value, 4);
-  for (guint32 i = 0; i < data_size; i++)
-    wav[44 + i] = (guint8)((seed >> (i % 24)) + i);
-
-  return g_bytes_new_take (wav, 44 + data_size);
-}
-
 /* The loopback server ------------------------------------------------------ */
 
 static gboolean
@@ -116,7 +85,7 @@ server_cb (SoupServer        *soup_server,
   Server *server = user_data;
   const char *raw_path = g_uri_get_path (soup_server_message_get_uri (msg));  /* decoded */
   guint count = GPOINTER_TO_UINT (g_hash_table_lookup (server->counts, raw_path)) + 1;
-  g_autoptr(GBytes) wav = make_wav (path, server->wav_size);
+  g_autoptr(GBytes) wav = sj_test_samples_make_wav_seeded (path, server->wav_size);
 
   g_hash_table_replace (server->counts, g_strdup (raw_path), GUINT_TO_POINTER (count));
   server->requests++;
@@ -425,7 +394,7 @@ static void
 test_download_once_then_disk (Fixture       *fixture,
                               gconstpointer  data)
 {
-  g_autoptr(GBytes) expected = make_wav ("/uzu-drumkit/" BD3, 4096);
+  g_autoptr(GBytes) expected = sj_test_samples_make_wav_seeded ("/uzu-drumkit/" BD3, 4096);
   g_autoptr(GBytes) first = NULL;
   g_autoptr(GBytes) second = NULL;
   g_autoptr(GBytes) third = NULL;
@@ -708,7 +677,7 @@ static void
 test_shared_download (Fixture       *fixture,
                       gconstpointer  data)
 {
-  g_autoptr(GBytes) expected = make_wav ("/uzu-drumkit/" BD3, 4096);
+  g_autoptr(GBytes) expected = sj_test_samples_make_wav_seeded ("/uzu-drumkit/" BD3, 4096);
   Wait waits[10] = { { NULL } };
 
   fixture->server.delay_ms = 100;
@@ -1045,7 +1014,7 @@ test_not_audio (Fixture       *fixture,
   g_autoptr(GFile) file = sj_sound_cache_get_file (fixture->cache, "uzu-drumkit", BD3);
   g_autoptr(GFile) parent = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GBytes) expected = make_wav ("/uzu-drumkit/" BD3, 4096);
+  g_autoptr(GBytes) expected = sj_test_samples_make_wav_seeded ("/uzu-drumkit/" BD3, 4096);
   g_autoptr(GError) error = NULL;
   SjSoundSource source;
 

@@ -30,6 +30,7 @@
 #include "sj-sound-cache-private.h"
 #include "sj-sound-downloads-private.h"
 #include "sj-test-files.h"
+#include "sj-test-samples.h"
 
 #define SMALL_MACHINE  "tidal-drum-machines/AJKPercusyn"     /* 5 files */
 #define MACHINE        "tidal-drum-machines/RolandTR909"     /* 74 files */
@@ -64,37 +65,6 @@ typedef struct
 } Fixture;
 
 /* The WAV files ------------------------------------------------------------ */
-
-/* A mono 16-bit WAV whose samples depend on @path: each file is told apart
- * by its bytes. */
-static GBytes *
-make_wav (const char *path)
-{
-  guint32 seed = g_str_hash (path);
-  guint32 data_size = WAV_SIZE - 44;
-  guint8 *wav = g_malloc0 (WAV_SIZE);
-  guint32 value;
-
-  memcpy (wav, "RIFF", 4);
-  value = GUINT32_TO_LE (36 + data_size);
-  memcpy (wav + 4, &value, 4);
-  memcpy (wav + 8, "WAVEfmt ", 8);
-  value = GUINT32_TO_LE (16);
-  memcpy (wav + 16, &value, 4);
-  wav[20] = 1; wav[22] = 1;
-  value = GUINT32_TO_LE (8000);
-  memcpy (wav + 24, &value, 4);
-  value = GUINT32_TO_LE (16000);
-  memcpy (wav + 28, &value, 4);
-  wav[32] = 2; wav[34] = 16;
-  memcpy (wav + 36, "data", 4);
-  value = GUINT32_TO_LE (data_size);
-  memcpy (wav + 40, &value, 4);
-  for (guint32 i = 0; i < data_size; i++)
-    wav[44 + i] = (guint8)((seed >> (i % 24)) + i);
-
-  return g_bytes_new_take (wav, WAV_SIZE);
-}
 
 /* The server's path of a file: "/<pack>/<local path>", as the cache asks. */
 static char *
@@ -133,7 +103,7 @@ server_cb (SoupServer        *soup_server,
   guint fail = GPOINTER_TO_UINT (g_hash_table_lookup (server->fail, decoded));
   SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
   SoupMessageBody *body = soup_server_message_get_response_body (msg);
-  g_autoptr(GBytes) wav = make_wav (decoded);
+  g_autoptr(GBytes) wav = sj_test_samples_make_wav_seeded (decoded, WAV_SIZE);
 
   g_hash_table_replace (server->counts, g_strdup (decoded), GUINT_TO_POINTER (count));
 
@@ -491,7 +461,7 @@ assert_only_whole_files (Fixture *fixture,
           continue;
         }
 
-      expected = make_wav (server);
+      expected = sj_test_samples_make_wav_seeded (server, WAV_SIZE);
       g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
       g_assert_cmpmem (contents, length, g_bytes_get_data (expected, NULL), g_bytes_get_size (expected));
       n++;
@@ -942,7 +912,7 @@ test_resume_after_kill (Fixture       *fixture,
     {
       const SjLibraryFile *file = g_ptr_array_index (files, i);
       g_autofree char *path = server_path (file);
-      g_autoptr(GBytes) expected = make_wav (path);
+      g_autoptr(GBytes) expected = sj_test_samples_make_wav_seeded (path, WAV_SIZE);
       g_autoptr(GBytes) bytes = NULL;
       SjSoundSource source;
       Wait wait = { NULL };

@@ -22,6 +22,7 @@
 #include "sj-test-app.h"
 #include "sj-test-widgets.h"
 #include "sj-window-private.h"
+#include "sj-test-samples.h"
 
 #define MACHINE        "tidal-drum-machines/RolandTR909"   /* 74 files */
 #define SMALL_MACHINE  "tidal-drum-machines/CasioVL1"      /* 3 files */
@@ -31,32 +32,6 @@ static guint delay_ms;
 static SjTestKeyWindow keys;
 
 /* The sample host ----------------------------------------------------------- */
-
-static GBytes *
-make_wav (void)
-{
-  const guint32 data_size = 2000;
-  guint8 *wav = g_malloc0 (44 + data_size);
-  guint32 value;
-
-  memcpy (wav, "RIFF", 4);
-  value = GUINT32_TO_LE (36 + data_size);
-  memcpy (wav + 4, &value, 4);
-  memcpy (wav + 8, "WAVEfmt ", 8);
-  value = GUINT32_TO_LE (16);
-  memcpy (wav + 16, &value, 4);
-  wav[20] = 1; wav[22] = 1;
-  value = GUINT32_TO_LE (8000);
-  memcpy (wav + 24, &value, 4);
-  value = GUINT32_TO_LE (16000);
-  memcpy (wav + 28, &value, 4);
-  wav[32] = 2; wav[34] = 16;
-  memcpy (wav + 36, "data", 4);
-  value = GUINT32_TO_LE (data_size);
-  memcpy (wav + 40, &value, 4);
-
-  return g_bytes_new_take (wav, 44 + data_size);
-}
 
 static void
 message_gone_cb (SoupServerMessage *msg)
@@ -79,7 +54,7 @@ server_cb (SoupServer        *soup_server,
            GHashTable        *query,
            gpointer           user_data)
 {
-  g_autoptr(GBytes) wav = make_wav ();
+  g_autoptr(GBytes) wav = sj_test_samples_make_wav (1000);
 
   soup_server_message_set_status (msg, 200, NULL);
   soup_message_headers_set_content_type (soup_server_message_get_response_headers (msg), "audio/wav", NULL);

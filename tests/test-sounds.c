@@ -29,6 +29,7 @@
 #include "sj-application-private.h"
 #include "sj-test-app.h"
 #include "sj-window-private.h"
+#include "sj-test-samples.h"
 
 #define BD_FILE "/uzu-drumkit/bd/10_bd_switchangel.wav"
 #define SD_FILE "/uzu-drumkit/sd/10_sd_switchangel-bounce-2.wav"
@@ -36,39 +37,6 @@
 static SoupServer *server;
 static GHashTable *requests;   /* path → count */
 static guint n_requests;
-
-/* A short, valid WAV (8 kHz, mono, 16 bit, 0.1 s of a tone). */
-static GBytes *
-make_wav (void)
-{
-  const guint32 frames = 800, data_size = frames * 2;
-  guint8 *wav = g_malloc0 (44 + data_size);
-  guint32 value;
-
-  memcpy (wav, "RIFF", 4);
-  value = GUINT32_TO_LE (36 + data_size);
-  memcpy (wav + 4, &value, 4);
-  memcpy (wav + 8, "WAVEfmt ", 8);
-  value = GUINT32_TO_LE (16);
-  memcpy (wav + 16, &value, 4);
-  wav[20] = 1; wav[22] = 1;
-  value = GUINT32_TO_LE (8000);
-  memcpy (wav + 24, &value, 4);
-  value = GUINT32_TO_LE (16000);
-  memcpy (wav + 28, &value, 4);
-  wav[32] = 2; wav[34] = 16;
-  memcpy (wav + 36, "data", 4);
-  value = GUINT32_TO_LE (data_size);
-  memcpy (wav + 40, &value, 4);
-  for (guint32 i = 0; i < frames; i++)
-    {
-      gint16 sample = GINT16_TO_LE ((gint16)(8000 * ((i / 10) % 2 ? 1 : -1)));
-
-      memcpy (wav + 44 + i * 2, &sample, 2);
-    }
-
-  return g_bytes_new_take (wav, 44 + data_size);
-}
 
 /* Dirt-Samples' insect and numbers, and the soundfonts, answer this late,
  * as from a far-away host. */
@@ -92,7 +60,7 @@ server_cb (SoupServer        *soup_server,
            GHashTable        *query,
            gpointer           user_data)
 {
-  g_autoptr(GBytes) wav = make_wav ();
+  g_autoptr(GBytes) wav = sj_test_samples_make_wav (800);
 
   g_hash_table_replace (requests, g_strdup (path),
                         GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (requests, path)) + 1));

@@ -26,6 +26,7 @@
 
 #include "sj-llm-client.h"
 #include "sj-onboarding-private.h"
+#include "sj-accessible.h"
 
 G_DEFINE_FINAL_TYPE (SjOnboarding, sj_onboarding, GTK_TYPE_WIDGET)
 
@@ -485,26 +486,11 @@ sj_onboarding_class_init (SjOnboardingClass *klass)
   gtk_widget_class_set_css_name (widget_class, "sjonboarding");
 }
 
-/* libadwaita 1.2's password row has an icon-only button to show the text
- * with a tooltip but no accessible name: a screen reader says "button". */
-static void
-name_peek_button (GtkWidget *row)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (row); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      if (GTK_IS_BUTTON (child) && gtk_widget_get_tooltip_text (child) != NULL)
-        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                        gtk_widget_get_tooltip_text (child), -1);
-      else
-        name_peek_button (child);
-    }
-}
-
 static void
 sj_onboarding_init (SjOnboarding *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  name_peek_button (GTK_WIDGET (self->key_row));
+  sj_accessible_name_peek_buttons (GTK_WIDGET (self->key_row));
 
   self->cancellable = g_cancellable_new ();
   self->detect_cancellable = g_cancellable_new ();

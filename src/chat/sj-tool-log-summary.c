@@ -37,32 +37,6 @@ parse_object (const char *text)
   return json_object_ref (json_node_get_object (root));
 }
 
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL || (node = json_object_get_member (object, member)) == NULL ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-get_object (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL || (node = json_object_get_member (object, member)) == NULL ||
-      !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-
-  return json_node_get_object (node);
-}
-
 static char *
 quoted (const char *text)
 {
@@ -74,8 +48,8 @@ static char *
 summarize_apply (const SjHistoryToolCall *call,
                  JsonObject              *result)
 {
-  const char *status = get_string (result, "status");
-  JsonObject *apply_at = get_object (result, "applyAt");
+  const char *status = sj_json_object_get_string (result, "status");
+  JsonObject *apply_at = sj_json_object_get_object (result, "applyAt");
   double cycle = call->apply_cycle;
 
   if (apply_at != NULL && json_object_has_member (apply_at, "cycle"))
@@ -93,7 +67,7 @@ summarize_apply (const SjHistoryToolCall *call,
     return g_strdup (_("applied"));
   if (g_strcmp0 (status, "rejected") == 0)
     {
-      const char *code = get_string (result, "code");
+      const char *code = sj_json_object_get_string (result, "code");
 
       if (code == NULL)
         return g_strdup (_("rejected"));
@@ -117,7 +91,7 @@ summarize_read_code (JsonObject *result)
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
     {
       guint n = json_array_get_length (json_node_get_array (node));
-      const char *query = get_string (result, "query");
+      const char *query = sj_json_object_get_string (result, "query");
 
       /* TRANSLATORS: read_code searched the code, e.g. "2 matches for “bd”" */
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match for “%s”", "%u matches for “%s”", n),
@@ -140,11 +114,11 @@ summarize_read_code (JsonObject *result)
 static char *
 summarize_query (JsonObject *arguments)
 {
-  const char *query = get_string (arguments, "query");
+  const char *query = sj_json_object_get_string (arguments, "query");
 
   /* The object form of strudel_knowledge's contract names it "q". */
   if (query == NULL)
-    query = get_string (arguments, "q");
+    query = sj_json_object_get_string (arguments, "q");
   if (query == NULL || *query == '\0')
     return NULL;
 
@@ -168,7 +142,7 @@ summarize_skills (JsonObject *result)
   for (guint i = 0; i < n; i++)
     {
       JsonNode *item = json_array_get_element (skills, i);
-      const char *title = JSON_NODE_HOLDS_OBJECT (item) ? get_string (json_node_get_object (item), "title") : NULL;
+      const char *title = JSON_NODE_HOLDS_OBJECT (item) ? sj_json_object_get_string (json_node_get_object (item), "title") : NULL;
 
       if (title != NULL)
         g_string_append_printf (titles, "%s%s", titles->len > 0 ? ", " : "", title);
@@ -215,9 +189,9 @@ sj_tool_log_summary (const SjHistoryToolCall *call)
 
   /* Calls the agent refused to run (budget, unknown tool, unreadable
    * arguments) carry an error object, whatever the tool. */
-  if ((error = get_object (result, "error")) != NULL && get_string (error, "code") != NULL)
+  if ((error = sj_json_object_get_object (result, "error")) != NULL && sj_json_object_get_string (error, "code") != NULL)
     /* TRANSLATORS: a tool call that failed, with the error's code */
-    summary = g_strdup_printf (_("failed: %s"), get_string (error, "code"));
+    summary = g_strdup_printf (_("failed: %s"), sj_json_object_get_string (error, "code"));
   else if (g_strcmp0 (call->name, "apply_strudel_change") == 0)
     summary = summarize_apply (call, result);
   else if (g_strcmp0 (call->name, "read_code") == 0)

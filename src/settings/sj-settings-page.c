@@ -24,6 +24,7 @@
 
 #include "sj-agent-config.h"
 #include "sj-settings-page-private.h"
+#include "sj-accessible.h"
 
 /* The choices of the string keys, in the order of their combo rows. */
 static const char * const provider_choices[] = { "openrouter", "custom", NULL };
@@ -369,39 +370,11 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_set_css_name (widget_class, "sjsettingspage");
 }
 
-/* libadwaita 1.2's password row has an icon-only button to show the text
- * with a tooltip but no accessible name: a screen reader says "button". */
-static void
-name_peek_button (GtkWidget *row)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (row); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      if (GTK_IS_BUTTON (child) && gtk_widget_get_tooltip_text (child) != NULL)
-        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                        gtk_widget_get_tooltip_text (child), -1);
-      else
-        name_peek_button (child);
-    }
-}
-
-/* Every password row of the page: the API key and the voice's. */
-static void
-name_password_rows (GtkWidget *widget)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      if (ADW_IS_PASSWORD_ENTRY_ROW (child))
-        name_peek_button (child);
-      else
-        name_password_rows (child);
-    }
-}
-
 static void
 sj_settings_page_init (SjSettingsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  name_password_rows (GTK_WIDGET (self));
+  sj_accessible_name_peek_buttons (GTK_WIDGET (self));
 
   _sj_settings_page_models_init (self);
 }

@@ -14,27 +14,9 @@
 #include <math.h>
 
 #include "sj-change-report.h"
+#include "sj-json.h"
 
 /* The array member @name, or NULL when missing or of another type. */
-static JsonArray *
-get_array (JsonObject *object,
-           const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
-static const char *
-get_string (JsonObject *object,
-            const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
 
 /* A number, or NAN when it is null (JavaScript's NaN) or not one. */
 static double
@@ -68,7 +50,7 @@ static GStrv
 get_strv (JsonObject *object,
           const char *name)
 {
-  JsonArray *array = get_array (object, name);
+  JsonArray *array = sj_json_object_get_array (object, name);
   g_autoptr(GStrvBuilder) builder = NULL;
 
   if (array == NULL)
@@ -91,7 +73,7 @@ read_unknown_names (JsonObject *report,
                     const char *member,
                     GPtrArray  *out)
 {
-  JsonArray *array = get_array (report, member);
+  JsonArray *array = sj_json_object_get_array (report, member);
 
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
     {
@@ -105,12 +87,12 @@ read_unknown_names (JsonObject *report,
       object = json_node_get_object (node);
       /* A name is what the model would look up; without one there is
        * nothing to say about it. */
-      name = get_string (object, "name");
+      name = sj_json_object_get_string (object, "name");
       if (name == NULL)
         continue;
 
       suggestions = get_strv (object, "suggestions");
-      g_ptr_array_add (out, sj_change_unknown_name_new (name, get_string (object, "kind"),
+      g_ptr_array_add (out, sj_change_unknown_name_new (name, sj_json_object_get_string (object, "kind"),
                                                         get_position (object, "line"),
                                                         get_position (object, "column"),
                                                         (const char * const *) suggestions));
@@ -120,7 +102,7 @@ read_unknown_names (JsonObject *report,
 static gboolean
 has_unknown_sounds (JsonObject *report)
 {
-  JsonArray *unknown = get_array (report, "unknownSounds");
+  JsonArray *unknown = sj_json_object_get_array (report, "unknownSounds");
 
   return unknown != NULL && json_array_get_length (unknown) > 0;
 }
@@ -161,11 +143,11 @@ sj_change_report_rejection (JsonObject *report)
   g_return_val_if_fail (report != NULL, NULL);
 
   ok = json_object_get_boolean_member_with_default (report, "ok", FALSE);
-  message = get_string (report, "message");
+  message = sj_json_object_get_string (report, "message");
   if (message == NULL)
     message = ok ? "The code plays sounds that are not loaded." : "The dry-run failed.";
 
-  result = sj_change_result_new_rejected (ok ? SJ_CHANGE_PHASE_SOUNDS : sj_change_phase_from_string (get_string (report, "phase")),
+  result = sj_change_result_new_rejected (ok ? SJ_CHANGE_PHASE_SOUNDS : sj_change_phase_from_string (sj_json_object_get_string (report, "phase")),
                                           ok ? SJ_CHANGE_REJECTION_UNKNOWN_SOUNDS : SJ_CHANGE_REJECTION_DRY_RUN_FAILED,
                                           message, NULL);
   diagnostic = g_ptr_array_index (result->diagnostics, 0);
@@ -191,8 +173,8 @@ void
 sj_change_report_read_dry_run (JsonObject     *report,
                                SjChangeDryRun *dry_run)
 {
-  JsonArray *tempo = get_array (report, "tempo");
-  JsonArray *samples = get_array (report, "samples");
+  JsonArray *tempo = sj_json_object_get_array (report, "tempo");
+  JsonArray *samples = sj_json_object_get_array (report, "samples");
   GStrv sounds;
 
   g_return_if_fail (report != NULL);
@@ -226,12 +208,12 @@ sj_change_report_read_dry_run (JsonObject     *report,
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
-      source = get_string (json_node_get_object (node), "source");
+      source = sj_json_object_get_string (json_node_get_object (node), "source");
       if (source == NULL)
         continue;
       names = get_strv (json_node_get_object (node), "names");
       g_ptr_array_add (dry_run->samples, sj_change_samples_new (source, (const char * const *) names,
-                                                                get_string (json_node_get_object (node), "base")));
+                                                                sj_json_object_get_string (json_node_get_object (node), "base")));
     }
 
   sounds = get_strv (report, "loadingSounds");

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "sj-change-sounds.h"
+#include "sj-json.h"
 
 #define MAX_ALTERNATIVES 6
 
@@ -107,17 +108,6 @@ unavailable_add (GPtrArray    *unavailable,
   sound = sj_change_unknown_name_new (label, NULL, 0, 0, (const char * const *) alternatives);
   g_ptr_array_add (unavailable, sound);
   return sound;
-}
-
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
 }
 
 /* The strings of @member, each once. */
@@ -224,9 +214,9 @@ sj_change_sounds_classify (SjChangeSounds *sounds,
 
       if (!JSON_NODE_HOLDS_OBJECT (element))
         continue;
-      pack = member_string (json_node_get_object (element), "pack");
-      path = member_string (json_node_get_object (element), "path");
-      name = member_string (json_node_get_object (element), "sound");
+      pack = sj_json_object_get_string (json_node_get_object (element), "pack");
+      path = sj_json_object_get_string (json_node_get_object (element), "path");
+      name = sj_json_object_get_string (json_node_get_object (element), "sound");
       /* A file outside the library (the code's own samples() from a URL)
        * is the page's business, as in Strudel. */
       if (pack == NULL || path == NULL || (file = sj_sound_library_lookup_file (library, pack, path)) == NULL)
@@ -349,9 +339,9 @@ sj_change_sounds_read_refusal (JsonObject   *swap,
           JsonNode *element = json_array_get_element (failures, k);
 
           if (JSON_NODE_HOLDS_OBJECT (element) &&
-              g_strcmp0 (member_string (json_node_get_object (element), "name"), failed[i]) == 0)
+              g_strcmp0 (sj_json_object_get_string (json_node_get_object (element), "name"), failed[i]) == 0)
             {
-              reason = member_string (json_node_get_object (element), "reason");
+              reason = sj_json_object_get_string (json_node_get_object (element), "reason");
               break;
             }
         }

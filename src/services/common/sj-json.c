@@ -357,3 +357,52 @@ sj_json_to_string (JsonNode *node,
 
   return sj_json_shorten_numbers (text);
 }
+
+/* The members as they may be, never as they should be: what comes from
+ * outside (a model, the page, a file) is asked for a member of one type,
+ * and gets NULL when @object is NULL, the member is missing or it holds
+ * another type (json-glib's own getters warn, or are fatal in the tests). */
+
+/**
+ * sj_json_object_get_string:
+ *
+ * Returns: (nullable) (transfer none): the string member @name of @object
+ */
+const char *
+sj_json_object_get_string (JsonObject *object,
+                           const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+/**
+ * sj_json_object_get_array:
+ *
+ * Returns: (nullable) (transfer none): the array member @name of @object
+ */
+JsonArray *
+sj_json_object_get_array (JsonObject *object,
+                          const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+/**
+ * sj_json_object_get_object:
+ *
+ * Returns: (nullable) (transfer none): the object member @name of @object
+ */
+JsonObject *
+sj_json_object_get_object (JsonObject *object,
+                           const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}

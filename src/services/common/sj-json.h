@@ -46,4 +46,11 @@ char     *sj_json_to_string   (JsonNode            *node,
                                gboolean             pretty);
 char     *sj_json_shorten_numbers (const char      *json);
 
+const char *sj_json_object_get_string (JsonObject *object,
+                                       const char *name);
+JsonArray  *sj_json_object_get_array  (JsonObject *object,
+                                       const char *name);
+JsonObject *sj_json_object_get_object (JsonObject *object,
+                                       const char *name);
+
 G_END_DECLS

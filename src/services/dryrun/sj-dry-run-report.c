@@ -27,18 +27,11 @@
 
 #include "sj-dry-run-report-private.h"
 #include "sj-dry-run.h"
+#include "sj-json.h"
 
 #define MAX_SUGGESTIONS 5
 
 /* The array member @name, or NULL when missing or of another type. */
-static JsonArray *
-get_array (JsonObject *object,
-           const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
 
 /* json_node_copy() shares objects and arrays; the report must not change
  * the caller's answer. */
@@ -94,7 +87,7 @@ static GHashTable *
 inline_sample_names (JsonObject *raw)
 {
   GHashTable *names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  JsonArray *samples = get_array (raw, "samples");
+  JsonArray *samples = sj_json_object_get_array (raw, "samples");
 
   for (guint i = 0; samples != NULL && i < json_array_get_length (samples); i++)
     {
@@ -103,7 +96,7 @@ inline_sample_names (JsonObject *raw)
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
-      map_names = get_array (json_node_get_object (node), "names");
+      map_names = sj_json_object_get_array (json_node_get_object (node), "names");
       for (guint n = 0; map_names != NULL && n < json_array_get_length (map_names); n++)
         {
           const char *name = json_array_get_string_element (map_names, n);
@@ -124,7 +117,7 @@ remote_sample_names (JsonObject      *raw,
                      SjRemoteSamples *remote,
                      GHashTable      *names)
 {
-  JsonArray *samples = get_array (raw, "samples");
+  JsonArray *samples = sj_json_object_get_array (raw, "samples");
   gboolean pending = FALSE;
 
   for (guint i = 0; samples != NULL && i < json_array_get_length (samples); i++)
@@ -157,7 +150,7 @@ unknown_sounds (JsonObject  *raw,
   g_autoptr(GHashTable) inline_names = inline_sample_names (raw);
   SjSoundsIndex *sounds = sj_knowledge_get_sounds (knowledge);
   gboolean pending = remote_sample_names (raw, sj_knowledge_get_remote_samples (knowledge), inline_names);
-  JsonArray *used = get_array (raw, "sounds");
+  JsonArray *used = sj_json_object_get_array (raw, "sounds");
   JsonArray *unknown = json_array_new ();
 
   for (guint i = 0; used != NULL && i < json_array_get_length (used); i++)
@@ -207,7 +200,7 @@ sj_dry_run_report (JsonObject  *raw,
   copy = deep_copy (node);
   report = json_object_ref (json_node_get_object (copy));
 
-  symbols = get_array (report, "unknownSymbols");
+  symbols = sj_json_object_get_array (report, "unknownSymbols");
   for (guint i = 0; symbols != NULL && i < json_array_get_length (symbols); i++)
     {
       JsonObject *symbol = json_array_get_object_element (symbols, i);
@@ -262,7 +255,7 @@ _sj_dry_run_report_is_playable (JsonObject *report)
 
   g_return_val_if_fail (report != NULL, FALSE);
 
-  unknown = get_array (report, "unknownSounds");
+  unknown = sj_json_object_get_array (report, "unknownSounds");
   return json_object_get_boolean_member_with_default (report, "ok", FALSE) &&
          (unknown == NULL || json_array_get_length (unknown) == 0);
 }

@@ -351,6 +351,95 @@ note_corrections (SjKnowledgeResult *result,
     }
 }
 
+/* A query that names no term but a category, or "offline": the sounds of
+ * the category, or every sound that plays with no network. */
+static JsonNode *
+answer_list (SjKnowledge       *self,
+             SjKnowledgeResult *result)
+{
+  const SjKnowledgeQuery *parsed = result->parsed;
+  g_autoptr(GArray) reference = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
+  g_autoptr(GArray) sounds = NULL;
+
+  if (parsed->offline && result->domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE)
+    {
+      sounds = _sj_knowledge_list_offline (self, !parsed->has_category, parsed->category);
+      if (self->sound_cache == NULL)
+        g_ptr_array_add (result->notes, g_strdup ("Which samples are cached is not known here (no sound cache): only the built-in synthesizers are listed."));
+    }
+  else
+    sounds = list_category (self, parsed->category);
+
+  result->reference = reference;
+  result->sounds = sounds;
+  result->sounds_total = sounds->len;
+  result->domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
+  result->mode = SJ_KNOWLEDGE_MODE_LIST;
+
+  return _sj_knowledge_answer_success (self, result);
+}
+
+/* In auto mode the domain with the better match answers; a tie is an
+ * ambiguous query and both answer, grouped. */
+static void
+pick_domain (const SjKnowledgeQuery *parsed,
+             SjKnowledgeResult      *result)
+{
+  GArray *reference = result->reference;
+  GArray *sounds = result->sounds;
+  SjMatchKind r = best_match (reference);
+  SjMatchKind s = best_match (sounds);
+
+  /* Two meanings of one phrase: the one the vocabulary lists first. */
+  if (r == s && r == SJ_MATCH_CONCEPT)
+    {
+      guint rd = g_array_index (reference, SjKnowledgeHit, 0).distance;
+      guint sd = g_array_index (sounds, SjKnowledgeHit, 0).distance;
+
+      if (rd < sd)
+        s = SJ_MATCH_NONE;
+      else if (sd < rd)
+        r = SJ_MATCH_NONE;
+    }
+
+  if (r == s && parsed->domain_from_words)
+    r = SJ_MATCH_NONE;
+
+  if (r < s)
+    g_array_set_size (sounds, 0);
+  else if (s < r)
+    g_array_set_size (reference, 0);
+
+  if (sounds->len == 0)
+    result->domain = SJ_KNOWLEDGE_DOMAIN_REFERENCE;
+  else if (reference->len == 0)
+    result->domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
+}
+
+/* One term matched by name or synonym is told in detail (its best group
+ * only); anything else is a search. */
+static void
+pick_mode (const SjKnowledgeQuery *parsed,
+           SjKnowledgeResult      *result)
+{
+  SjMatchKind best;
+
+  if (result->mode == SJ_KNOWLEDGE_MODE_LIST)
+    result->mode = SJ_KNOWLEDGE_MODE_SEARCH;
+  if (result->mode == SJ_KNOWLEDGE_MODE_SEARCH)
+    return;
+
+  best = MIN (best_match (result->reference), best_match (result->sounds));
+  if (best <= SJ_MATCH_SYNONYM && parsed->terms->len == 1)
+    {
+      keep_best_group (result->reference);
+      keep_best_group (result->sounds);
+      result->mode = SJ_KNOWLEDGE_MODE_DETAIL;
+    }
+  else
+    result->mode = SJ_KNOWLEDGE_MODE_SEARCH;
+}
+
 /**
  * sj_knowledge_query_full:
  * @query: a free-form question
@@ -400,31 +489,9 @@ sj_knowledge_query_full (SjKnowledge       *self,
   if (result.domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE && !sj_sounds_index_get_loaded (self->sounds))
     g_ptr_array_add (notes, g_strdup ("The sounds are not known yet: the Strudel page has not reported its registry."));
 
-  if (parsed->offline && parsed->terms->len == 0 && result.domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE)
-    {
-      reference = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
-      sounds = _sj_knowledge_list_offline (self, !parsed->has_category, parsed->category);
-      result.reference = reference;
-      result.sounds = sounds;
-      result.sounds_total = sounds->len;
-      result.domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
-      result.mode = SJ_KNOWLEDGE_MODE_LIST;
-      if (self->sound_cache == NULL)
-        g_ptr_array_add (notes, g_strdup ("Which samples are cached is not known here (no sound cache): only the built-in synthesizers are listed."));
-      return _sj_knowledge_answer_success (self, &result);
-    }
-
-  if (parsed->has_category && parsed->terms->len == 0)
-    {
-      reference = g_array_new (FALSE, FALSE, sizeof (SjKnowledgeHit));
-      sounds = list_category (self, parsed->category);
-      result.reference = reference;
-      result.sounds = sounds;
-      result.sounds_total = sounds->len;
-      result.domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
-      result.mode = SJ_KNOWLEDGE_MODE_LIST;
-      return _sj_knowledge_answer_success (self, &result);
-    }
+  if (parsed->terms->len == 0 &&
+      ((parsed->offline && result.domain != SJ_KNOWLEDGE_DOMAIN_REFERENCE) || parsed->has_category))
+    return answer_list (self, &result);
 
   if (parsed->terms->len == 0)
     return _sj_knowledge_answer_failure (trimmed, "invalid_query",
@@ -475,55 +542,9 @@ sj_knowledge_query_full (SjKnowledge       *self,
       names_what_is_not (parsed, concepts, reference, sounds))
     return not_found (self, trimmed, parsed->terms, result.domain);
 
-  /* In auto mode the domain with the better match answers; a tie is an
-   * ambiguous query and both answer, grouped. */
   if (result.domain == SJ_KNOWLEDGE_DOMAIN_AUTO)
-    {
-      SjMatchKind r = best_match (reference);
-      SjMatchKind s = best_match (sounds);
-
-      /* Two meanings of one phrase: the one the vocabulary lists first. */
-      if (r == s && r == SJ_MATCH_CONCEPT)
-        {
-          guint rd = g_array_index (reference, SjKnowledgeHit, 0).distance;
-          guint sd = g_array_index (sounds, SjKnowledgeHit, 0).distance;
-
-          if (rd < sd)
-            s = SJ_MATCH_NONE;
-          else if (sd < rd)
-            r = SJ_MATCH_NONE;
-        }
-
-      if (r == s && parsed->domain_from_words)
-        r = SJ_MATCH_NONE;
-
-      if (r < s)
-        g_array_set_size (sounds, 0);
-      else if (s < r)
-        g_array_set_size (reference, 0);
-
-      if (sounds->len == 0)
-        result.domain = SJ_KNOWLEDGE_DOMAIN_REFERENCE;
-      else if (reference->len == 0)
-        result.domain = SJ_KNOWLEDGE_DOMAIN_SOUNDS;
-    }
-
-  if (result.mode == SJ_KNOWLEDGE_MODE_LIST)
-    result.mode = SJ_KNOWLEDGE_MODE_SEARCH;
-
-  if (result.mode != SJ_KNOWLEDGE_MODE_SEARCH)
-    {
-      SjMatchKind best = MIN (best_match (reference), best_match (sounds));
-
-      if (best <= SJ_MATCH_SYNONYM && parsed->terms->len == 1)
-        {
-          keep_best_group (reference);
-          keep_best_group (sounds);
-          result.mode = SJ_KNOWLEDGE_MODE_DETAIL;
-        }
-      else
-        result.mode = SJ_KNOWLEDGE_MODE_SEARCH;
-    }
+    pick_domain (parsed, &result);
+  pick_mode (parsed, &result);
 
   result.reference_total = reference->len;
   result.sounds_total = sounds->len;

@@ -139,31 +139,6 @@ index_words (SjReferenceIndex *self,
     }
 }
 
-static const char *
-string_member (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-      json_node_get_value_type (node) == G_TYPE_STRING)
-    return json_node_get_string (node);
-
-  return NULL;
-}
-
-static JsonArray *
-array_member (JsonObject *object,
-              const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    return json_node_get_array (node);
-
-  return NULL;
-}
-
 /* Appends the strings of @array to @into, skipping duplicates and, for
  * tags, normalising objects to their value or text (jsdoc gives unknown
  * tags as objects; their title says what they are when both are empty). */
@@ -188,7 +163,7 @@ collect_strings (GPtrArray  *into,
           const char *candidates[] = { "value", "text", "originalTitle", "title" };
 
           for (guint c = 0; c < G_N_ELEMENTS (candidates) && (text == NULL || *text == '\0'); c++)
-            text = string_member (tag, candidates[c]);
+            text = sj_json_object_get_string (tag, candidates[c]);
         }
 
       if (text == NULL)
@@ -236,8 +211,8 @@ parse_params (JsonArray *array)
 
       object = json_node_get_object (node);
       param = g_new0 (SjReferenceParam, 1);
-      param->name = g_strdup (string_member (object, "name"));
-      param->description = sj_html_to_text (string_member (object, "description"));
+      param->name = g_strdup (sj_json_object_get_string (object, "name"));
+      param->description = sj_html_to_text (sj_json_object_get_string (object, "description"));
 
       if (json_object_has_member (object, "type") &&
           JSON_NODE_HOLDS_OBJECT (json_object_get_member (object, "type")) &&
@@ -246,7 +221,7 @@ parse_params (JsonArray *array)
           g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
           g_auto(GStrv) strv = NULL;
 
-          collect_strings (names, array_member (type, "names"), FALSE);
+          collect_strings (names, sj_json_object_get_array (type, "names"), FALSE);
           strv = strv_from_array (g_steal_pointer (&names));
           if (strv[0] != NULL)
             param->types = g_strjoinv (" | ", strv);
@@ -263,7 +238,7 @@ load_scope (GHashTable *set,
             JsonObject *scope,
             const char *member)
 {
-  JsonArray *array = array_member (scope, member);
+  JsonArray *array = sj_json_object_get_array (scope, member);
 
   if (array == NULL)
     return;
@@ -339,8 +314,8 @@ merge_doclet (SjReferenceEntry *entry,
   for (guint i = 0; entry->examples[i] != NULL; i++)
     g_ptr_array_add (examples, g_strdup (entry->examples[i]));
 
-  collect_strings (synonyms, array_member (doclet, "synonyms"), FALSE);
-  collect_strings (examples, array_member (doclet, "examples"), FALSE);
+  collect_strings (synonyms, sj_json_object_get_array (doclet, "synonyms"), FALSE);
+  collect_strings (examples, sj_json_object_get_array (doclet, "examples"), FALSE);
 
   g_strfreev (entry->synonyms);
   g_strfreev (entry->examples);
@@ -350,7 +325,7 @@ merge_doclet (SjReferenceEntry *entry,
   if (entry->params->len == 0)
     {
       g_ptr_array_unref (entry->params);
-      entry->params = parse_params (array_member (doclet, "params"));
+      entry->params = parse_params (sj_json_object_get_array (doclet, "params"));
     }
 }
 
@@ -397,7 +372,7 @@ sj_reference_index_new (GBytes  *doc_json,
 
   json_node_seal (root);
   if (!JSON_NODE_HOLDS_OBJECT (root) ||
-      (docs = array_member (json_node_get_object (root), "docs")) == NULL)
+      (docs = sj_json_object_get_array (json_node_get_object (root), "docs")) == NULL)
     {
       g_set_error (error, SJ_REFERENCE_INDEX_ERROR, SJ_REFERENCE_INDEX_ERROR_INVALID,
                    "The reference has no “docs” array");
@@ -421,8 +396,8 @@ sj_reference_index_new (GBytes  *doc_json,
         continue;
 
       doclet = json_node_get_object (node);
-      name = string_member (doclet, "name");
-      description = string_member (doclet, "description");
+      name = sj_json_object_get_string (doclet, "name");
+      description = sj_json_object_get_string (doclet, "description");
 
       if (name == NULL || *name == '\0' || name[0] == '_' ||
           description == NULL || *description == '\0')
@@ -437,22 +412,22 @@ sj_reference_index_new (GBytes  *doc_json,
       synonyms = g_ptr_array_new_with_free_func (g_free);
       examples = g_ptr_array_new_with_free_func (g_free);
       tags = g_ptr_array_new_with_free_func (g_free);
-      collect_strings (synonyms, array_member (doclet, "synonyms"), FALSE);
-      collect_strings (examples, array_member (doclet, "examples"), FALSE);
-      collect_strings (tags, array_member (doclet, "tags"), TRUE);
+      collect_strings (synonyms, sj_json_object_get_array (doclet, "synonyms"), FALSE);
+      collect_strings (examples, sj_json_object_get_array (doclet, "examples"), FALSE);
+      collect_strings (tags, sj_json_object_get_array (doclet, "tags"), TRUE);
 
       entry = g_new0 (SjReferenceEntry, 1);
       entry->name = g_strdup (name);
       entry->synonyms = strv_from_array (g_steal_pointer (&synonyms));
       entry->description = sj_html_to_text (description);
-      entry->params = parse_params (array_member (doclet, "params"));
+      entry->params = parse_params (sj_json_object_get_array (doclet, "params"));
       entry->examples = strv_from_array (g_steal_pointer (&examples));
       entry->tags = strv_from_array (g_steal_pointer (&tags));
 
       if (json_object_has_member (doclet, "meta") &&
           JSON_NODE_HOLDS_OBJECT (json_object_get_member (doclet, "meta")) &&
           (meta = json_object_get_object_member (doclet, "meta")) != NULL)
-        entry->source = g_strdup (string_member (meta, "path"));
+        entry->source = g_strdup (sj_json_object_get_string (meta, "path"));
 
       g_hash_table_insert (positions, entry->name, GUINT_TO_POINTER (self->entries->len));
       g_ptr_array_add (self->entries, entry);

@@ -105,37 +105,6 @@ fail (SjLlmResponse *self,
     self->error = g_error_new_literal (SJ_LLM_CLIENT_ERROR, code, message);
 }
 
-static const char *
-json_get_string (JsonObject *object,
-                 const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-      json_node_get_value_type (node) == G_TYPE_STRING)
-    return json_node_get_string (node);
-
-  return NULL;
-}
-
-static JsonObject *
-json_get_object (JsonObject *object,
-                 const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static JsonArray *
-json_get_array (JsonObject *object,
-                       const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
 static void
 apply_tool_calls (SjLlmResponse *self,
                   JsonArray     *calls)
@@ -179,15 +148,15 @@ apply_tool_calls (SjLlmResponse *self,
 
       /* The id and the name come whole in the first fragment; some
        * servers repeat them later, which must not duplicate them. */
-      if ((str = json_get_string (fragment, "id")) != NULL && *str && call->id == NULL)
+      if ((str = sj_json_object_get_string (fragment, "id")) != NULL && *str && call->id == NULL)
         call->id = g_strdup (str);
 
-      if ((function = json_get_object (fragment, "function")) == NULL)
+      if ((function = sj_json_object_get_object (fragment, "function")) == NULL)
         continue;
 
-      if ((str = json_get_string (function, "name")) != NULL && *str && call->name == NULL)
+      if ((str = sj_json_object_get_string (function, "name")) != NULL && *str && call->name == NULL)
         call->name = g_strdup (str);
-      if ((str = json_get_string (function, "arguments")) != NULL)
+      if ((str = sj_json_object_get_string (function, "arguments")) != NULL)
         {
           gsize len = strlen (str);
 
@@ -209,8 +178,8 @@ static void
 apply_completion (SjLlmResponse *self,
                   JsonObject    *object)
 {
-  JsonObject *usage = json_get_object (object, "usage");
-  JsonArray *choices = json_get_array (object, "choices");
+  JsonObject *usage = sj_json_object_get_object (object, "usage");
+  JsonArray *choices = sj_json_object_get_array (object, "choices");
   JsonNode *choice_node;
   JsonObject *choice;
   JsonObject *delta;
@@ -233,20 +202,20 @@ apply_completion (SjLlmResponse *self,
     return;
   choice = json_node_get_object (choice_node);
 
-  if ((str = json_get_string (choice, "finish_reason")) != NULL)
+  if ((str = sj_json_object_get_string (choice, "finish_reason")) != NULL)
     {
       g_free (self->finish_reason);
       self->finish_reason = g_strdup (str);
     }
 
-  if ((delta = json_get_object (choice, "delta")) == NULL &&
-      (delta = json_get_object (choice, "message")) == NULL)
+  if ((delta = sj_json_object_get_object (choice, "delta")) == NULL &&
+      (delta = sj_json_object_get_object (choice, "message")) == NULL)
     return;
 
   /* OpenRouter says "reasoning", DeepSeek, vLLM and llama.cpp say
    * "reasoning_content". */
-  if (((str = json_get_string (delta, "reasoning")) != NULL ||
-       (str = json_get_string (delta, "reasoning_content")) != NULL) && *str)
+  if (((str = sj_json_object_get_string (delta, "reasoning")) != NULL ||
+       (str = sj_json_object_get_string (delta, "reasoning_content")) != NULL) && *str)
     {
       /* Past a limit the piece is not kept nor shown: what came before it is. */
       if (self->reasoning->len + strlen (str) > SJ_LLM_MAX_REASONING)
@@ -260,7 +229,7 @@ apply_completion (SjLlmResponse *self,
         self->func (SJ_LLM_DELTA_REASONING, str, self->user_data);
     }
 
-  if ((str = json_get_string (delta, "content")) != NULL && *str)
+  if ((str = sj_json_object_get_string (delta, "content")) != NULL && *str)
     {
       if (self->content->len + strlen (str) > SJ_LLM_MAX_CONTENT)
         {
@@ -273,7 +242,7 @@ apply_completion (SjLlmResponse *self,
         self->func (SJ_LLM_DELTA_CONTENT, str, self->user_data);
     }
 
-  if ((calls = json_get_array (delta, "tool_calls")) != NULL)
+  if ((calls = sj_json_object_get_array (delta, "tool_calls")) != NULL)
     apply_tool_calls (self, calls);
 }
 
@@ -314,9 +283,9 @@ on_event (const char *data,
     }
 
   /* OpenRouter reports a failure after the 200 as an error chunk. */
-  if ((error = json_get_object (json_node_get_object (root), "error")) != NULL)
+  if ((error = sj_json_object_get_object (json_node_get_object (root), "error")) != NULL)
     {
-      const char *message = json_get_string (error, "message");
+      const char *message = sj_json_object_get_string (error, "message");
 
       fail (self, SJ_LLM_CLIENT_ERROR_SERVER, message ? message : "The provider reported an error");
       return;
@@ -453,8 +422,8 @@ sj_llm_error_from_status (guint       status,
       JSON_NODE_HOLDS_OBJECT (node))
     {
       JsonObject *root = json_node_get_object (node);
-      JsonObject *error = json_get_object (root, "error");
-      const char *str = error ? json_get_string (error, "message") : json_get_string (root, "error");
+      JsonObject *error = sj_json_object_get_object (root, "error");
+      const char *str = error ? sj_json_object_get_string (error, "message") : sj_json_object_get_string (root, "error");
 
       if (str != NULL && *str)
         message = g_strdup (str);
