@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include "sj-chip-bar.h"
 #include "sj-skills-page-private.h"
 #include "sj-test-app.h"
 #include "sj-test-widgets.h"
@@ -110,6 +111,59 @@ assert_labels_uncut (GtkWidget  *root,
   g_assert_cmpuint (checked, >=, 4);
 }
 
+/* Every filter chip of the page whole inside its bar (issue 31: the last
+ * ones were cut at the panel's edge): they wrap instead. */
+static void
+assert_chips_inside (GtkWidget  *page,
+                     const char *where)
+{
+  g_autoptr(GPtrArray) bars = sj_test_find_all_by_type (page, SJ_TYPE_CHIP_BAR);
+
+  for (guint b = 0; b < bars->len; b++)
+    {
+      GtkWidget *bar = bars->pdata[b];
+      guint chips = 0;
+
+      if (!gtk_widget_get_mapped (bar))
+        continue;
+      for (GtkWidget *chip = gtk_widget_get_first_child (bar); chip != NULL; chip = gtk_widget_get_next_sibling (chip))
+        {
+          graphene_rect_t bounds;
+          int natural = 0;
+
+          g_assert_true (gtk_widget_compute_bounds (chip, bar, &bounds));
+          gtk_widget_measure (chip, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+          if (bounds.origin.x < 0 || bounds.origin.x + bounds.size.width > gtk_widget_get_width (bar) ||
+              bounds.size.width < natural)
+            g_error ("%s: a filter chip is cut: x %.0f, %.0f of %d pixels wide, the bar %d", where,
+                     bounds.origin.x, bounds.size.width, natural, gtk_widget_get_width (bar));
+          chips++;
+        }
+      g_assert_cmpuint (chips, >, 2);
+    }
+}
+
+/* No label of the Settings page cut short with an ellipsis (issue 31: two
+ * rows' values were). */
+static void
+assert_nothing_ellipsized (GtkWidget  *page,
+                           const char *where)
+{
+  g_autoptr(GPtrArray) labels = sj_test_find_all_by_type (page, GTK_TYPE_LABEL);
+  g_autoptr(GString) cut = g_string_new (NULL);
+
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkLabel *label = labels->pdata[i];
+
+      if (gtk_widget_get_mapped (GTK_WIDGET (label)) &&
+          pango_layout_is_ellipsized (gtk_label_get_layout (label)))
+        g_string_append_printf (cut, " “%s”", gtk_label_get_text (label));
+    }
+  if (cut->len > 0)
+    g_error ("%s: cut short:%s", where, cut->str);
+}
+
 /* Saves the panel as @name and returns its mean luma (0 to 255), having
  * checked it is not blank. */
 static double
@@ -181,6 +235,9 @@ test_fits (void)
               g_assert_cmpint (panel_minimum_width (window), ==, minimum);
               g_assert_cmpint (gtk_widget_get_width (window->panel), ==, widths[w].width);
               assert_labels_uncut (switcher, where);
+              assert_chips_inside (window->panel, where);
+              if (widths[w].width == DEFAULT_PANEL_WIDTH && g_str_equal (pages[p].page, "agent-settings"))
+                assert_nothing_ellipsized (window->panel, where);
               luma[dark] += screenshot (window, name);
             }
         }

@@ -4,8 +4,9 @@
  *
  * A row of filter chips, each with a title and a count, of which exactly
  * one is chosen (the first, "All", to begin with). The Reference and Sounds
- * pages filter their lists with it. The row scrolls sideways rather than
- * wrapping, so that it never takes more than one line of a narrow panel.
+ * pages filter their lists with it. The chips wrap onto a second row when
+ * the panel is narrow (SjWrapLayout): a row that scrolled sideways showed a
+ * chip cut at the edge, and hid the rest from anyone who did not scroll.
  */
 
 #include "config.h"
@@ -13,14 +14,13 @@
 #include <glib/gi18n.h>
 
 #include "sj-chip-bar.h"
+#include "sj-wrap-layout.h"
 
 struct _SjChipBar
 {
-  GtkWidget          parent_instance;
+  GtkWidget  parent_instance;
 
-  GtkScrolledWindow *scroller;
-  GtkBox            *box;
-  GPtrArray         *chips;   /* of GtkToggleButton, in order */
+  GPtrArray *chips;   /* of GtkToggleButton, in order: the children */
 };
 
 G_DEFINE_FINAL_TYPE (SjChipBar, sj_chip_bar, GTK_TYPE_WIDGET)
@@ -52,11 +52,10 @@ sj_chip_bar_dispose (GObject *object)
 {
   SjChipBar *self = (SjChipBar *)object;
 
-  if (self->scroller != NULL)
-    {
-      gtk_widget_unparent (GTK_WIDGET (self->scroller));
-      self->scroller = NULL;
-    }
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_pointer (&self->chips, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sj_chip_bar_parent_class)->dispose (object);
@@ -79,7 +78,6 @@ sj_chip_bar_class_init (SjChipBarClass *klass)
     g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sjchipbar");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -88,15 +86,10 @@ static void
 sj_chip_bar_init (SjChipBar *self)
 {
   self->chips = g_ptr_array_new ();
-  self->box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
-  gtk_widget_set_margin_start (GTK_WIDGET (self->box), 6);
-  gtk_widget_set_margin_end (GTK_WIDGET (self->box), 6);
-  gtk_widget_set_margin_bottom (GTK_WIDGET (self->box), 6);
-
-  self->scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
-  gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
-  gtk_scrolled_window_set_child (self->scroller, GTK_WIDGET (self->box));
-  gtk_widget_set_parent (GTK_WIDGET (self->scroller), GTK_WIDGET (self));
+  gtk_widget_set_layout_manager (GTK_WIDGET (self), sj_wrap_layout_new (6));
+  gtk_widget_set_margin_start (GTK_WIDGET (self), 6);
+  gtk_widget_set_margin_end (GTK_WIDGET (self), 6);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self), 6);
 }
 
 /**
@@ -122,7 +115,7 @@ sj_chip_bar_append (SjChipBar  *self,
   else
     gtk_toggle_button_set_active (chip, TRUE);
   g_signal_connect_object (chip, "toggled", G_CALLBACK (chip_toggled_cb), self, G_CONNECT_SWAPPED);
-  gtk_box_append (self->box, GTK_WIDGET (chip));
+  gtk_widget_set_parent (GTK_WIDGET (chip), GTK_WIDGET (self));
   g_ptr_array_add (self->chips, chip);
 
   return self->chips->len - 1;
