@@ -557,6 +557,9 @@ one_call_stored (gpointer data)
   return n_stored_calls (data) >= 1;
 }
 
+static double screenshot (Fixture    *fixture,
+                          const char *name);
+
 static void
 test_tool_logs (Fixture       *fixture,
                 gconstpointer  data)
@@ -614,6 +617,34 @@ test_tool_logs (Fixture       *fixture,
   g_assert_nonnull (strstr (received.text, "[redacted]"));
   g_assert_nonnull (strstr (received.text, "\"query\" : \"lpf\""));
   g_free (received.text);
+
+  /* Expanded in the chat, the call is in words, one member per line, not
+   * JSON (issue 31), and its summary wraps rather than being cut. */
+  {
+    g_autoptr(GPtrArray) labels = sj_test_find_all_by_type (rows->pdata[0], GTK_TYPE_LABEL);
+    GtkWidget *summary = sj_test_find_by_class (rows->pdata[0], "sj-tool-log-summary");
+    gboolean key = FALSE, value = FALSE;
+
+    g_assert_null (sj_test_find_by_type (rows->pdata[0], GTK_SOURCE_TYPE_VIEW));
+    g_assert_nonnull (sj_test_find_by_class (rows->pdata[0], "sj-tool-call-details"));
+    for (guint i = 0; i < labels->len; i++)
+      {
+        const char *text = gtk_label_get_text (labels->pdata[i]);
+
+        g_assert_null (strstr (text, SECRET));
+        if (strchr (text, '{') != NULL)
+          g_test_message ("a label with a brace: %.300s", text);
+        g_assert_null (strchr (text, '{'));
+        key |= gtk_widget_has_css_class (labels->pdata[i], "sj-tool-call-key") && g_str_equal (text, "query");
+        value |= gtk_widget_has_css_class (labels->pdata[i], "sj-tool-call-value") && g_str_equal (text, "lpf");
+      }
+    g_assert_true (key);
+    g_assert_true (value);
+    g_assert_true (gtk_label_get_wrap (GTK_LABEL (summary)));
+    g_assert_false (gtk_label_get_single_line_mode (GTK_LABEL (summary)));
+    wait_frames (fixture, 3);
+    screenshot (fixture, "chat-tool-details.png");
+  }
   g_clear_pointer (&rows, g_ptr_array_unref);
 
   /* A call still running has no row: the look-up is done, the read of

@@ -224,7 +224,7 @@ create_tool_row_cb (gpointer item,
 
   /* The row only holds the call: its expander is what the keyboard and a
    * screen reader reach, not a nameless row around it. */
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), sj_tool_log_row_new (sj_tool_call_item_get_call (SJ_TOOL_CALL_ITEM (item))));
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), sj_tool_log_row_new_readable (sj_tool_call_item_get_call (SJ_TOOL_CALL_ITEM (item))));
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
   gtk_widget_set_focusable (row, FALSE);
 

@@ -8,6 +8,10 @@
  * input and output as pretty, highlighted, read-only JSON, with a Copy
  * button for both.
  *
+ * In the chat (sj_tool_log_row_new_readable ()), the summary wraps rather
+ * than being cut, and the expanded details are in words
+ * (SjToolCallDetails), not JSON.
+ *
  * Only finished calls are ever logged, so there is no running state to
  * show. A session can hold hundreds of calls: the JSON views are built the
  * first time a row is expanded, never for rows only glanced at. Everything
@@ -21,6 +25,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "sj-redact.h"
+#include "sj-tool-call-details.h"
 #include "sj-tool-log-row-private.h"
 #include "sj-tool-log-summary.h"
 
@@ -37,9 +42,11 @@ struct _SjToolLogRow
   gint64               duration_ms;
 
   GtkExpander         *expander;
+  GtkLabel            *summary_label;
   GtkSourceBuffer     *input_buffer;
   GtkSourceBuffer     *output_buffer;  /* NULL when the call has no result */
   gboolean             built;
+  gboolean             readable;       /* the chat's: words, not JSON */
 };
 
 G_DEFINE_FINAL_TYPE (SjToolLogRow, sj_tool_log_row, GTK_TYPE_WIDGET)
@@ -70,7 +77,8 @@ update_style_scheme (SjToolLogRow *self)
   GtkSourceStyleScheme *scheme;
 
   scheme = gtk_source_style_scheme_manager_get_scheme (manager, dark ? "Adwaita-dark" : "Adwaita");
-  gtk_source_buffer_set_style_scheme (self->input_buffer, scheme);
+  if (self->input_buffer != NULL)
+    gtk_source_buffer_set_style_scheme (self->input_buffer, scheme);
   if (self->output_buffer != NULL)
     gtk_source_buffer_set_style_scheme (self->output_buffer, scheme);
 }
@@ -157,6 +165,18 @@ build_details (SjToolLogRow *self)
   gtk_box_append (GTK_BOX (input_header), build_heading (_("Input")));
   gtk_box_append (GTK_BOX (input_header), copy);
   gtk_box_append (GTK_BOX (details), input_header);
+
+  if (self->readable)
+    {
+      gtk_box_append (GTK_BOX (details), sj_tool_call_details_new (self->arguments, _("Input")));
+      gtk_box_append (GTK_BOX (details), build_heading (_("Output")));
+      gtk_box_append (GTK_BOX (details), self->result != NULL
+                                         ? sj_tool_call_details_new (self->result, _("Output"))
+                                         : gtk_label_new (_("No output")));
+      gtk_expander_set_child (self->expander, details);
+      return;
+    }
+
   gtk_box_append (GTK_BOX (details),
                   build_json_view (input, "sj-tool-log-input", _("Input"), &self->input_buffer));
 
@@ -220,6 +240,7 @@ build_header (SjToolLogRow *self)
   gtk_widget_add_css_class (summary, "dim-label");
   gtk_widget_add_css_class (summary, "sj-tool-log-summary");
   gtk_box_append (GTK_BOX (header), summary);
+  self->summary_label = GTK_LABEL (summary);
 
   gtk_widget_add_css_class (duration, "dim-label");
   gtk_widget_add_css_class (duration, "numeric");
@@ -366,6 +387,27 @@ sj_tool_log_row_new (const SjHistoryToolCall *call)
                                       self->summary);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   accessible_label, -1);
+
+  return GTK_WIDGET (self);
+}
+
+/**
+ * sj_tool_log_row_new_readable:
+ * @call: a finished call; the row keeps what it needs
+ *
+ * The row as the chat shows it under an answer: its summary whole (it
+ * wraps), its details in words.
+ */
+GtkWidget *
+sj_tool_log_row_new_readable (const SjHistoryToolCall *call)
+{
+  SjToolLogRow *self = SJ_TOOL_LOG_ROW (sj_tool_log_row_new (call));
+
+  self->readable = TRUE;
+  gtk_label_set_single_line_mode (self->summary_label, FALSE);
+  gtk_label_set_wrap (self->summary_label, TRUE);
+  gtk_label_set_wrap_mode (self->summary_label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (self->summary_label, 4);
 
   return GTK_WIDGET (self);
 }

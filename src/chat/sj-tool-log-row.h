@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SjToolLogRow, sj_tool_log_row, SJ, TOOL_LOG_ROW, GtkWidget)
 
 GtkWidget  *sj_tool_log_row_new           (const SjHistoryToolCall *call);
+GtkWidget  *sj_tool_log_row_new_readable  (const SjHistoryToolCall *call);
 gboolean    sj_tool_log_row_get_expanded  (SjToolLogRow            *self);
 void        sj_tool_log_row_set_expanded  (SjToolLogRow            *self,
                                            gboolean                 expanded);
