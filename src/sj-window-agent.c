@@ -89,13 +89,6 @@ revert_requested_cb (SjWindow   *self,
 }
 
 static void
-chat_apply_code_cb (SjWindow   *self,
-                    const char *code)
-{
-  _sj_window_apply_code (self, code, _("Code block"));
-}
-
-static void
 swap_changed_cb (SjWindow   *self,
                  const char *state,
                  double      cycle)
@@ -363,7 +356,6 @@ _sj_window_agent_class_init (GtkWidgetClass *widget_class)
   g_type_ensure (SJ_TYPE_CHAT_PANEL);
   g_type_ensure (SJ_TYPE_TOOL_LOGS_PAGE);
 
-  gtk_widget_class_bind_template_callback (widget_class, chat_apply_code_cb);
 }
 
 void

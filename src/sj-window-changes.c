@@ -125,7 +125,22 @@ undo_change_action (GSimpleAction *action,
                                 undo_change_cb, g_object_ref (self));
 }
 
+/* A code block's Apply in the chat: the one route from the button to the
+ * safe apply (the button activates this action itself). */
+static void
+apply_code_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  SjWindow *self = user_data;
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  _sj_window_apply_code (self, g_variant_get_string (param, NULL), _("Code block"));
+}
+
 static const GActionEntry change_entries[] = {
+  { "apply-code", apply_code_action, "s" },
   { "undo-change", undo_change_action },
 };
 

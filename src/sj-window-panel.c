@@ -65,18 +65,6 @@ skills_page_map_cb (SjWindow     *self,
     sj_skills_page_set_registry (page, sj_application_get_skills (SJ_APPLICATION (app)));
 }
 
-/* A skill's example is a whole program: applied as the chat's code blocks
- * are, dry-run first and swapped in on the next boundary. */
-static void
-skills_apply_code_cb (SjWindow     *self,
-                      const char   *code,
-                      SjSkillsPage *page)
-{
-  g_assert (SJ_IS_WINDOW (self));
-
-  _sj_window_apply_code (self, code, _("Skill example"));
-}
-
 static void
 insert_text_cb (GObject      *object,
                 GAsyncResult *result,
@@ -296,7 +284,6 @@ _sj_window_panel_class_init (GtkWidgetClass *widget_class)
 
   gtk_widget_class_bind_template_callback (widget_class, reference_insert_requested_cb);
   gtk_widget_class_bind_template_callback (widget_class, sounds_preview_requested_cb);
-  gtk_widget_class_bind_template_callback (widget_class, skills_apply_code_cb);
 }
 
 /* Runs once the template and the REPL exist, before the window state is

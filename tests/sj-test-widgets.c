@@ -513,3 +513,33 @@ sj_test_collect_unnamed (GtkWidget  *widget,
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
     sj_test_collect_unnamed (child, where, unnamed, checked);
 }
+
+static void
+caught_action_cb (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  g_ptr_array_add (user_data, g_variant_dup_string (parameter, NULL));
+}
+
+/**
+ * sj_test_catch_win_action:
+ * @ancestor: where a "win" action group is put (a test's window)
+ * @name: the action, taking a string
+ * @received: each activation's string is added to it (of g_free)
+ *
+ * Stands in for a window action a widget activates on its own, as the
+ * real window's would be (win.apply-code for a code block's Apply).
+ */
+void
+sj_test_catch_win_action (GtkWidget  *ancestor,
+                          const char *name,
+                          GPtrArray  *received)
+{
+  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+  g_autoptr(GSimpleAction) action = g_simple_action_new (name, G_VARIANT_TYPE_STRING);
+
+  g_signal_connect (action, "activate", G_CALLBACK (caught_action_cb), received);
+  g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (action));
+  gtk_widget_insert_action_group (ancestor, "win", G_ACTION_GROUP (group));
+}

@@ -20,6 +20,9 @@ GtkWidget  *sj_test_find_by_type       (GtkWidget    *root,
 GPtrArray  *sj_test_find_all_by_type   (GtkWidget    *root,
                                         GType         type);
 GdkTexture *sj_test_render_widget      (GtkWidget    *widget);
+void        sj_test_catch_win_action   (GtkWidget    *ancestor,
+                                        const char   *name,
+                                        GPtrArray    *received);
 char       *sj_test_save_png           (GdkTexture   *texture,
                                         const char   *name);
 guint       sj_test_count_colours      (GdkTexture   *texture,

@@ -722,14 +722,6 @@ assert_code_shown (Fixture *fixture,
 }
 
 static void
-apply_code_cb (SjChatPanel *panel,
-               const char  *code,
-               GPtrArray   *applied)
-{
-  g_ptr_array_add (applied, g_strdup (code));
-}
-
-static void
 test_markdown (Fixture       *fixture,
                gconstpointer  data)
 {
@@ -764,8 +756,9 @@ test_markdown (Fixture       *fixture,
   g_assert_nonnull (find_label_containing (view, "Strudel & friends"));
   g_assert_nonnull (find_label_containing (view, "The end."));
 
-  /* Apply on the code block is the panel's apply-code, with the code. */
-  g_signal_connect (fixture->panel, "apply-code", G_CALLBACK (apply_code_cb), applied);
+  /* Apply on the code block is the window's win.apply-code, with the code:
+   * straight there, through nothing in between. */
+  sj_test_catch_win_action (GTK_WIDGET (fixture->keys.window), "apply-code", applied);
   apply = sj_test_find_by_class (blocks->pdata[0], "sj-code-apply");
   g_assert_nonnull (apply);
   g_assert_true (gtk_widget_get_sensitive (apply));

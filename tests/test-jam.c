@@ -157,7 +157,8 @@ test_jam (void)
 
   /* Apply on a code block: the same safe path, dry-run then the boundary. */
   g_clear_pointer (&event.state, g_free);
-  g_signal_emit_by_name (window->chat_panel, "apply-code", "$: note(\"g3*4\").s(\"sine\").gain(.2)\n");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "apply-code",
+                                  g_variant_new_string ("$: note(\"g3*4\").s(\"sine\").gain(.2)\n"));
   sj_test_spin_until (sj_test_swap_applied, &event, "the code block to land");
   g_clear_pointer (&code, g_free);
   code = sj_test_fetch_code (repl);
@@ -165,7 +166,8 @@ test_jam (void)
 
   /* Apply on a skill's example in the Skills page: the same path. */
   g_clear_pointer (&event.state, g_free);
-  g_signal_emit_by_name (window->skills_page, "apply-code", "$: note(\"c3*2\").s(\"triangle\").gain(.2)\n");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "apply-code",
+                                  g_variant_new_string ("$: note(\"c3*2\").s(\"triangle\").gain(.2)\n"));
   sj_test_spin_until (sj_test_swap_applied, &event, "the skill's example to land");
   g_clear_pointer (&code, g_free);
   code = sj_test_fetch_code (repl);

@@ -36,13 +36,6 @@
 
 G_DEFINE_FINAL_TYPE (SjChatPanel, sj_chat_panel, GTK_TYPE_WIDGET)
 
-enum {
-  APPLY_CODE,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
-
 static void
 agent_busy_cb (SjChatPanel *self,
                GParamSpec  *pspec,
@@ -218,14 +211,6 @@ edit_last_action (GtkWidget  *widget,
           return;
         }
     }
-}
-
-static void
-apply_code_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  g_signal_emit (widget, signals[APPLY_CODE], 0, g_variant_get_string (parameter, NULL));
 }
 
 /* Pins a skill from its chip, or unpins it: the session's next messages
@@ -415,15 +400,6 @@ sj_chat_panel_class_init (SjChatPanelClass *klass)
 
   object_class->dispose = sj_chat_panel_dispose;
 
-  /**
-   * SjChatPanel::apply-code:
-   * @code: a code block's text
-   *
-   * The musician pressed Apply on a code block of an answer: the window
-   * sends it through the safe, quantized apply.
-   */
-  signals[APPLY_CODE] = g_signal_new ("apply-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                      0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   g_type_ensure (SJ_TYPE_ONBOARDING);
   g_type_ensure (SJ_TYPE_PROBLEM_BANNER);
@@ -445,7 +421,6 @@ sj_chat_panel_class_init (SjChatPanelClass *klass)
   gtk_widget_class_install_action (widget_class, "chat.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "chat.regenerate", NULL, regenerate_action);
   gtk_widget_class_install_action (widget_class, "chat.edit-last", NULL, edit_last_action);
-  gtk_widget_class_install_action (widget_class, "chat.apply-code", "s", apply_code_action);
   gtk_widget_class_install_action (widget_class, "chat.pin-skill", "s", pin_skill_action);
   gtk_widget_class_install_action (widget_class, "chat.unpin-skill", "s", unpin_skill_action);
 }

@@ -4,10 +4,10 @@
  *
  * A fenced code block of an assistant message: the code, highlighted and
  * read-only, under a small header with the fence's language, a Copy button
- * and an Apply button. Copy puts the exact code on the clipboard; Apply only
- * emits SjCodeBlock::apply, because changing the live pattern is the
- * business of the caller's apply pipeline (dry run, quantized swap, undo),
- * never of a view.
+ * and an Apply button. Copy puts the exact code on the clipboard; Apply
+ * activates the window's win.apply-code with it, because changing the live
+ * pattern is the business of the window's apply pipeline (dry run,
+ * quantized swap, undo), never of a view.
  *
  * Strudel code is JavaScript, so js, javascript, strudel and unlabelled
  * fences are highlighted as "js"; other fences use the GtkSourceView
@@ -37,13 +37,6 @@ struct _SjCodeBlock
 };
 
 G_DEFINE_FINAL_TYPE (SjCodeBlock, sj_code_block, GTK_TYPE_WIDGET)
-
-enum {
-  APPLY,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 /* Fence names that are not GtkSourceView language ids, mapped to the id
  * that highlights them. */
@@ -212,21 +205,6 @@ sj_code_block_class_init (SjCodeBlockClass *klass)
   object_class->dispose = sj_code_block_dispose;
   object_class->finalize = sj_code_block_finalize;
 
-  /**
-   * SjCodeBlock::apply:
-   * @code: the exact code of the block
-   * @language: the fence's language as written, "" for an unlabelled fence
-   *
-   * The Apply button was clicked.
-   */
-  signals[APPLY] = g_signal_new ("apply",
-                                 G_TYPE_FROM_CLASS (klass),
-                                 G_SIGNAL_RUN_LAST,
-                                 0, NULL, NULL, NULL,
-                                 G_TYPE_NONE, 2,
-                                 G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
-                                 G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
-
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sjcodeblock");
 }
@@ -342,13 +320,13 @@ void
 sj_code_block_apply (SjCodeBlock *self)
 {
   g_autofree char *code = NULL;
-  g_autofree char *language = NULL;
 
   g_assert (SJ_IS_CODE_BLOCK (self));
 
-  /* A handler may replace the code while the signal runs (the stream goes
-   * on): it gets copies that live as long as the emission. */
+  /* Straight to the window's action: the answer, its row and the chat
+   * panel have nothing to add. A copy, as the stream may replace the code
+   * meanwhile. */
   code = g_strdup (self->code);
-  language = g_strdup (self->language);
-  g_signal_emit (self, signals[APPLY], 0, code, language);
+  if (!gtk_widget_activate_action (GTK_WIDGET (self), "win.apply-code", "s", code))
+    g_warning ("A code block's Apply found no win.apply-code action");
 }

@@ -315,8 +315,6 @@ render_code_block (const SjMarkdownRenderer *renderer,
   g_autofree char *language = language_of (node);
   GtkWidget *block = sj_code_block_new (code, language);
 
-  if (renderer->apply_cb != NULL)
-    g_signal_connect (block, "apply", renderer->apply_cb, renderer->user_data);
 
   return block;
 }

@@ -11,13 +11,12 @@
 G_BEGIN_DECLS
 
 /* Where the widgets built for a message send what happens to them: each
- * label's GtkLabel::activate-link goes to @activate_link_cb and each code
- * block's SjCodeBlock::apply to @apply_cb, both with @user_data, which must
- * outlive the widgets (it is their ancestor). */
+ * label's GtkLabel::activate-link goes to @activate_link_cb with
+ * @user_data, which must outlive the widgets (it is their ancestor). A code
+ * block's Apply is the window's win.apply-code. */
 typedef struct
 {
   GCallback activate_link_cb;
-  GCallback apply_cb;
   gpointer  user_data;
 } SjMarkdownRenderer;
 

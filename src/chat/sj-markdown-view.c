@@ -76,7 +76,6 @@ G_DEFINE_FINAL_TYPE (SjMarkdownView, sj_markdown_view, GTK_TYPE_WIDGET)
 
 enum {
   ACTIVATE_LINK,
-  APPLY_CODE,
   N_SIGNALS
 };
 
@@ -101,15 +100,6 @@ label_activate_link_cb (GtkLabel       *label,
     gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
 
   return TRUE;
-}
-
-static void
-code_block_apply_cb (GtkWidget      *block,
-                     const char     *code,
-                     const char     *language,
-                     SjMarkdownView *self)
-{
-  g_signal_emit (self, signals[APPLY_CODE], 0, code, language);
 }
 
 /* Where each line of @text starts, the way cmark counts lines. */
@@ -422,22 +412,6 @@ sj_markdown_view_class_init (SjMarkdownViewClass *klass)
                                          G_TYPE_BOOLEAN, 1,
                                          G_TYPE_STRING);
 
-  /**
-   * SjMarkdownView::apply-code:
-   * @code: the exact code of the block
-   * @language: the fence's language as written, "" for an unlabelled fence
-   *
-   * The Apply button of a code block was clicked. The caller decides what
-   * applying means (the dry run and the safe apply pipeline).
-   */
-  signals[APPLY_CODE] = g_signal_new ("apply-code",
-                                      G_TYPE_FROM_CLASS (klass),
-                                      G_SIGNAL_RUN_LAST,
-                                      0, NULL, NULL, NULL,
-                                      G_TYPE_NONE, 2,
-                                      G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
-                                      G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
-
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "sjmarkdownview");
 }
@@ -453,7 +427,6 @@ sj_markdown_view_init (SjMarkdownView *self)
   self->text = g_string_new (NULL);
   self->blocks = g_array_new (FALSE, FALSE, sizeof (Block));
   self->renderer.activate_link_cb = G_CALLBACK (label_activate_link_cb);
-  self->renderer.apply_cb = G_CALLBACK (code_block_apply_cb);
   self->renderer.user_data = self;
   self->fold_bytes = FOLD_BYTES;
   self->shown_limit = FOLD_BYTES;

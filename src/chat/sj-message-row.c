@@ -232,14 +232,6 @@ create_tool_row_cb (gpointer item,
 }
 
 static void
-apply_code_cb (SjMessageRow *self,
-               const char   *code,
-               const char   *language)
-{
-  gtk_widget_activate_action (GTK_WIDGET (self), "chat.apply-code", "s", code);
-}
-
-static void
 copy_clicked_cb (SjMessageRow *self)
 {
   if (self->message != NULL)
@@ -377,7 +369,6 @@ sj_message_row_init (SjMessageRow *self)
   g_signal_group_connect_swapped (self->signals, "notify::has-reasoning", G_CALLBACK (update_reasoning), self);
   g_signal_group_connect_swapped (self->signals, "notify::n-skills", G_CALLBACK (update_skills), self);
 
-  g_signal_connect_swapped (self->markdown, "apply-code", G_CALLBACK (apply_code_cb), self);
   g_signal_connect_swapped (self->copy_button, "clicked", G_CALLBACK (copy_clicked_cb), self);
 }
 

@@ -26,13 +26,6 @@
 
 G_DEFINE_FINAL_TYPE (SjSkillsPage, sj_skills_page, GTK_TYPE_WIDGET)
 
-enum {
-  APPLY_CODE,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
-
 /* The list ---------------------------------------------------------------- */
 
 static void
@@ -402,19 +395,6 @@ row_activated_cb (SjSkillsPage  *self,
     show_detail (self, sj_skill_row_get_skill (SJ_SKILL_ROW (row)));
 }
 
-/* An example is a whole program: its Apply button puts it in place of the
- * code as the chat's code blocks do (the window's apply pipeline). */
-static void
-apply_code_cb (SjSkillsPage   *self,
-               const char     *code,
-               const char     *language,
-               SjMarkdownView *view)
-{
-  g_assert (SJ_IS_SKILLS_PAGE (self));
-
-  g_signal_emit (self, signals[APPLY_CODE], 0, code);
-}
-
 /* Messages -------------------------------------------------------------- */
 
 void
@@ -560,16 +540,6 @@ sj_skills_page_class_init (SjSkillsPageClass *klass)
 
   g_type_ensure (SJ_TYPE_MARKDOWN_VIEW);
 
-  /**
-   * SjSkillsPage::apply-code:
-   * @code: a skill's example, template or pattern: a whole program
-   *
-   * The musician asked for @code to replace the live code.
-   */
-  signals[APPLY_CODE] =
-    g_signal_new ("apply-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
-
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-skills-page.ui");
   gtk_widget_class_bind_template_child (widget_class, SjSkillsPage, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, SjSkillsPage, error_revealer);
@@ -594,7 +564,6 @@ sj_skills_page_class_init (SjSkillsPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
-  gtk_widget_class_bind_template_callback (widget_class, apply_code_cb);
 
   _sj_skills_page_class_init_actions (widget_class);
 
