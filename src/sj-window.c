@@ -101,15 +101,6 @@ repl_ready_cb (SjWindow *self,
 }
 
 static void
-repl_state_changed_cb (SjWindow *self,
-                       SjRepl   *repl)
-{
-  g_assert (SJ_IS_WINDOW (self));
-
-  update_transport (self);
-}
-
-static void
 repl_log_cb (SjWindow   *self,
              SjLogEntry *entry,
              SjRepl     *repl)
@@ -553,7 +544,11 @@ sj_window_init (SjWindow *self)
   gtk_overlay_set_child (self->editor_overlay, sj_repl_get_widget (self->repl));
   g_signal_connect_object (self->repl, "ready", G_CALLBACK (repl_ready_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "notify::ready", G_CALLBACK (update_transport), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->repl, "state-changed", G_CALLBACK (repl_state_changed_cb), self, G_CONNECT_SWAPPED);
+  /* Each state report of the page notifies cycle, and playing and cps
+   * when they changed. */
+  for (const char * const *property = (const char *[]) { "notify::playing", "notify::cps", "notify::cycle", NULL };
+       *property != NULL; property++)
+    g_signal_connect_object (self->repl, *property, G_CALLBACK (update_transport), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "log", G_CALLBACK (repl_log_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "eval-error", G_CALLBACK (repl_eval_error_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "nothing-to-play", G_CALLBACK (repl_nothing_to_play_cb), self, G_CONNECT_SWAPPED);

@@ -62,7 +62,6 @@ enum {
 
 enum {
   READY,
-  STATE_CHANGED,
   LOG,
   EVAL_ERROR,
   NOTHING_TO_PLAY,
@@ -150,8 +149,6 @@ set_state (SjRepl            *self,
   if (cps_changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CPS]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CYCLE]);
-
-  g_signal_emit (self, signals[STATE_CHANGED], 0);
 }
 
 static char *
@@ -473,9 +470,6 @@ sj_repl_class_init (SjReplClass *klass)
 
   signals[READY] =
     g_signal_new ("ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[STATE_CHANGED] =
-    g_signal_new ("state-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[LOG] =
     g_signal_new ("log", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
