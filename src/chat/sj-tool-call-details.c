@@ -55,7 +55,7 @@ scalar_text (JsonNode *node)
     case G_TYPE_STRING:
       return g_strdup (json_node_get_string (node));
     case G_TYPE_BOOLEAN:
-      return g_strdup (json_node_get_boolean (node) ? _("yes") : _("no"));
+      return g_strdup (json_node_get_boolean (node) ? C_("tool call value", "yes") : C_("tool call value", "no"));
     default:
       {
         g_autofree char *json = sj_json_to_string (node, FALSE);
@@ -88,7 +88,7 @@ value_text (JsonNode *node,
       gboolean scalars = TRUE;
 
       if (n == 0)
-        return g_strdup (_("none"));
+        return g_strdup (C_("tool call value", "none"));
       for (guint i = 0; i < n && scalars; i++)
         scalars = !JSON_NODE_HOLDS_OBJECT (json_array_get_element (array, i)) &&
                   !JSON_NODE_HOLDS_ARRAY (json_array_get_element (array, i));
@@ -187,7 +187,7 @@ sj_tool_call_details_new (const char *json,
   total = json_object_get_size (json_node_get_object (root));
   if (total == 0)
     {
-      GtkWidget *none = gtk_label_new (_("Nothing"));
+      GtkWidget *none = gtk_label_new (C_("tool call details", "Nothing"));
 
       gtk_label_set_xalign (GTK_LABEL (none), 0);
       gtk_widget_add_css_class (none, "dim-label");
