@@ -13,6 +13,8 @@
 
 #include "config.h"
 
+#include <time.h>
+
 #include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
@@ -406,6 +408,17 @@ test_file_cached_invalidates (Fixture       *fixture,
   g_assert_cmpint (json_object_get_int_member (casio, "cachedBytes"), ==, 4);
 }
 
+/* This thread's CPU time, in µs: what a query costs, whatever else the
+ * machine runs meanwhile (the suite runs tests side by side). */
+static gint64
+thread_cpu_time (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
 /* Within the budget, a cache and the full library included. */
 static void
 test_fast (Fixture       *fixture,
@@ -433,9 +446,9 @@ test_fast (Fixture       *fixture,
           gint64 start;
 
           g_signal_emit_by_name (fixture->cache, "file-cached", "uzu-drumkit", BD3, (guint64)4);
-          start = g_get_monotonic_time ();
+          start = thread_cpu_time ();
           answer = ask_json (fixture->knowledge, queries[i]);
-          spent = MIN (spent, g_get_monotonic_time () - start);
+          spent = MIN (spent, thread_cpu_time () - start);
         }
       g_test_message ("%s: %" G_GINT64_FORMAT " µs", queries[i], spent);
       worst = MAX (worst, spent);
