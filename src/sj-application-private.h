@@ -2,14 +2,46 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * What only the tests call, and the help action's part of the application.
+ * What the files of SjApplication share (sj-application.c,
+ * sj-application-sounds.c, sj-application-help.c): its instance struct and
+ * the functions one calls in another; what only the tests call, and the
+ * help action's part of the application.
  */
 
 #pragma once
 
 #include "sj-application.h"
+#include "sj-dry-run-cli.h"
+#include "sj-knowledge-cli.h"
 
 G_BEGIN_DECLS
+
+struct _SjApplication
+{
+  AdwApplication        parent_instance;
+
+  SjKnowledgeCliOptions cli;
+  SjDryRunCliOptions    dry_run_cli;
+  gboolean              print_version;
+  gboolean              options_parsed;
+  char               ***arguments;   /* during local_command_line only */
+
+  SjSoundsIndex        *sounds;
+  SjKnowledge          *knowledge;
+  SjSoundCache         *sound_cache;
+  SjRemoteSamples      *remote_samples;
+  SjUserSamples        *user_samples;
+  SjSoundDownloads     *sound_downloads;
+  GSettings            *settings;
+  SjSkillRegistry      *skills;
+  guint                 save_sounds_source;
+  guint                 quit_deadline_ms;
+  gboolean              quit_armed;
+};
+
+/* sj-application-sounds.c */
+void _sj_application_load_sounds_cache (SjApplication *self);
+void _sj_application_save_sounds_cache (SjApplication *self);
 
 SjSoundsIndex *_sj_application_get_sounds (SjApplication *self);
 

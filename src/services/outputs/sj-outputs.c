@@ -21,6 +21,8 @@
  * are dropped (not queued: they would be late), with one Console line,
  * until sj_outputs_answer_osc() is called. Answers are remembered in the
  * "osc-destinations" setting when the outputs have settings.
+ *
+ * MIDI, out and in, is in sj-outputs-midi.c.
  */
 
 #include "config.h"
@@ -38,30 +40,6 @@
 
 /* At most this many distinct problems are told per settings. */
 #define MAX_REPORTS 64
-
-struct _SjOutputs
-{
-  GObject        parent_instance;
-
-  char          *osc_host;
-  guint          osc_port;
-  char          *midi_backend;
-  char          *midi_destination;
-
-  SjOutputClock *clock;
-  SjOscSender   *osc;
-  SjJackMidi    *jack;
-  SjAlsaMidi    *alsa;
-  gboolean       midi_tried;
-  guint          input_source;
-  GHashTable    *reported;
-
-  GSettings     *settings;  /* nullable: answers are then kept in memory */
-  GHashTable    *consent;   /* "host:port" -> Consent */
-
-  SjOutputsTraceFunc trace_func;
-  gpointer           trace_data;
-};
 
 G_DEFINE_FINAL_TYPE (SjOutputs, sj_outputs, G_TYPE_OBJECT)
 
@@ -96,11 +74,11 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 /* Says @text in the Console once per @key. */
-static void
-report (SjOutputs  *self,
-        const char *key,
-        SjLogLevel  level,
-        const char *text)
+void
+_sj_outputs_report (SjOutputs  *self,
+                    const char *key,
+                    SjLogLevel  level,
+                    const char *text)
 {
   g_autoptr(SjLogEntry) entry = NULL;
 
@@ -110,6 +88,15 @@ report (SjOutputs  *self,
   g_hash_table_add (self->reported, g_strdup (key));
   entry = sj_log_entry_new (level, text);
   g_signal_emit (self, signals[LOG], 0, entry);
+}
+
+/* Control changes read from the MIDI input (sj-outputs-midi.c), as a JSON
+ * array. */
+void
+_sj_outputs_emit_midi_controls (SjOutputs  *self,
+                                const char *json)
+{
+  g_signal_emit (self, signals[MIDI_CONTROLS], 0, json);
 }
 
 /* The settings changed: everything opens again on the next hap, and its
@@ -179,7 +166,7 @@ osc_allowed (SjOutputs  *self,
       g_hash_table_insert (self->consent, g_strdup (key), GINT_TO_POINTER (CONSENT_PENDING));
       text = g_strdup_printf (_("This code wants to send OSC to %s; nothing goes there until you answer"), key);
       report_key = g_strconcat ("osc-consent:", key, NULL);
-      report (self, report_key, SJ_LOG_LEVEL_WARNING, text);
+      _sj_outputs_report (self, report_key, SJ_LOG_LEVEL_WARNING, text);
       g_signal_emit (self, signals[OSC_CONSENT_NEEDED], 0, host, port);
       return FALSE;
 
@@ -187,7 +174,7 @@ osc_allowed (SjOutputs  *self,
     case CONSENT_BLOCKED_FOR_NOW:
       text = g_strdup_printf (_("OSC to %s is blocked; its events are dropped"), key);
       report_key = g_strconcat ("osc-blocked:", key, NULL);
-      report (self, report_key, SJ_LOG_LEVEL_WARNING, text);
+      _sj_outputs_report (self, report_key, SJ_LOG_LEVEL_WARNING, text);
       return FALSE;
 
     case CONSENT_PENDING:
@@ -213,7 +200,7 @@ send_osc (SjOutputs  *self,
       /* UDP cannot tell whether SuperDirt listens, so say where it goes. */
       text = g_strdup_printf (_("Sending OSC to %s:%u (SuperDirt must be running there)"),
                               sj_osc_sender_get_host (self->osc), sj_osc_sender_get_port (self->osc));
-      report (self, "osc-target", SJ_LOG_LEVEL_INFO, text);
+      _sj_outputs_report (self, "osc-target", SJ_LOG_LEVEL_INFO, text);
     }
 
   sj_osc_sender_get_destination (self->osc, controls, &host, &port);
@@ -224,7 +211,7 @@ send_osc (SjOutputs  *self,
     {
       g_autofree char *key = g_strconcat ("osc-error:", error->message, NULL);
 
-      report (self, key, g_error_matches (error, SJ_OSC_SENDER_ERROR, SJ_OSC_SENDER_ERROR_PENDING)
+      _sj_outputs_report (self, key, g_error_matches (error, SJ_OSC_SENDER_ERROR, SJ_OSC_SENDER_ERROR_PENDING)
                            ? SJ_LOG_LEVEL_INFO : SJ_LOG_LEVEL_ERROR,
               error->message);
     }
@@ -275,171 +262,6 @@ sj_outputs_answer_osc (SjOutputs  *self,
     }
 }
 
-/* MIDI --------------------------------------------------------------------- */
-
-static void
-open_midi (SjOutputs *self)
-{
-  g_autoptr(GError) jack_error = NULL;
-  g_autoptr(GError) alsa_error = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-  gboolean want_jack = g_strcmp0 (self->midi_backend, "alsa") != 0;
-  gboolean want_alsa = g_strcmp0 (self->midi_backend, "jack") != 0;
-  gboolean connected = TRUE;
-
-  self->midi_tried = TRUE;
-
-  if (want_jack)
-    self->jack = sj_jack_midi_new (SJ_OUTPUTS_CLIENT_NAME, &jack_error);
-  if (self->jack == NULL && want_alsa)
-    self->alsa = sj_alsa_midi_new (SJ_OUTPUTS_CLIENT_NAME, &alsa_error);
-
-  if (self->jack == NULL && self->alsa == NULL)
-    {
-      text = g_strdup_printf (_("MIDI is not sent: %s%s%s"),
-                              jack_error ? jack_error->message : "",
-                              jack_error && alsa_error ? "; " : "",
-                              alsa_error ? alsa_error->message : "");
-      report (self, "midi-backend", SJ_LOG_LEVEL_ERROR, text);
-      return;
-    }
-
-  if (self->midi_destination != NULL && *self->midi_destination != '\0')
-    connected = self->jack != NULL ? sj_jack_midi_connect (self->jack, self->midi_destination, &error)
-                                   : sj_alsa_midi_connect (self->alsa, self->midi_destination, &error);
-  if (!connected)
-    report (self, "midi-destination", SJ_LOG_LEVEL_WARNING, error->message);
-
-  if (self->jack != NULL)
-    text = g_strdup_printf (_("Sending MIDI from the JACK port “%s”"), sj_jack_midi_get_port_name (self->jack));
-  else
-    text = g_strdup_printf (_("Sending MIDI from the ALSA sequencer port %d:%d"),
-                            sj_alsa_midi_get_client (self->alsa), sj_alsa_midi_get_port (self->alsa));
-  report (self, "midi-port", SJ_LOG_LEVEL_INFO, text);
-}
-
-static void
-send_midi (SjOutputs  *self,
-           JsonObject *controls,
-           gint64      epoch_us)
-{
-  g_autoptr(GArray) events = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean queued;
-
-  events = sj_midi_events_from_controls (controls, epoch_us, &error);
-  if (events == NULL)
-    {
-      g_autofree char *key = g_strconcat ("midi-value:", error->message, NULL);
-      g_autofree char *text = g_strdup_printf (_("Dropped a .midi() event: %s"), error->message);
-
-      report (self, key, SJ_LOG_LEVEL_WARNING, text);
-      return;
-    }
-
-  if (!self->midi_tried)
-    open_midi (self);
-  if (events->len == 0)
-    return;
-
-  if (self->jack != NULL)
-    queued = sj_jack_midi_queue (self->jack, (SjMidiEvent *)(gpointer)events->data, events->len, &error);
-  else if (self->alsa != NULL)
-    queued = sj_alsa_midi_queue (self->alsa, (SjMidiEvent *)(gpointer)events->data, events->len, &error);
-  else
-    return;
-
-  if (!queued)
-    report (self, "midi-error", SJ_LOG_LEVEL_ERROR, error->message);
-}
-
-/**
- * sj_outputs_stopped:
- *
- * The music stopped: a MIDI Stop goes to the MIDI port at once, as
- * @strudel/midi sends one to its outputs, so that sequencers and drum
- * machines following the clock stop too. Nothing is sent when .midi() was
- * never used.
- */
-void
-sj_outputs_stopped (SjOutputs *self)
-{
-  static const SjMidiEvent stop = { 0, { 0xFC, 0, 0 }, 1 };
-  SjMidiEvent event = stop;
-  g_autoptr(GError) error = NULL;
-
-  g_assert (SJ_IS_OUTPUTS (self));
-
-  event.time_us = g_get_real_time ();
-  if (self->jack != NULL && !sj_jack_midi_queue (self->jack, &event, 1, &error))
-    report (self, "midi-error", SJ_LOG_LEVEL_ERROR, error->message);
-  else if (self->alsa != NULL && !sj_alsa_midi_queue (self->alsa, &event, 1, &error))
-    report (self, "midi-error", SJ_LOG_LEVEL_ERROR, error->message);
-}
-
-/* MIDI input ---------------------------------------------------------------- */
-
-/* Control changes arrive in the process thread; a few milliseconds here is
- * well inside the time a knob takes to matter to a pattern. */
-#define INPUT_POLL_MS 10
-
-static gboolean
-poll_input_cb (gpointer user_data)
-{
-  SjOutputs *self = user_data;
-  g_autoptr(GString) json = g_string_new ("[");
-
-  g_assert (SJ_IS_OUTPUTS (self));
-
-  if (self->jack != NULL && sj_jack_midi_read_controls (self->jack, json) > 0)
-    {
-      g_string_append_c (json, ']');
-      g_signal_emit (self, signals[MIDI_CONTROLS], 0, json->str);
-    }
-
-  return G_SOURCE_CONTINUE;
-}
-
-/**
- * sj_outputs_open_midi_input:
- * @source: (nullable): part of the name of the MIDI output to listen to
- *   (midin()'s argument), or empty
- *
- * Opens the JACK MIDI input "midi_in" and connects @source to it; control
- * changes then come as ::midi-controls.
- */
-void
-sj_outputs_open_midi_input (SjOutputs  *self,
-                            const char *source)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-
-  g_assert (SJ_IS_OUTPUTS (self));
-
-  if (!self->midi_tried)
-    open_midi (self);
-  if (self->jack == NULL)
-    {
-      report (self, "midi-input", SJ_LOG_LEVEL_ERROR,
-              _("MIDI input (midin) needs a JACK server (PipeWire’s JACK support or jackd)"));
-      return;
-    }
-
-  if (!sj_jack_midi_open_input (self->jack, source, &error))
-    {
-      g_autofree char *key = g_strconcat ("midi-input:", error->message, NULL);
-
-      report (self, key, SJ_LOG_LEVEL_WARNING, error->message);
-    }
-
-  text = g_strdup_printf (_("Listening to MIDI control changes on “%s:midi_in”"), SJ_OUTPUTS_CLIENT_NAME);
-  report (self, "midi-input-port", SJ_LOG_LEVEL_INFO, text);
-  if (self->input_source == 0)
-    self->input_source = g_timeout_add (INPUT_POLL_MS, poll_input_cb, self);
-}
-
 /**
  * sj_outputs_handle:
  * @kind: "osc" or "midi"
@@ -471,7 +293,7 @@ sj_outputs_handle (SjOutputs  *self,
                             g_get_monotonic_time ());
   if (!sj_output_clock_map (self->clock, json_object_get_double_member_with_default (message, "time", 0), &epoch_us))
     {
-      report (self, "clock", SJ_LOG_LEVEL_WARNING, _("An output event came before the audio clock started; dropped"));
+      _sj_outputs_report (self, "clock", SJ_LOG_LEVEL_WARNING, _("An output event came before the audio clock started; dropped"));
       return;
     }
 
@@ -488,7 +310,7 @@ sj_outputs_handle (SjOutputs  *self,
   if (g_strcmp0 (kind, "osc") == 0)
     send_osc (self, controls, epoch_us);
   else if (g_strcmp0 (kind, "midi") == 0)
-    send_midi (self, controls, epoch_us);
+    _sj_outputs_send_midi (self, controls, epoch_us);
 }
 
 void

@@ -10,6 +10,9 @@
  * time and in order, so a slow or stuck disk never blocks the window. A
  * failed save keeps the text pending and is retried on the next edit or
  * flush; the flush at shutdown waits for the disk at most a deadline.
+ *
+ * The writes themselves, in their threads, and the copies saved elsewhere
+ * are in sj-code-store-jobs.c.
  */
 
 #include "config.h"
@@ -21,43 +24,6 @@
 
 #define DEFAULT_DELAY_MS 1000
 #define DEFAULT_FLUSH_TIMEOUT_MS 700
-
-/* One write: the bytes, and its place in the order of writes. The flush
- * waits on it with a deadline, so it has its own lock and condition. */
-typedef struct
-{
-  GBytes  *bytes;
-  guint64  seq;
-  GMutex   mutex;
-  GCond    cond;
-  gboolean done;
-  gboolean skipped;
-  GError  *error;
-} WriteJob;
-
-struct _SjCodeStore
-{
-  GObject       parent_instance;
-
-  GFile        *file;
-  char         *pending_code;  /* newest text not yet on disk */
-  char         *writing_code;  /* text of the write under way */
-  char         *saved_code;    /* text known to be on disk */
-  GCancellable *cancellable;
-  guint         timeout_id;
-  guint         delay_ms;
-  guint         flush_timeout_ms;
-  gboolean      saving;
-  gboolean      temps_removed;
-
-  /* Shared with the writing threads */
-  GMutex        write_lock;   /* held for a whole write: one at a time */
-  guint64       next_seq;     /* main thread only */
-  guint64       saving_seq;   /* main thread only: the save under way */
-  guint64       written_seq;  /* under write_lock: the newest write on disk */
-  SjCodeStoreWriteHook write_hook;
-  gpointer      write_hook_data;
-};
 
 G_DEFINE_FINAL_TYPE (SjCodeStore, sj_code_store, G_TYPE_OBJECT)
 
@@ -363,107 +329,7 @@ _sj_code_store_set_write_hook (SjCodeStore          *self,
   g_mutex_unlock (&self->write_lock);
 }
 
-/* Writing ----------------------------------------------------------------- */
-
-static WriteJob *
-write_job_new (SjCodeStore *self,
-               const char  *code)
-{
-  WriteJob *job = g_atomic_rc_box_new0 (WriteJob);
-
-  job->bytes = g_bytes_new (code, strlen (code));
-  job->seq = ++self->next_seq;
-  g_mutex_init (&job->mutex);
-  g_cond_init (&job->cond);
-
-  return job;
-}
-
-static void
-write_job_clear (WriteJob *job)
-{
-  g_bytes_unref (job->bytes);
-  g_mutex_clear (&job->mutex);
-  g_cond_clear (&job->cond);
-  g_clear_error (&job->error);
-}
-
-static void
-write_job_unref (WriteJob *job)
-{
-  g_atomic_rc_box_release_full (job, (GDestroyNotify)write_job_clear);
-}
-
-static WriteJob *
-write_job_ref (WriteJob *job)
-{
-  return g_atomic_rc_box_acquire (job);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (WriteJob, write_job_unref)
-
-/* In a thread: writes @job unless a newer text is on disk already. */
-static void
-write_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  SjCodeStore *self = source_object;
-  WriteJob *job = task_data;
-  g_autoptr(GError) error = NULL;
-  gboolean skipped = FALSE;
-  gboolean ok = TRUE;
-
-  g_mutex_lock (&self->write_lock);
-  if (job->seq < self->written_seq)
-    skipped = TRUE;
-  else if (g_file_peek_path (self->file) != NULL)
-    ok = _sj_code_store_write_file (g_file_peek_path (self->file), job->bytes,
-                                    self->write_hook, self->write_hook_data, &error);
-  else
-    ok = g_file_replace_contents (self->file, g_bytes_get_size (job->bytes) > 0 ? g_bytes_get_data (job->bytes, NULL) : "",
-                                  g_bytes_get_size (job->bytes), NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, &error);
-  if (ok && !skipped)
-    self->written_seq = job->seq;
-  g_mutex_unlock (&self->write_lock);
-
-  g_mutex_lock (&job->mutex);
-  job->skipped = skipped;
-  if (!ok)
-    job->error = g_error_copy (error);
-  job->done = TRUE;
-  g_cond_broadcast (&job->cond);
-  g_mutex_unlock (&job->mutex);
-
-  if (!ok)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-run_write (SjCodeStore         *self,
-           WriteJob            *job,
-           GAsyncReadyCallback  callback,
-           gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  if (!self->temps_removed && g_file_peek_path (self->file) != NULL)
-    {
-      _sj_code_store_remove_temps (g_file_peek_path (self->file));
-      self->temps_removed = TRUE;
-    }
-
-  /* The task keeps the store alive until the thread is done, even when the
-   * flush gave up waiting for it. */
-  task = g_task_new (self, NULL, callback, user_data);
-  g_task_set_source_tag (task, run_write);
-  g_task_set_task_data (task, write_job_ref (job), (GDestroyNotify)write_job_unref);
-  g_task_run_in_thread (task, write_thread);
-}
+/* Saving ------------------------------------------------------------------ */
 
 static void start_save (SjCodeStore *self);
 
@@ -473,7 +339,7 @@ save_cb (GObject      *object,
          gpointer      user_data)
 {
   SjCodeStore *self = SJ_CODE_STORE (object);
-  WriteJob *job = g_task_get_task_data (G_TASK (result));
+  SjCodeStoreWriteJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
   g_assert (SJ_IS_CODE_STORE (self));
@@ -517,7 +383,7 @@ save_cb (GObject      *object,
 static void
 start_save (SjCodeStore *self)
 {
-  g_autoptr(WriteJob) job = NULL;
+  g_autoptr(SjCodeStoreWriteJob) job = NULL;
 
   g_assert (SJ_IS_CODE_STORE (self));
   g_assert (self->pending_code != NULL);
@@ -526,11 +392,11 @@ start_save (SjCodeStore *self)
     return;
 
   self->writing_code = g_steal_pointer (&self->pending_code);
-  job = write_job_new (self, self->writing_code);
+  job = _sj_code_store_write_job_new (self, self->writing_code);
 
   self->saving = TRUE;
   self->saving_seq = job->seq;
-  run_write (self, job, save_cb, NULL);
+  _sj_code_store_run_write (self, job, save_cb, NULL);
 }
 
 static gboolean
@@ -593,7 +459,7 @@ gboolean
 sj_code_store_flush (SjCodeStore  *self,
                      GError      **error)
 {
-  g_autoptr(WriteJob) job = NULL;
+  g_autoptr(SjCodeStoreWriteJob) job = NULL;
   g_autofree char *code = NULL;
   gint64 end_time;
   gboolean done;
@@ -608,8 +474,8 @@ sj_code_store_flush (SjCodeStore  *self,
   /* The newest text: pending, or else the one being written, which is
    * written again after that write so that the wait has a deadline. */
   code = g_strdup (self->pending_code != NULL ? self->pending_code : self->writing_code);
-  job = write_job_new (self, code);
-  run_write (self, job, NULL, NULL);
+  job = _sj_code_store_write_job_new (self, code);
+  _sj_code_store_run_write (self, job, NULL, NULL);
 
   end_time = g_get_monotonic_time () + (gint64)self->flush_timeout_ms * G_TIME_SPAN_MILLISECOND;
   g_mutex_lock (&job->mutex);
@@ -642,65 +508,4 @@ sj_code_store_flush (SjCodeStore  *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING]);
 
   return TRUE;
-}
-
-/* Copies ------------------------------------------------------------------ */
-
-static void
-copy_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  GFile *file = g_object_get_data (G_OBJECT (task), "file");
-  GBytes *bytes = task_data;
-  g_autoptr(GError) error = NULL;
-  gboolean ok;
-
-  if (g_file_peek_path (file) != NULL)
-    ok = _sj_code_store_write_file (g_file_peek_path (file), bytes, NULL, NULL, &error);
-  else
-    ok = g_file_replace_contents (file, g_bytes_get_size (bytes) > 0 ? g_bytes_get_data (bytes, NULL) : "",
-                                  g_bytes_get_size (bytes), NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable, &error);
-  if (!ok)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-/**
- * sj_code_store_save_copy_async:
- * @file: where the copy goes
- * @code: the text to write there
- *
- * Writes @code to @file atomically in a thread: the way out when the code
- * file cannot be saved.
- */
-void
-sj_code_store_save_copy_async (GFile               *file,
-                               const char          *code,
-                               GCancellable        *cancellable,
-                               GAsyncReadyCallback  callback,
-                               gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (G_IS_FILE (file));
-  g_return_if_fail (code != NULL);
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sj_code_store_save_copy_async);
-  g_task_set_task_data (task, g_bytes_new (code, strlen (code)), (GDestroyNotify)g_bytes_unref);
-  g_object_set_data_full (G_OBJECT (task), "file", g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, copy_thread);
-}
-
-gboolean
-sj_code_store_save_copy_finish (GAsyncResult  *result,
-                                GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -14,7 +14,8 @@
  * AIFF, MP4): one that is not audio (a captive portal's page, a 404 page
  * served with 200) is an error, never kept or served. A download whose
  * waiters all went away is cancelled. Once a file is kept, the cache is
- * held to its quota (sj-sound-cache-quota.c).
+ * held to its quota (sj-sound-cache-quota.c). Reading the body into the
+ * .part file is in sj-sound-cache-body.c.
  */
 
 #include "config.h"
@@ -23,8 +24,6 @@
 
 #include "sj-sound-cache-private.h"
 #include "sj-user-samples.h"
-
-#define CHUNK_SIZE (64 * 1024)
 
 /* An attempt never runs longer than this many timeouts in all (a server
  * trickling a byte at a time would never trip the idle timeout). */
@@ -37,39 +36,9 @@ typedef struct
   SjSoundDownload *download;
 } Waiter;
 
-struct _SjSoundDownload
-{
-  SjSoundCache        *cache;          /* owned: a download keeps its cache alive */
-  char                *key;
-  const SjLibraryFile *file;           /* or NULL for sj_sound_cache_fetch_async() */
-  char                *url;
-  gsize                max_size;
-  gboolean             audio;          /* a sound: sniffed before it is kept */
-  GFile               *target;
-  GFile               *part;
-  GPtrArray           *waiters;        /* of Waiter */
-  GList               *link;           /* in the cache's queue, while queued */
-
-  /* The current attempt. */
-  guint                attempt;
-  GCancellable        *cancellable;
-  guint                retry_source;
-  guint                deadline_source;
-  gboolean             timed_out;
-  SoupMessage         *message;
-  SjFetchGuard        *guard;          /* judges each hop's address (sj-sound-cache-guard.c) */
-  GInputStream        *body;
-  GOutputStream       *out;
-  GBytes              *chunk;          /* being written */
-  GByteArray          *data;
-  gboolean             sniffed;
-  goffset              expected;       /* Content-Length, or -1 */
-};
-
 static void attempt (SjSoundDownload *self);
 static void send_hop (SjSoundDownload *self,
                       const char      *url);
-static void read_next (SjSoundDownload *self);
 
 static void
 waiter_forget_cancellable (Waiter *waiter)
@@ -131,10 +100,10 @@ start_next (SjSoundCache *cache)
 }
 
 /* Answers every waiter and forgets the download. */
-static void
-finish (SjSoundDownload *self,
-        GBytes          *bytes,
-        const GError    *error)
+void
+_sj_sound_download_finish (SjSoundDownload *self,
+                           GBytes          *bytes,
+                           const GError    *error)
 {
   g_autoptr(SjSoundCache) cache = self->cache;
   g_autoptr(GPtrArray) waiters = g_steal_pointer (&self->waiters);
@@ -175,10 +144,10 @@ finish (SjSoundDownload *self,
   start_next (cache);
 }
 
-static void
-retry_or_finish (SjSoundDownload *self,
-                 GError          *error,
-                 gboolean         retryable)
+void
+_sj_sound_download_retry_or_finish (SjSoundDownload *self,
+                                    GError          *error,
+                                    gboolean         retryable)
 {
   g_autoptr(GError) owned = error;
   guint delay;
@@ -186,7 +155,7 @@ retry_or_finish (SjSoundDownload *self,
   clear_attempt (self);
   if (!retryable || self->attempt >= self->cache->max_attempts || self->waiters->len == 0)
     {
-      finish (self, NULL, owned);
+      _sj_sound_download_finish (self, NULL, owned);
       return;
     }
 
@@ -206,21 +175,21 @@ is_unreachable (const GError *error)
 }
 
 /* Sorts what went wrong in an attempt into the cache's errors. */
-static void
-fail_attempt (SjSoundDownload *self,
-              const GError    *error)
+void
+_sj_sound_download_fail_attempt (SjSoundDownload *self,
+                                 const GError    *error)
 {
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->timed_out)
-    retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TIMEOUT,
+    _sj_sound_download_retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TIMEOUT,
                                                 _("the download took too long")), FALSE);
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    finish (self, NULL, error);
+    _sj_sound_download_finish (self, NULL, error);
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
     /* Waiting another 15 s would not help the music: no retry. */
-    retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TIMEOUT,
+    _sj_sound_download_retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TIMEOUT,
                                                 _("the connection timed out")), FALSE);
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
-    retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TRUNCATED,
+    _sj_sound_download_retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TRUNCATED,
                                                 _("the server sent less than it announced")), FALSE);
   else if (is_unreachable (error))
     {
@@ -230,190 +199,31 @@ fail_attempt (SjSoundDownload *self,
        * own choosing being down says nothing of the others. */
       if (self->file != NULL)
         _sj_sound_cache_set_unreachable (self->cache, TRUE);
-      retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
+      _sj_sound_download_retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
                                           "%s", error->message), FALSE);
     }
   else
-    retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
+    _sj_sound_download_retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
                                         "%s", error->message), TRUE);
 }
 
-static void
-fail_io (SjSoundDownload *self,
-         const GError    *error)
+void
+_sj_sound_download_fail_io (SjSoundDownload *self,
+                            const GError    *error)
 {
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    fail_attempt (self, error);
+    _sj_sound_download_fail_attempt (self, error);
   else
-    retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_IO, "%s", error->message), FALSE);
+    _sj_sound_download_retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_IO, "%s", error->message), FALSE);
 }
 
-static GError *
-too_large (SjSoundDownload *self)
+GError *
+_sj_sound_download_too_large (SjSoundDownload *self)
 {
   g_autofree char *limit = g_format_size_full (self->max_size, G_FORMAT_SIZE_IEC_UNITS);
 
   return g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TOO_LARGE,
                       _("the file is larger than %s"), limit);
-}
-
-static void
-closed_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  SjSoundDownload *self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-
-  if (!g_output_stream_close_finish (G_OUTPUT_STREAM (object), result, &error))
-    {
-      fail_io (self, error);
-      return;
-    }
-  g_clear_object (&self->out);
-
-  /* The file is whole and on disk: only now does it take the real name. */
-  if (!g_file_move (self->part, self->target, G_FILE_COPY_OVERWRITE | G_FILE_COPY_NOFOLLOW_SYMLINKS,
-                    NULL, NULL, NULL, &error))
-    {
-      g_file_delete (self->part, NULL, NULL);
-      fail_io (self, error);
-      return;
-    }
-
-  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&self->data));
-  finish (self, bytes, NULL);
-}
-
-static void
-written_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  SjSoundDownload *self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  g_clear_pointer (&self->chunk, g_bytes_unref);
-  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (object), result, NULL, &error))
-    fail_io (self, error);
-  else
-    read_next (self);
-}
-
-/* A sound's first bytes must say it is one; checked once, as soon as there
- * are enough of them (or at the end of a shorter body). Not retried: the
- * same server would send the same page. */
-static gboolean
-sniff (SjSoundDownload *self)
-{
-  if (!self->audio || self->sniffed)
-    return TRUE;
-  self->sniffed = TRUE;
-  if (sj_sample_format_sniff (self->data->data, self->data->len) != SJ_SAMPLE_FORMAT_NONE)
-    return TRUE;
-
-  retry_or_finish (self, _sj_sound_cache_not_audio (self->data->data, self->data->len), FALSE);
-  return FALSE;
-}
-
-static void
-read_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  SjSoundDownload *self = user_data;
-  g_autoptr(GError) error = NULL;
-  gsize size;
-
-  self->chunk = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
-  if (self->chunk == NULL)
-    {
-      fail_attempt (self, error);
-      return;
-    }
-
-  size = g_bytes_get_size (self->chunk);
-  if (size == 0)
-    {
-      g_clear_pointer (&self->chunk, g_bytes_unref);
-      if (self->expected >= 0 && (goffset)self->data->len != self->expected)
-        {
-          retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_TRUNCATED,
-                                                      _("the server sent less than it announced")), FALSE);
-          return;
-        }
-      if (!sniff (self))
-        return;
-      g_output_stream_close_async (self->out, G_PRIORITY_DEFAULT, self->cancellable, closed_cb, self);
-      return;
-    }
-
-  if (self->data->len + size > self->max_size)
-    {
-      retry_or_finish (self, too_large (self), FALSE);
-      return;
-    }
-
-  g_byte_array_append (self->data, g_bytes_get_data (self->chunk, NULL), size);
-  if (self->data->len >= SJ_SAMPLE_FORMAT_SNIFF_BYTES && !sniff (self))
-    return;
-  g_output_stream_write_all_async (self->out, g_bytes_get_data (self->chunk, NULL), size,
-                                   G_PRIORITY_DEFAULT, self->cancellable, written_cb, self);
-}
-
-static void
-read_next (SjSoundDownload *self)
-{
-  g_input_stream_read_bytes_async (self->body, CHUNK_SIZE, G_PRIORITY_DEFAULT, self->cancellable, read_cb, self);
-}
-
-static void
-part_created_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  SjSoundDownload *self = user_data;
-  g_autoptr(GError) error = NULL;
-  GFileOutputStream *out;
-
-  if ((out = g_file_create_finish (G_FILE (object), result, &error)) == NULL)
-    {
-      /* Cancelled while it was being opened, it may have been created all
-       * the same: nothing half-written stays behind. */
-      g_file_delete (self->part, NULL, NULL);
-      fail_io (self, error);
-      return;
-    }
-
-  self->out = G_OUTPUT_STREAM (out);
-  read_next (self);
-}
-
-/* Makes room for the .part file: the pack's folders, and no stale .part. */
-static gboolean
-prepare_part (SjSoundDownload  *self,
-              GError          **error)
-{
-  g_autoptr(GFile) parent = g_file_get_parent (self->target);
-  g_autoptr(GError) local_error = NULL;
-
-  if (!g_file_make_directory_with_parents (parent, self->cancellable, &local_error) &&
-      !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  g_clear_error (&local_error);
-
-  if (!g_file_delete (self->part, self->cancellable, &local_error) &&
-      !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-
-  return TRUE;
 }
 
 static void
@@ -433,15 +243,15 @@ sent_cb (GObject      *object,
       /* An address the page's code may not reach: said as such, never
        * retried, and no sign of being offline. */
       if (refusal != NULL)
-        retry_or_finish (self, refusal, FALSE);
+        _sj_sound_download_retry_or_finish (self, refusal, FALSE);
       /* Closed before the headers were whole: nothing was announced, and
        * the next connection may fare better. */
       else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
-        retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
+        _sj_sound_download_retry_or_finish (self, g_error_new_literal (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
                                                     _("the server closed the connection without answering")),
                          TRUE);
       else
-        fail_attempt (self, error);
+        _sj_sound_download_fail_attempt (self, error);
       return;
     }
 
@@ -464,19 +274,19 @@ sent_cb (GObject      *object,
         }
       if (error != NULL)
         {
-          retry_or_finish (self, g_steal_pointer (&error), FALSE);
+          _sj_sound_download_retry_or_finish (self, g_steal_pointer (&error), FALSE);
           return;
         }
     }
   if (status == SOUP_STATUS_NOT_FOUND || status == SOUP_STATUS_GONE)
     {
-      retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NOT_FOUND,
+      _sj_sound_download_retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NOT_FOUND,
                                           _("the server answered %u"), status), FALSE);
       return;
     }
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
-      retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
+      _sj_sound_download_retry_or_finish (self, g_error_new (SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK,
                                           _("the server answered %u"), status),
                        status >= 500 || status == 429);
       return;
@@ -487,19 +297,19 @@ sent_cb (GObject      *object,
                      ? soup_message_headers_get_content_length (headers) : -1;
   if (self->expected > (goffset)self->max_size)
     {
-      retry_or_finish (self, too_large (self), FALSE);
+      _sj_sound_download_retry_or_finish (self, _sj_sound_download_too_large (self), FALSE);
       return;
     }
 
-  if (!prepare_part (self, &error))
+  if (!_sj_sound_download_prepare_part (self, &error))
     {
-      fail_io (self, error);
+      _sj_sound_download_fail_io (self, error);
       return;
     }
 
-  self->data = g_byte_array_sized_new (self->expected > 0 ? self->expected : CHUNK_SIZE);
+  self->data = g_byte_array_sized_new (self->expected > 0 ? self->expected : SJ_SOUND_CACHE_CHUNK_SIZE);
   g_file_create_async (self->part, G_FILE_CREATE_PRIVATE, G_PRIORITY_DEFAULT, self->cancellable,
-                       part_created_cb, self);
+                       _sj_sound_download_part_created_cb, self);
 }
 
 static void
@@ -527,7 +337,7 @@ attempt (SjSoundDownload *self)
   self->guard = _sj_fetch_guard_new (self->cache, self->url);
   if (!_sj_fetch_guard_check_first (self->guard, self->url, &error))
     {
-      finish (self, NULL, error);
+      _sj_sound_download_finish (self, NULL, error);
       return;
     }
 
@@ -542,7 +352,7 @@ send_hop (SjSoundDownload *self,
 {
   if ((self->message = soup_message_new (SOUP_METHOD_GET, url)) == NULL)
     {
-      finish (self, NULL, &(GError) { SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK, (char *)"invalid URL" });
+      _sj_sound_download_finish (self, NULL, &(GError) { SJ_SOUND_CACHE_ERROR, SJ_SOUND_CACHE_ERROR_NETWORK, (char *)"invalid URL" });
       return;
     }
 
@@ -570,7 +380,7 @@ waiter_cancelled_cb (GCancellable *cancellable,
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   else
-    finish (self, NULL, &(GError) { G_IO_ERROR, G_IO_ERROR_CANCELLED, (char *)"cancelled" });
+    _sj_sound_download_finish (self, NULL, &(GError) { G_IO_ERROR, G_IO_ERROR_CANCELLED, (char *)"cancelled" });
 
   return G_SOURCE_REMOVE;
 }

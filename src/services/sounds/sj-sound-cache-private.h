@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The sound cache's insides, shared by sj-sound-cache.c (the API, the
- * disk), sj-sound-cache-download.c (downloads), sj-sound-cache-failures.c
- * (what is said when a sound cannot be had) and sj-sound-cache-offline.c
- * (downloads asked for, for offline use), and the setters the tests use.
+ * disk), sj-sound-cache-load.c (loads), sj-sound-cache-download.c and
+ * sj-sound-cache-body.c (downloads), sj-sound-cache-failures.c (what is
+ * said when a sound cannot be had) and sj-sound-cache-offline.c (downloads
+ * asked for, for offline use), and the setters the tests use.
  */
 
 #pragma once
@@ -18,6 +19,9 @@ G_BEGIN_DECLS
 
 typedef struct _SjSoundDownload SjSoundDownload;
 typedef struct _SjFetchGuard SjFetchGuard;
+
+/* A download reads its body this many bytes at a time. */
+#define SJ_SOUND_CACHE_CHUNK_SIZE (64 * 1024)
 
 /* The most redirects one download follows. */
 #define SJ_SOUND_CACHE_MAX_REDIRECTS 5
@@ -56,7 +60,49 @@ struct _SjSoundCache
   guint                 trim_again : 1;
 };
 
+/* One download of one file, however many wait for it
+ * (sj-sound-cache-download.c, sj-sound-cache-body.c). */
+struct _SjSoundDownload
+{
+  SjSoundCache        *cache;          /* owned: a download keeps its cache alive */
+  char                *key;
+  const SjLibraryFile *file;           /* or NULL for sj_sound_cache_fetch_async() */
+  char                *url;
+  gsize                max_size;
+  gboolean             audio;          /* a sound: sniffed before it is kept */
+  GFile               *target;
+  GFile               *part;
+  GPtrArray           *waiters;        /* of Waiter */
+  GList               *link;           /* in the cache's queue, while queued */
+
+  /* The current attempt. */
+  guint                attempt;
+  GCancellable        *cancellable;
+  guint                retry_source;
+  guint                deadline_source;
+  gboolean             timed_out;
+  SoupMessage         *message;
+  SjFetchGuard        *guard;          /* judges each hop's address (sj-sound-cache-guard.c) */
+  GInputStream        *body;
+  GOutputStream       *out;
+  GBytes              *chunk;          /* being written */
+  GByteArray          *data;
+  gboolean             sniffed;
+  goffset              expected;       /* Content-Length, or -1 */
+};
+
 /* sj-sound-cache-download.c */
+void     _sj_sound_download_finish       (SjSoundDownload     *self,
+                                          GBytes              *bytes,
+                                          const GError        *error);
+void     _sj_sound_download_retry_or_finish (SjSoundDownload  *self,
+                                          GError              *error,
+                                          gboolean             retryable);
+void     _sj_sound_download_fail_attempt (SjSoundDownload     *self,
+                                          const GError        *error);
+void     _sj_sound_download_fail_io      (SjSoundDownload     *self,
+                                          const GError        *error);
+GError  *_sj_sound_download_too_large    (SjSoundDownload     *self);
 void     _sj_sound_cache_download_join   (SjSoundCache        *self,
                                           const SjLibraryFile *file,
                                           const char          *key,
@@ -69,6 +115,14 @@ void     _sj_sound_cache_download_join_full (SjSoundCache     *self,
                                           gsize                max_size,
                                           gboolean             audio,
                                           GTask               *task);
+
+/* sj-sound-cache-body.c */
+void     _sj_sound_download_read_next    (SjSoundDownload     *self);
+gboolean _sj_sound_download_prepare_part (SjSoundDownload     *self,
+                                          GError             **error);
+void     _sj_sound_download_part_created_cb (GObject          *object,
+                                          GAsyncResult        *result,
+                                          gpointer             user_data);
 
 /* sj-sound-cache-fetch.c */
 void     _sj_sound_cache_fetch_answer    (GTask               *task,
