@@ -27,6 +27,7 @@ import { preloadPattern } from './preload.mjs';
 import * as remote from './remote-scope.mjs';
 import * as outputs from './outputs.mjs';
 import { receiveMidiControls } from './midi-in.mjs';
+import { Levels } from './levels.mjs';
 
 const { evalScope, logger, silence } = core;
 const { StrudelMirror } = codemirror;
@@ -130,13 +131,30 @@ async function prebake() {
 // user is only reading code.
 let audioReady;
 function ensureAudio() {
-  audioReady ??= settle('audio', initAudio());
+  audioReady ??= settle('audio', initAudio()).then((result) => {
+    if (levelsWanted) {
+      levels.start();
+    }
+    return result;
+  });
   return audioReady;
 }
+
+// What the app hears of its output (levels.mjs); the hello may turn it off
+// (STRUDEL_JAM_LEVELS=0, for bench/levels' A/B run).
+let levelsWanted = true;
+const levels = new Levels({
+  getAudioContext,
+  getController: getSuperdoughAudioController,
+  getScheduler: () => scheduler(),
+  setInterval: (fn, ms) => workerTimers.setInterval(fn, ms),
+  clearInterval: (id) => workerTimers.clearInterval(id),
+});
 
 function output(hap, deadline, duration, cps, t) {
   stats.triggered++;
   swapper?.noteTrigger(hap, t, cps);
+  levels.noteTrigger(hap, t, cps);
   const lateMs = (getAudioContext().currentTime - t) * 1000;
   if (lateMs > 0) {
     stats.late++;
@@ -425,6 +443,7 @@ async function main() {
   const hello = await request({ type: 'hello', version: PROTOCOL_VERSION });
   const initialCode = typeof hello?.code === 'string' ? hello.code : '';
   capFrameRate(Number(hello?.drawFps ?? 60));
+  levelsWanted = hello?.levels !== false;
   const prebaked = prebake();
 
   mirror = new StrudelMirror({

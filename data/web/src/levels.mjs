@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+//
+// What the app hears of its own output (issue 29). An AudioWorklet
+// (levels-worklet.js) taps superdough's master output, after its master gain
+// and before the destination, and each orbit's output (the `$:` layers when
+// they play on their own orbits; layers sharing an orbit are heard
+// together). The audio thread only sums; here the sums are mapped to the
+// scheduler's cycles, from the audio time of the notes it triggers, and four
+// times a second one small `levels` message goes to the app: the level of
+// the last quarter second (for the meter) and the figures of every cycle
+// that finished meanwhile (for `listen` and for checking that a change was
+// heard). The app checks every field (sj-page-message.c).
+
+import { post } from './post.mjs';
+
+const POST_MS = 250;
+const MAX_ORBITS = 8;
+const MAX_CYCLES = 8;
+const FLOOR_DB = -120;
+const WORKLET_URL = 'levels-worklet.js';
+
+function db(meanSquare) {
+  if (!(meanSquare > 0)) {
+    return FLOOR_DB;
+  }
+  return Math.max(FLOOR_DB, Math.min(24, 10 * Math.log10(meanSquare)));
+}
+
+function peakDb(peak) {
+  return peak > 0 ? Math.max(FLOOR_DB, Math.min(24, 20 * Math.log10(peak))) : FLOOR_DB;
+}
+
+const round = (x) => Math.round(x * 10) / 10;
+
+function emptySums() {
+  return { sumSq: 0, n: 0, frames: 0, seconds: 0, peak: 0, clipped: 0, lowSq: 0, midSq: 0, highSq: 0, onsets: 0 };
+}
+
+function addSums(into, chunk) {
+  into.sumSq += chunk.sumSq;
+  into.n += chunk.n;
+  into.frames += chunk.frames;
+  into.seconds += chunk.d;
+  into.peak = Math.max(into.peak, chunk.peak);
+  into.clipped += chunk.clipped;
+  into.lowSq += chunk.lowSq ?? 0;
+  into.midSq += chunk.midSq ?? 0;
+  into.highSq += chunk.highSq ?? 0;
+  into.onsets += chunk.onsets ?? 0;
+}
+
+export class Levels {
+  // getAudioContext(), getController() (superdough's audio controller) and
+  // getScheduler() (Strudel's Cyclist, or undefined) are read each time:
+  // superdough may rebuild its output, the scheduler comes with the editor.
+  constructor({ getAudioContext, getController, getScheduler, setInterval, clearInterval }) {
+    this.getAudioContext = getAudioContext;
+    this.getController = getController;
+    this.getScheduler = getScheduler;
+    this.setInterval = setInterval;
+    this.clearInterval = clearInterval;
+    this.master = null; // { node, source }
+    this.orbits = new Map(); // orbit number -> { node, source }
+    this.anchor = null; // { cycle, time, cps } from the last triggered note
+    this.now = emptySums();
+    this.open = new Map(); // cycle -> { sums, orbits: Map, cps }
+    this.finished = [];
+    this.timer = 0;
+    this.loading = null;
+    this.quietPosts = 0;
+  }
+
+  // Loads the worklet and starts the taps; settles, never throws.
+  async start() {
+    const ac = this.getAudioContext();
+    if (!ac?.audioWorklet) {
+      return false;
+    }
+    this.loading ??= ac.audioWorklet.addModule(new URL(WORKLET_URL, document.baseURI).href).then(
+      () => true,
+      () => false,
+    );
+    if (!(await this.loading)) {
+      return false;
+    }
+    this.connect();
+    if (!this.timer) {
+      this.timer = this.setInterval(() => this.tick(), POST_MS);
+    }
+    return true;
+  }
+
+  // The audio time and cycle of a note the scheduler triggered: the map
+  // from the audio clock to cycles, latency included.
+  noteTrigger(hap, t, cps) {
+    const cycle = hap?.whole?.begin?.valueOf();
+    if (Number.isFinite(cycle) && Number.isFinite(t) && cps > 0) {
+      this.anchor = { cycle, time: t, cps };
+    }
+  }
+
+  cycleAt(time) {
+    const s = this.getScheduler();
+    if (!s?.started) {
+      return null;
+    }
+    const a = this.anchor;
+    if (a && a.cps === s.cps && Math.abs(time - a.time) < 16 / a.cps) {
+      return a.cycle + (time - a.time) * a.cps;
+    }
+    // Nothing triggered lately (a silent pattern): the scheduler's clock,
+    // and the latency it adds to every note.
+    const ac = this.getAudioContext();
+    return s.now() + (time - ac.currentTime - (s.latency ?? 0.1)) * s.cps;
+  }
+
+  tap(source, lite, onChunk) {
+    const ac = this.getAudioContext();
+    const node = new AudioWorkletNode(ac, 'sj-levels', {
+      numberOfInputs: 1,
+      numberOfOutputs: 1,
+      outputChannelCount: [1],
+      processorOptions: { lite },
+    });
+    node.port.onmessage = (event) => onChunk(event.data);
+    source.connect(node);
+    // Its output is silence; connected, the node is pulled like any other.
+    node.connect(ac.destination);
+    return { node, source };
+  }
+
+  untap(entry) {
+    entry.node.port.postMessage('stop');
+    try {
+      entry.source.disconnect(entry.node);
+    } catch {
+      // superdough already disconnected its node.
+    }
+    entry.node.disconnect();
+  }
+
+  connect() {
+    const controller = this.getController();
+    const master = controller?.output?.destinationGain;
+    if (master && this.master?.source !== master) {
+      if (this.master) {
+        this.untap(this.master);
+      }
+      this.master = this.tap(master, false, (chunk) => this.masterChunk(chunk));
+    }
+    for (const [key, orbit] of Object.entries(controller?.nodes ?? {})) {
+      const number = Number(key);
+      const source = orbit?.output;
+      if (!source || !Number.isInteger(number)) {
+        continue;
+      }
+      const known = this.orbits.get(number);
+      if (known?.source === source) {
+        continue;
+      }
+      if (known) {
+        this.untap(known);
+        this.orbits.delete(number);
+      }
+      if (this.orbits.size < MAX_ORBITS) {
+        this.orbits.set(number, this.tap(source, true, (chunk) => this.orbitChunk(number, chunk)));
+      }
+    }
+  }
+
+  record(chunk) {
+    const cycle = this.cycleAt(chunk.t + chunk.d / 2);
+    if (cycle === null || !Number.isFinite(cycle)) {
+      return null;
+    }
+    const index = Math.floor(cycle);
+    let record = this.open.get(index);
+    if (!record) {
+      record = { sums: emptySums(), orbits: new Map(), cps: this.getScheduler()?.cps ?? 0.5 };
+      this.open.set(index, record);
+    }
+    return { index, record };
+  }
+
+  masterChunk(chunk) {
+    addSums(this.now, chunk);
+    const at = this.record(chunk);
+    if (!at) {
+      return;
+    }
+    addSums(at.record.sums, chunk);
+    // A chunk of a later cycle closes the earlier ones.
+    for (const [index, record] of this.open) {
+      if (index < at.index) {
+        this.open.delete(index);
+        this.finish(index, record);
+      }
+    }
+  }
+
+  orbitChunk(number, chunk) {
+    const at = this.record(chunk);
+    if (!at) {
+      return;
+    }
+    let sums = at.record.orbits.get(number);
+    if (!sums) {
+      sums = emptySums();
+      at.record.orbits.set(number, sums);
+    }
+    addSums(sums, chunk);
+  }
+
+  finish(index, record) {
+    const { sums } = record;
+    // The cycle the music started or stopped in is only partly heard.
+    if (sums.seconds * record.cps < 0.5) {
+      return;
+    }
+    const frames = Math.max(1, sums.frames);
+    this.finished.push({
+      cycle: index,
+      cps: record.cps,
+      rmsDb: round(db(sums.sumSq / Math.max(1, sums.n))),
+      peakDb: round(peakDb(sums.peak)),
+      clipped: sums.clipped,
+      low: round(db(sums.lowSq / frames)),
+      mid: round(db(sums.midSq / frames)),
+      high: round(db(sums.highSq / frames)),
+      onsets: sums.onsets,
+      layers: [...record.orbits.entries()].slice(0, MAX_ORBITS).map(([orbit, o]) => ({
+        orbit,
+        rmsDb: round(db(o.sumSq / Math.max(1, o.n))),
+        peakDb: round(peakDb(o.peak)),
+        clipped: o.clipped,
+      })),
+    });
+    if (this.finished.length > MAX_CYCLES) {
+      this.finished.splice(0, this.finished.length - MAX_CYCLES);
+    }
+  }
+
+  tick() {
+    this.connect();
+    if (!this.getScheduler()?.started) {
+      this.open.clear();
+      this.anchor = null;
+    }
+    const now = this.now;
+    this.now = emptySums();
+    const rms = db(now.sumSq / Math.max(1, now.n));
+    // Quiet and stopped: one report says so, then the page stays still.
+    this.quietPosts = rms <= -100 && this.finished.length === 0 ? this.quietPosts + 1 : 0;
+    if (this.quietPosts > 2) {
+      return;
+    }
+    post({
+      type: 'levels',
+      now: { rmsDb: round(rms), peakDb: round(peakDb(now.peak)), clipped: now.clipped },
+      cycles: this.finished,
+    });
+    this.finished = [];
+  }
+}
