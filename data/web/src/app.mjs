@@ -25,7 +25,7 @@ import { soundSnapshot, watchSounds } from './sounds.mjs';
 import { Swapper } from './swap.mjs';
 import { labelOf, preloadPattern } from './preload.mjs';
 import { installSoundFetchGuard, isLoadFailure, sayUnavailable } from './unavailable.mjs';
-import { installLimiter, setLimiter, limiterState } from './limiter.mjs';
+import { installLimiter, setLimiter, limiterState, finalNode, onOutputRouted } from './limiter.mjs';
 import * as remote from './remote-scope.mjs';
 import * as outputs from './outputs.mjs';
 import { receiveMidiControls } from './midi-in.mjs';
@@ -149,6 +149,8 @@ const levels = new Levels({
   getAudioContext,
   getController: getSuperdoughAudioController,
   getScheduler: () => scheduler(),
+  getMasterNode: finalNode,
+  onOutputRouted,
   setInterval: (fn, ms) => workerTimers.setInterval(fn, ms),
   clearInterval: (id) => workerTimers.clearInterval(id),
 });

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 //
 // What the app hears of its own output (issue 29). An AudioWorklet
-// (levels-worklet.js) taps superdough's master output, after its master gain
-// and before the destination, and each orbit's output (the `$:` layers when
+// (levels-worklet.js) taps the last node before the destination (the master
+// limiter's ceiling when it is on, superdough's master gain when it is off:
+// limiter.mjs's finalNode(), tapped again whenever onOutputRouted() says the
+// wiring changed), so the figures are what the listener hears; and it taps
+// each orbit's output (the `$:` layers when
 // they play on their own orbits; layers sharing an orbit are heard
 // together). The audio thread only sums; here the sums are mapped to the
 // scheduler's cycles, from the audio time of the notes it triggers, and four
@@ -53,8 +56,22 @@ export class Levels {
   // getAudioContext(), getController() (superdough's audio controller) and
   // getScheduler() (Strudel's Cyclist, or undefined) are read each time:
   // superdough may rebuild its output, the scheduler comes with the editor.
-  constructor({ getAudioContext, getController, getScheduler, setInterval, clearInterval }) {
+  // getMasterNode() answers the last node before the destination (or null
+  // before audio exists); onOutputRouted(listener) calls back when it changes.
+  constructor({ getAudioContext, getController, getScheduler, getMasterNode, onOutputRouted, setInterval, clearInterval }) {
     this.getAudioContext = getAudioContext;
+    this.getMasterNode = getMasterNode ?? (() => null);
+    // A rewiring disconnects superdough's master gain from everything, the
+    // tap included: tap again, even when the node is the same.
+    onOutputRouted?.(() => {
+      if (this.master) {
+        this.untap(this.master);
+        this.master = null;
+      }
+      if (this.timer) {
+        this.connect();
+      }
+    });
     this.getController = getController;
     this.getScheduler = getScheduler;
     this.setInterval = setInterval;
@@ -141,7 +158,7 @@ export class Levels {
 
   connect() {
     const controller = this.getController();
-    const master = controller?.output?.destinationGain;
+    const master = this.getMasterNode() ?? controller?.output?.destinationGain;
     if (master && this.master?.source !== master) {
       if (this.master) {
         this.untap(this.master);

@@ -35,6 +35,22 @@
 #define SLACK_SECONDS 3.0
 #define MAX_CHECK_SECONDS 90.0
 #define MAX_ERRORS 8
+/* Errors the page reported this long before a change are the previous
+ * code's, not the change's (a sound that failed before fails again). */
+#define RECENT_ERRORS_US (30 * G_USEC_PER_SEC)
+
+typedef struct
+{
+  gint64  time;
+  char   *message;
+} RecentError;
+
+static void
+recent_error_free (RecentError *error)
+{
+  g_free (error->message);
+  g_free (error);
+}
 
 typedef struct
 {
@@ -48,6 +64,7 @@ typedef struct
   guint      measured;
   gboolean   heard;
   GPtrArray *errors;
+  GPtrArray *old_errors;   /* what the page said before: the previous code's */
   guint      timeout_id;
 } Check;
 
@@ -60,6 +77,7 @@ struct _SjChangeVerifier
   char            *mode;
   Check           *check;
   GPtrArray       *waiters;        /* GTask, for the check's hash */
+  GQueue           recent_errors;  /* RecentError, the newest first */
   char            *last_hash;      /* the last verdict */
   JsonObject      *last_verdict;
   GCancellable    *cancellable;
@@ -85,6 +103,7 @@ check_free (Check *check)
   g_free (check->code);
   g_free (check->hash);
   g_ptr_array_unref (check->errors);
+  g_ptr_array_unref (check->old_errors);
   g_free (check);
 }
 
@@ -167,8 +186,7 @@ conclude (SjChangeVerifier *self,
     {
       GTask *task = g_ptr_array_index (waiters, i);
 
-      /* Its timeout goes, and with it the reference the timeout held. */
-      g_source_destroy (g_task_get_task_data (task));
+      /* Its timeout and cancellation sources go with the task data. */
       g_task_return_pointer (task, json_object_ref (verdict), (GDestroyNotify) json_object_unref);
     }
 
@@ -235,7 +253,8 @@ decide (SjChangeVerifier *self)
       const char *status = check->measured > 0 ? "heard" : "unverified";
       const char *message = check->measured == 0 ? "nothing was measured after the change landed"
                             : check->heard ? "the new code sounds"
-                            : "the new code is silent, as it asks";
+                            : check->asks_silence ? "the new code is silent, as it asks"
+                            : "the new code is silent, as the previous code was";
 
       conclude (self, check->hash, check->boundary, verdict_new (status, message, check->boundary));
       return;
@@ -342,6 +361,14 @@ landing_cb (SjChangeVerifier *self,
   check->previous_sounded = recently_sounded (self->levels);
   check->asks_silence = sj_change_verifier_asks_silence (code);
   check->errors = g_ptr_array_new_with_free_func (g_free);
+  check->old_errors = g_ptr_array_new_with_free_func (g_free);
+  for (GList *l = self->recent_errors.head; l != NULL; l = l->next)
+    {
+      RecentError *recent = l->data;
+
+      if (g_get_monotonic_time () - recent->time < RECENT_ERRORS_US)
+        g_ptr_array_add (check->old_errors, g_strdup (recent->message));
+    }
   self->check = check;
 
   seconds = (MAX (0, cycle - transport.cycle) + SJ_CHANGE_VERIFY_CYCLES) / MAX (transport.cps, 0.01) + SLACK_SECONDS;
@@ -371,13 +398,26 @@ static void
 page_error_cb (SjChangeVerifier *self,
                const char       *message)
 {
+  g_autofree char *line = NULL;
+  RecentError *recent;
+
   g_assert (SJ_IS_CHANGE_VERIFIER (self));
 
-  if (self->check == NULL || self->check->errors->len >= MAX_ERRORS)
+  /* A line is enough to say what went wrong; the Console has it whole. */
+  line = g_utf8_substring (message, 0, MIN (g_utf8_strlen (message, -1), 200));
+
+  recent = g_new0 (RecentError, 1);
+  recent->time = g_get_monotonic_time ();
+  recent->message = g_strdup (line);
+  g_queue_push_head (&self->recent_errors, recent);
+  if (self->recent_errors.length > MAX_ERRORS)
+    recent_error_free (g_queue_pop_tail (&self->recent_errors));
+
+  if (self->check == NULL || self->check->errors->len >= MAX_ERRORS ||
+      g_ptr_array_find_with_equal_func (self->check->old_errors, line, g_str_equal, NULL))
     return;
 
-  /* A line is enough to say what went wrong; the Console has it whole. */
-  g_ptr_array_add (self->check->errors, g_utf8_substring (message, 0, MIN (g_utf8_strlen (message, -1), 200)));
+  g_ptr_array_add (self->check->errors, g_steal_pointer (&line));
 }
 
 static void
@@ -396,7 +436,9 @@ cycle_cb (SjChangeVerifier *self,
   if (cycle < self->check->boundary + SJ_CHANGE_VERIFY_CYCLES && figures != NULL)
     {
       self->check->measured++;
-      if (!sj_levels_is_silent (figures))
+      /* The boundary's cycle may still ring with the previous code's tails
+       * (a release, a reverb): there, only a sound that starts counts. */
+      if (!sj_levels_is_silent (figures) && (cycle > self->check->boundary || figures->onsets > 0))
         self->check->heard = TRUE;
     }
 
@@ -425,6 +467,7 @@ sj_change_verifier_finalize (GObject *object)
   SjChangeVerifier *self = (SjChangeVerifier *)object;
 
   g_clear_pointer (&self->waiters, g_ptr_array_unref);
+  g_queue_clear_full (&self->recent_errors, (GDestroyNotify) recent_error_free);
   g_clear_object (&self->cancellable);
   g_free (self->mode);
   g_free (self->last_hash);
@@ -516,15 +559,52 @@ sj_change_verifier_is_checking (SjChangeVerifier *self,
   return self->check != NULL && self->check->boundary == cycle;
 }
 
-static gboolean
-wait_timeout_cb (GTask *task)
+/* A waiter's timeout and the source that sees its cancellable, both
+ * destroyed when it finishes one way or another. */
+typedef struct
 {
+  GSource *timeout;
+  GSource *cancel;
+} Wait;
+
+static void
+wait_free (Wait *wait)
+{
+  if (wait->timeout != NULL)
+    g_source_destroy (wait->timeout);
+  if (wait->cancel != NULL)
+    g_source_destroy (wait->cancel);
+  g_clear_pointer (&wait->timeout, g_source_unref);
+  g_clear_pointer (&wait->cancel, g_source_unref);
+  g_free (wait);
+}
+
+static gboolean
+wait_timeout_cb (gpointer user_data)
+{
+  GTask *task = user_data;
   SjChangeVerifier *self = g_task_get_source_object (task);
   double cycle = self->check != NULL ? self->check->boundary : 0;
+  g_autoptr(GTask) owned = g_object_ref (task);
 
-  g_task_return_pointer (task, verdict_new ("listening", "still listening: call listen in a moment to hear how it went", cycle),
-                         (GDestroyNotify) json_object_unref);
-  g_ptr_array_remove (self->waiters, task);
+  if (g_ptr_array_remove (self->waiters, task))
+    g_task_return_pointer (owned, verdict_new ("listening", "still listening: call listen in a moment to hear how it went",
+                                               cycle),
+                           (GDestroyNotify) json_object_unref);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+wait_canceled_cb (GCancellable *cancellable,
+                  gpointer      user_data)
+{
+  GTask *task = user_data;
+  SjChangeVerifier *self = g_task_get_source_object (task);
+  g_autoptr(GTask) owned = g_object_ref (task);
+
+  if (g_ptr_array_remove (self->waiters, task))
+    g_task_return_new_error (owned, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The wait was canceled");
 
   return G_SOURCE_REMOVE;
 }
@@ -534,7 +614,8 @@ wait_timeout_cb (GTask *task)
  * @hash: the hash of the change's code
  * @timeout_ms: how long to wait for the verdict
  *
- * Waits until the change with @hash was heard (or not).
+ * Waits until the change with @hash was heard (or not). After
+ * @timeout_ms, the verdict is "listening": the check goes on.
  */
 void
 sj_change_verifier_wait_async (SjChangeVerifier    *self,
@@ -545,7 +626,7 @@ sj_change_verifier_wait_async (SjChangeVerifier    *self,
                                gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GSource) timeout = NULL;
+  Wait *wait;
 
   g_assert (SJ_IS_CHANGE_VERIFIER (self));
 
@@ -565,11 +646,20 @@ sj_change_verifier_wait_async (SjChangeVerifier    *self,
       return;
     }
 
-  g_ptr_array_add (self->waiters, g_object_ref (task));
-  timeout = g_timeout_source_new (timeout_ms);
-  g_source_set_callback (timeout, G_SOURCE_FUNC (wait_timeout_cb), g_object_ref (task), g_object_unref);
-  g_task_set_task_data (task, timeout, NULL);
-  g_source_attach (timeout, g_main_context_get_thread_default ());
+  /* The sources hold no reference: the waiters array does, and the task
+   * data (destroyed with the task) removes them. */
+  wait = g_new0 (Wait, 1);
+  wait->timeout = g_timeout_source_new (timeout_ms);
+  g_source_set_callback (wait->timeout, wait_timeout_cb, task, NULL);
+  g_source_attach (wait->timeout, g_main_context_get_thread_default ());
+  if (cancellable != NULL)
+    {
+      wait->cancel = g_cancellable_source_new (cancellable);
+      g_source_set_callback (wait->cancel, G_SOURCE_FUNC (wait_canceled_cb), task, NULL);
+      g_source_attach (wait->cancel, g_main_context_get_thread_default ());
+    }
+  g_task_set_task_data (task, wait, (GDestroyNotify) wait_free);
+  g_ptr_array_add (self->waiters, g_steal_pointer (&task));
 }
 
 /* Returns: (transfer full): `{status: "heard" | "reverted" | "kept" |
