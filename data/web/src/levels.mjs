@@ -259,15 +259,17 @@ export class Levels {
 
   tick() {
     this.connect();
-    if (!this.getScheduler()?.started) {
+    const started = Boolean(this.getScheduler()?.started);
+    if (!started) {
       this.open.clear();
       this.anchor = null;
     }
     const now = this.now;
     this.now = emptySums();
     const rms = db(now.sumSq / Math.max(1, now.n));
-    // Quiet and stopped: one report says so, then the page stays still.
-    this.quietPosts = rms <= -100 && this.finished.length === 0 ? this.quietPosts + 1 : 0;
+    // Quiet and stopped: a few reports say so, then the page stays still.
+    // While the music plays, silent or not, the app hears that it does.
+    this.quietPosts = !started && rms <= -100 && this.finished.length === 0 ? this.quietPosts + 1 : 0;
     if (this.quietPosts > 2) {
       return;
     }

@@ -427,8 +427,11 @@ apply_cb (GObject      *object,
       if (self->verifier != NULL && answer->status == SJ_CHANGE_STATUS_SCHEDULED &&
           sj_change_verifier_is_checking (self->verifier, answer->apply_at_cycle))
         {
+          /* Arguments are evaluated in any order: the cancellable first. */
+          GCancellable *cancellable = g_task_get_cancellable (task);
+
           sj_change_verifier_wait_async (self->verifier, answer->new_hash, APPLY_VERIFY_TIMEOUT_MS,
-                                         g_task_get_cancellable (task), verify_cb, g_steal_pointer (&task));
+                                         cancellable, verify_cb, g_steal_pointer (&task));
           return;
         }
     }

@@ -352,6 +352,11 @@ landing_cb (SjChangeVerifier *self,
       conclude (self, hash, cycle, verdict_new ("unverified", "the music is stopped: nothing to listen to", cycle));
       return;
     }
+  if (!sj_levels_is_measuring (self->levels))
+    {
+      conclude (self, hash, cycle, verdict_new ("unverified", "the app does not hear its output here", cycle));
+      return;
+    }
 
   check = g_new0 (Check, 1);
   check->previous = g_strdup (previous);

@@ -20,6 +20,9 @@
 
 /* A clip stays shown this long, so that one full-scale sample is seen. */
 #define CLIP_HOLD_US (2 * G_USEC_PER_SEC)
+/* The page reports four times a second while it sounds, and a few times
+ * more once it went quiet: past this, nobody is measuring. */
+#define MEASURING_US (3 * G_USEC_PER_SEC)
 
 struct _SjLevels
 {
@@ -31,6 +34,7 @@ struct _SjLevels
   double         rms_db;
   double         peak_db;
   gint64         clip_until;
+  gint64         last_report;
 };
 
 G_DEFINE_FINAL_TYPE (SjLevels, sj_levels, G_TYPE_OBJECT)
@@ -119,6 +123,7 @@ sj_levels_add_report (SjLevels            *self,
   g_assert (SJ_IS_LEVELS (self));
   g_return_if_fail (report != NULL);
 
+  self->last_report = now;
   self->rms_db = report->rms_db;
   self->peak_db = report->peak_db;
   if (report->clipped > 0)
@@ -205,6 +210,16 @@ sj_levels_get_clipping (SjLevels *self)
   g_assert (SJ_IS_LEVELS (self));
 
   return g_get_monotonic_time () < self->clip_until;
+}
+
+/* Whether the page reported lately: without it (the analysis is off, the
+ * page has no audio), nothing can be heard, silence included. */
+gboolean
+sj_levels_is_measuring (SjLevels *self)
+{
+  g_assert (SJ_IS_LEVELS (self));
+
+  return self->last_report != 0 && g_get_monotonic_time () - self->last_report < MEASURING_US;
 }
 
 gboolean

@@ -70,6 +70,7 @@ const SjCycleLevels *sj_levels_get_latest       (SjLevels            *self);
 double               sj_levels_get_rms_db       (SjLevels            *self);
 double               sj_levels_get_peak_db      (SjLevels            *self);
 gboolean             sj_levels_get_clipping     (SjLevels            *self);
+gboolean             sj_levels_is_measuring     (SjLevels            *self);
 JsonObject          *sj_levels_listen           (SjLevels            *self,
                                                  guint                cycles);
 gboolean             sj_levels_is_silent        (const SjCycleLevels *cycle);
