@@ -20,6 +20,7 @@
 
 #include "sj-agent-tools.h"
 #include "sj-change-verify.h"
+#include "sj-json.h"
 #include "sj-levels.h"
 #include "sj-test-target.h"
 
@@ -501,6 +502,20 @@ test_listen_tool (Fixture       *fixture,
   g_assert_false (json_object_get_boolean_member (outcome->result, "silent"));
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (outcome->result, "cycles"), "measured"),
                    ==, 2);
+  /* What the model reads: figures as a person writes them. */
+  {
+    g_autoptr(SjLevels) levels = sj_levels_new ();
+    g_autoptr(JsonObject) heard = NULL;
+    g_autoptr(JsonNode) node = NULL;
+    g_autofree char *text = NULL;
+
+    feed (levels, 1, -2.9, 3);
+    heard = sj_levels_listen (levels, 1);
+    node = json_node_init_object (json_node_alloc (), heard);
+    text = sj_json_to_string (node, FALSE);
+    g_assert_nonnull (strstr (text, "\"rmsDb\":-2.9,"));
+    g_assert_null (strstr (text, "99999"));
+  }
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {

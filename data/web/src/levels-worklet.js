@@ -16,7 +16,7 @@
 const CHUNK_FRAMES = 2048;
 const ONSET_FLOOR = 1e-5;     // -50 dBFS: quieter blocks never start an onset
 const ONSET_RATIO = 4;        // 6 dB over the background
-const ONSET_GAP_S = 0.05;     // two onsets are at least 50 ms apart
+const ONSET_GAP_S = 0.05;     // two onsets are at least 50 ms apart (more than a chunk)
 
 function biquad(type, f, fs) {
   const w = (2 * Math.PI * f) / fs;
@@ -67,6 +67,7 @@ class SjLevelsProcessor extends AudioWorkletProcessor {
     this.midSq = 0;
     this.highSq = 0;
     this.onsets = 0;
+    this.onsetAt = -1;
   }
 
   process(inputs) {
@@ -105,6 +106,8 @@ class SjLevelsProcessor extends AudioWorkletProcessor {
       if (energy > ONSET_FLOOR && energy > ONSET_RATIO * this.background && (this.lastOnset < 0 || now > ONSET_GAP_S)) {
         this.onsets++;
         this.lastOnset = currentFrame;
+        // The end of the block it was heard in: at or after the note's start.
+        this.onsetAt = (currentFrame + n) / sampleRate;
       }
       this.background = 0.7 * this.background + 0.3 * energy;
     }
@@ -123,6 +126,7 @@ class SjLevelsProcessor extends AudioWorkletProcessor {
         midSq: this.midSq,
         highSq: this.highSq,
         onsets: this.onsets,
+        onsetAt: this.onsetAt,
       });
       this.reset(currentFrame + n);
     }

@@ -185,8 +185,9 @@ export class Levels {
     }
   }
 
-  record(chunk) {
-    const cycle = this.cycleAt(chunk.t + chunk.d / 2);
+  // The cycle a moment of audio time belongs to, and its record.
+  record(time) {
+    const cycle = this.cycleAt(time);
     if (cycle === null || !Number.isFinite(cycle)) {
       return null;
     }
@@ -201,11 +202,21 @@ export class Levels {
 
   masterChunk(chunk) {
     addSums(this.now, chunk);
-    const at = this.record(chunk);
+    const at = this.record(chunk.t + chunk.d / 2);
     if (!at) {
       return;
     }
     addSums(at.record.sums, chunk);
+    // A chunk holds at most one onset, counted in the cycle where it
+    // happened: a note on the boundary starts the next cycle, even when
+    // most of its chunk is still in the one before.
+    if (chunk.onsets > 0 && Number.isFinite(chunk.onsetAt)) {
+      const onset = this.record(chunk.onsetAt);
+      if (onset && onset.index !== at.index) {
+        at.record.sums.onsets -= chunk.onsets;
+        onset.record.sums.onsets += chunk.onsets;
+      }
+    }
     // A chunk of a later cycle closes the earlier ones.
     for (const [index, record] of this.open) {
       if (index < at.index) {
@@ -216,7 +227,7 @@ export class Levels {
   }
 
   orbitChunk(number, chunk) {
-    const at = this.record(chunk);
+    const at = this.record(chunk.t + chunk.d / 2);
     if (!at) {
       return;
     }
