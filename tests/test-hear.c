@@ -185,6 +185,14 @@ test_sine (void)
   g_assert_cmpfloat (mid, >, low + 6);
   g_assert_cmpfloat (mid, >, high + 20);
   g_assert_cmpfloat (fabs (mid - json_object_get_double_member (heard, "rmsDb")), <, 3);
+  /* The one layer, heard on its own orbit, is the whole. */
+  {
+    JsonArray *layers = json_object_get_array_member (heard, "layers");
+
+    g_assert_cmpuint (json_array_get_length (layers), ==, 1);
+    g_assert_cmpfloat (fabs (json_object_get_double_member (json_array_get_object_element (layers, 0), "rmsDb") -
+                             json_object_get_double_member (heard, "rmsDb")), <, 3);
+  }
   /* One note a cycle. */
   g_assert_cmpfloat (json_object_get_double_member (heard, "onsetsPerCycle"), <=, 1.5);
   g_assert_false (json_object_get_boolean_member (heard, "clipping"));

@@ -9,9 +9,6 @@
 // Nothing is allocated while it runs, and the page (levels.mjs) does the
 // rest: it maps the chunks to the scheduler's cycles. The node passes no
 // sound through; its output is silence, connected only so that it is pulled.
-//
-// options.processorOptions.lite: only RMS, peak and clipping (the taps on
-// each orbit, where bands and onsets are not needed).
 
 const CHUNK_FRAMES = 2048;
 const ONSET_FLOOR = 1e-5;     // -50 dBFS: quieter blocks never start an onset
@@ -38,9 +35,8 @@ function run(f, x) {
 }
 
 class SjLevelsProcessor extends AudioWorkletProcessor {
-  constructor(options) {
+  constructor() {
     super();
-    this.lite = Boolean(options?.processorOptions?.lite);
     this.low = biquad('low', 250, sampleRate);
     this.midHigh = biquad('high', 250, sampleRate);
     this.midLow = biquad('low', 4000, sampleRate);
@@ -88,7 +84,7 @@ class SjLevelsProcessor extends AudioWorkletProcessor {
       this.samples += n;
     }
 
-    if (!this.lite && channels > 0) {
+    if (channels > 0) {
       const left = input[0];
       const right = channels > 1 ? input[1] : input[0];
       for (let i = 0; i < n; i++) {

@@ -4,8 +4,8 @@
 // (levels-worklet.js) taps the last node before the destination (the master
 // limiter's ceiling when it is on, superdough's master gain when it is off:
 // limiter.mjs's finalNode(), tapped again whenever onOutputRouted() says the
-// wiring changed), so the figures are what the listener hears; and it taps
-// each orbit's output (the `$:` layers when
+// wiring changed), so the figures are what the listener hears; an
+// AnalyserNode taps each orbit's output (the `$:` layers when
 // they play on their own orbits; layers sharing an orbit are heard
 // together). The audio thread only sums; here the sums are mapped to the
 // scheduler's cycles, from the audio time of the notes it triggers, and four
@@ -18,6 +18,7 @@ import { post } from './post.mjs';
 
 const POST_MS = 250;
 const MAX_ORBITS = 8;
+const ORBIT_WINDOW = 8192; // samples of each orbit read a tick (186 ms at 44.1 kHz)
 const MAX_CYCLES = 8;
 const FLOOR_DB = -120;
 const WORKLET_URL = 'levels-worklet.js';
@@ -131,13 +132,12 @@ export class Levels {
     return s.now() + (time - ac.currentTime - (s.latency ?? 0.1)) * s.cps;
   }
 
-  tap(source, lite, onChunk) {
+  tap(source, onChunk) {
     const ac = this.getAudioContext();
     const node = new AudioWorkletNode(ac, 'sj-levels', {
       numberOfInputs: 1,
       numberOfOutputs: 1,
       outputChannelCount: [1],
-      processorOptions: { lite },
     });
     node.port.onmessage = (event) => onChunk(event.data);
     source.connect(node);
@@ -163,7 +163,7 @@ export class Levels {
       if (this.master) {
         this.untap(this.master);
       }
-      this.master = this.tap(master, false, (chunk) => this.masterChunk(chunk));
+      this.master = this.tap(master, (chunk) => this.masterChunk(chunk));
     }
     for (const [key, orbit] of Object.entries(controller?.nodes ?? {})) {
       const number = Number(key);
@@ -176,12 +176,52 @@ export class Levels {
         continue;
       }
       if (known) {
-        this.untap(known);
+        this.untapOrbit(known);
         this.orbits.delete(number);
       }
       if (this.orbits.size < MAX_ORBITS) {
-        this.orbits.set(number, this.tap(source, true, (chunk) => this.orbitChunk(number, chunk)));
+        this.orbits.set(number, this.tapOrbit(source));
       }
+    }
+  }
+
+  // An orbit is only heard for its level: a native AnalyserNode, read on
+  // each tick, costs the audio thread no script (an AudioWorklet a layer
+  // cost the web process several % of a core, bench/levels).
+  tapOrbit(source) {
+    const node = new AnalyserNode(this.getAudioContext(), { fftSize: ORBIT_WINDOW });
+    source.connect(node);
+    return { node, source, data: new Float32Array(ORBIT_WINDOW) };
+  }
+
+  untapOrbit(entry) {
+    try {
+      entry.source.disconnect(entry.node);
+    } catch {
+      // superdough already disconnected its node.
+    }
+  }
+
+  // The last ORBIT_WINDOW samples of each orbit, in the cycle they played in.
+  readOrbits() {
+    const ac = this.getAudioContext();
+    const seconds = ORBIT_WINDOW / ac.sampleRate;
+    for (const [number, entry] of this.orbits) {
+      const at = this.record(ac.currentTime - seconds / 2);
+      if (!at) {
+        return;
+      }
+      entry.node.getFloatTimeDomainData(entry.data);
+      let sumSq = 0;
+      let peak = 0;
+      let clipped = 0;
+      for (const x of entry.data) {
+        const a = x < 0 ? -x : x;
+        sumSq += x * x;
+        if (a > peak) peak = a;
+        if (a >= 1) clipped++;
+      }
+      this.orbitChunk(number, at, { sumSq, n: entry.data.length, frames: entry.data.length, d: seconds, peak, clipped });
     }
   }
 
@@ -226,11 +266,7 @@ export class Levels {
     }
   }
 
-  orbitChunk(number, chunk) {
-    const at = this.record(chunk.t + chunk.d / 2);
-    if (!at) {
-      return;
-    }
+  orbitChunk(number, at, chunk) {
     let sums = at.record.orbits.get(number);
     if (!sums) {
       sums = emptySums();
@@ -270,6 +306,7 @@ export class Levels {
 
   tick() {
     this.connect();
+    this.readOrbits();
     const started = Boolean(this.getScheduler()?.started);
     if (!started) {
       this.open.clear();
