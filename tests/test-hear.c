@@ -348,6 +348,32 @@ verdict_is_in (gpointer data)
   return FALSE;
 }
 
+/* Every swap state an answer shows, in order. */
+static void
+swap_notified_cb (SjChatMessage *message,
+                  GParamSpec    *pspec,
+                  GArray        *seen)
+{
+  int swap = sj_chat_message_get_swap (message);
+
+  g_array_append_val (seen, swap);
+}
+
+static void
+messages_changed_cb (GListModel *messages,
+                     guint       position,
+                     guint       removed,
+                     guint       added,
+                     GArray     *seen)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(SjChatMessage) message = g_list_model_get_item (messages, i);
+
+      g_signal_connect (message, "notify::swap", G_CALLBACK (swap_notified_cb), seen);
+    }
+}
+
 static SjWindow *
 open_agent_window (SjTestModelServer *server,
                    Verdicts          *verdicts)
@@ -391,6 +417,7 @@ test_silent_change_reverted (void)
   g_autoptr(JsonNode) result = NULL;
   g_autofree char *hash = sj_code_hash (SINE);
   g_autofree char *args = NULL;
+  g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (int));
   JsonObject *verification;
   Verdicts verdicts;
   SjWindow *window;
@@ -409,8 +436,18 @@ test_silent_change_reverted (void)
                           hash);
   sj_test_model_server_reply_tool_call (server, NULL, "call_1", "apply_strudel_change", args);
   sj_test_model_server_reply_text (server, "It did not sound; the sine is back.", 6);
+  g_signal_connect (_sj_chat_panel_get_messages (window->chat_panel), "items-changed",
+                    G_CALLBACK (messages_changed_cb), seen);
   g_signal_emit_by_name (_sj_chat_panel_get_composer (window->chat_panel), "send", "much quieter");
   sj_test_spin_until (agent_idle, window, "the agent to answer");
+  g_signal_handlers_disconnect_by_data (_sj_chat_panel_get_messages (window->chat_panel), seen);
+
+  /* The answer said Listening… while the change played, never Applied. */
+  g_assert_cmpuint (seen->len, >=, 2);
+  g_assert_cmpint (g_array_index (seen, int, 0), ==, SJ_CHAT_SWAP_LISTENING);
+  g_assert_cmpint (g_array_index (seen, int, seen->len - 1), ==, SJ_CHAT_SWAP_REVERTED);
+  for (guint i = 0; i < seen->len; i++)
+    g_assert_cmpint (g_array_index (seen, int, i), !=, SJ_CHAT_SWAP_APPLIED);
 
   /* Listening…, then reverted. */
   g_assert_cmpuint (verdicts.states->len, >=, 2);

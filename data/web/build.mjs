@@ -61,12 +61,12 @@ for (const [url, payload] of bundle.matchAll(/data:text\/javascript;base64,([A-Z
 }
 writeFileSync(path.join(outDir, 'worklets.json'), JSON.stringify(worklets));
 
-for (const file of ['index.html', 'app.css', 'bridge-world.js', 'timer-worker.js', 'levels-worklet.js']) {
+for (const file of ['index.html', 'app.css', 'bridge-world.js', 'timer-worker.js']) {
   copyFileSync(path.join(here, 'src', file), path.join(outDir, file));
 }
 writeFileSync(path.join(outDir, 'versions.json'), JSON.stringify(versions, null, 2));
 
-const files = ['index.html', 'app.css', 'app.js', 'bridge-world.js', 'timer-worker.js', 'levels-worklet.js', 'worklets.json', 'versions.json', ...Object.values(worklets)];
+const files = ['index.html', 'app.css', 'app.js', 'bridge-world.js', 'timer-worker.js', 'worklets.json', 'versions.json', ...Object.values(worklets)];
 const xml = [
   '<?xml version="1.0" encoding="UTF-8"?>',
   '<gresources>',

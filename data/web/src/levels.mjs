@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 //
-// What the app hears of its own output (issue 29). An AudioWorklet
-// (levels-worklet.js) taps the last node before the destination (the master
-// limiter's ceiling when it is on, superdough's master gain when it is off:
-// limiter.mjs's finalNode(), tapped again whenever onOutputRouted() says the
-// wiring changed), so the figures are what the listener hears; an
-// AnalyserNode taps each orbit's output (the `$:` layers when
-// they play on their own orbits; layers sharing an orbit are heard
-// together). The audio thread only sums; here the sums are mapped to the
-// scheduler's cycles, from the audio time of the notes it triggers, and four
-// times a second one small `levels` message goes to the app: the level of
-// the last quarter second (for the meter) and the figures of every cycle
-// that finished meanwhile (for `listen` and for checking that a change was
-// heard). The app checks every field (sj-page-message.c).
+// What the app hears of its own output (issue 29). Native Web Audio nodes
+// tap the last node before the destination (the master limiter's ceiling
+// when it is on, superdough's master gain when it is off: limiter.mjs's
+// finalNode(), tapped again whenever onOutputRouted() says the wiring
+// changed), so the figures are what the listener hears: AnalyserNodes on
+// its two channels and, after band filters, on its mono mix; and an
+// AnalyserNode on each orbit's output (the `$:` layers when they play on
+// their own orbits; layers sharing an orbit are heard together). No script
+// runs on the audio thread (an AudioWorklet cost the web process several %
+// of a core, bench/levels): four times a second the samples played since
+// the last tick are read and summed here (RMS, peak, full-scale samples,
+// bands, onsets), mapped to the scheduler's cycles from the audio time of
+// the notes it triggers, and one small `levels` message goes to the app:
+// the level of the last quarter second (for the meter) and the figures of
+// every cycle that finished meanwhile (for `listen` and for checking that a
+// change was heard). The app checks every field (sj-page-message.c).
 
 import { post } from './post.mjs';
 
@@ -21,7 +24,15 @@ const MAX_ORBITS = 8;
 const ORBIT_WINDOW = 8192; // samples of each orbit read a tick (186 ms at 44.1 kHz)
 const MAX_CYCLES = 8;
 const FLOOR_DB = -120;
-const WORKLET_URL = 'levels-worklet.js';
+// Each analyser keeps the last READ_FRAMES samples (371 ms at 44.1 kHz),
+// more than a tick: every sample is read once.
+const READ_FRAMES = 16384;
+const CHUNK_FRAMES = 2048; // the sums go to a cycle this many at a time
+const BUTTERWORTH_Q_DB = 20 * Math.log10(Math.SQRT1_2);
+const BLOCK = 128; // onsets are looked for a render quantum at a time
+const ONSET_FLOOR = 1e-5; // -50 dBFS: quieter blocks never start an onset
+const ONSET_RATIO = 4; // 6 dB over the background
+const ONSET_GAP_S = 0.05; // two onsets are at least 50 ms apart (more than a chunk)
 
 function db(meanSquare) {
   if (!(meanSquare > 0)) {
@@ -84,21 +95,14 @@ export class Levels {
     this.open = new Map(); // cycle -> { sums, orbits: Map, cps }
     this.finished = [];
     this.timer = 0;
-    this.loading = null;
     this.quietPosts = 0;
+    this.onset = { background: 0, last: -1 };
   }
 
-  // Loads the worklet and starts the taps; settles, never throws.
+  // Starts the taps and the ticks; settles, never throws.
   async start() {
     const ac = this.getAudioContext();
-    if (!ac?.audioWorklet) {
-      return false;
-    }
-    this.loading ??= ac.audioWorklet.addModule(new URL(WORKLET_URL, document.baseURI).href).then(
-      () => true,
-      () => false,
-    );
-    if (!(await this.loading)) {
+    if (!ac || typeof AnalyserNode === 'undefined') {
       return false;
     }
     this.connect();
@@ -132,28 +136,117 @@ export class Levels {
     return s.now() + (time - ac.currentTime - (s.latency ?? 0.1)) * s.cps;
   }
 
-  tap(source, onChunk) {
+  // The master output, heard through native nodes only: its two channels
+  // (for the peak and the full-scale samples of each), and the mono mix
+  // through low-pass 250 Hz, band 250 Hz-4 kHz and high-pass 4 kHz
+  // filters (second-order Butterworth, as the bands are defined), each into
+  // an AnalyserNode that keeps the last READ_FRAMES samples. Each tick reads
+  // the samples that came since the one before (readMaster()).
+  tap(source) {
     const ac = this.getAudioContext();
-    const node = new AudioWorkletNode(ac, 'sj-levels', {
-      numberOfInputs: 1,
-      numberOfOutputs: 1,
-      outputChannelCount: [1],
-    });
-    node.port.onmessage = (event) => onChunk(event.data);
-    source.connect(node);
-    // Its output is silence; connected, the node is pulled like any other.
-    node.connect(ac.destination);
-    return { node, source };
+    const analyser = () => new AnalyserNode(ac, { fftSize: READ_FRAMES, channelCount: 1, channelCountMode: 'explicit', channelInterpretation: 'speakers' });
+    // A low- or high-pass filter's Q is in dB: -3.01 dB is Butterworth's 1/sqrt(2).
+    const filter = (type, frequency) => new BiquadFilterNode(ac, { type, frequency, Q: BUTTERWORTH_Q_DB });
+    const splitter = new ChannelSplitterNode(ac, { numberOfOutputs: 2 });
+    const left = analyser();
+    const right = analyser();
+    const low = filter('lowpass', 250);
+    const midHigh = filter('highpass', 250);
+    const midLow = filter('lowpass', 4000);
+    const high = filter('highpass', 4000);
+    const bands = [analyser(), analyser(), analyser()];
+    source.connect(splitter);
+    splitter.connect(left, 0);
+    splitter.connect(right, 1);
+    source.connect(low).connect(bands[0]);
+    source.connect(midHigh).connect(midLow).connect(bands[1]);
+    source.connect(high).connect(bands[2]);
+    return {
+      source,
+      inputs: [splitter, low, midHigh, high],
+      analysers: [left, right, ...bands],
+      data: Array.from({ length: 5 }, () => new Float32Array(READ_FRAMES)),
+      lastTime: null,
+    };
   }
 
   untap(entry) {
-    entry.node.port.postMessage('stop');
-    try {
-      entry.source.disconnect(entry.node);
-    } catch {
-      // superdough already disconnected its node.
+    for (const node of entry.inputs) {
+      try {
+        entry.source.disconnect(node);
+      } catch {
+        // superdough already disconnected its node.
+      }
     }
-    entry.node.disconnect();
+  }
+
+  // The samples the master played since the last read, in chunks of
+  // CHUNK_FRAMES: their sums go to the cycles they played in.
+  readMaster() {
+    const m = this.master;
+    const ac = this.getAudioContext();
+    if (!m || !ac) {
+      return;
+    }
+    const now = ac.currentTime;
+    const sr = ac.sampleRate;
+    if (m.lastTime === null) {
+      m.lastTime = now;
+      return;
+    }
+    // What came since the last read; more than the analysers keep is lost.
+    const frames = Math.min(READ_FRAMES, Math.max(0, Math.round((now - m.lastTime) * sr)));
+    m.lastTime = now;
+    if (frames === 0) {
+      return;
+    }
+    m.analysers.forEach((node, i) => node.getFloatTimeDomainData(m.data[i]));
+    const [left, right, low, mid, high] = m.data;
+    const onset = this.onset;
+    let chunk = null;
+    for (let i = READ_FRAMES - frames; i < READ_FRAMES; i += BLOCK) {
+      const end = Math.min(READ_FRAMES, i + BLOCK);
+      const t = now - (READ_FRAMES - i) / sr;
+      if (!chunk) {
+        chunk = { t, d: 0, n: 0, frames: 0, sumSq: 0, peak: 0, clipped: 0, lowSq: 0, midSq: 0, highSq: 0, onsets: 0, onsetAt: -1 };
+      }
+      let blockSq = 0;
+      for (let j = i; j < end; j++) {
+        const l = left[j];
+        const r = right[j];
+        const al = l < 0 ? -l : l;
+        const ar = r < 0 ? -r : r;
+        chunk.sumSq += l * l + r * r;
+        if (al > chunk.peak) chunk.peak = al;
+        if (ar > chunk.peak) chunk.peak = ar;
+        if (al >= 1) chunk.clipped++;
+        if (ar >= 1) chunk.clipped++;
+        chunk.lowSq += low[j] * low[j];
+        chunk.midSq += mid[j] * mid[j];
+        chunk.highSq += high[j] * high[j];
+        const x = (l + r) * 0.5;
+        blockSq += x * x;
+      }
+      const n = end - i;
+      chunk.n += 2 * n;
+      chunk.frames += n;
+      chunk.d += n / sr;
+      // An onset: a block's energy 6 dB over its recent background.
+      const energy = blockSq / n;
+      if (energy > ONSET_FLOOR && energy > ONSET_RATIO * onset.background && t + n / sr - onset.last > ONSET_GAP_S) {
+        chunk.onsets++;
+        chunk.onsetAt = t + n / sr;
+        onset.last = chunk.onsetAt;
+      }
+      onset.background = 0.7 * onset.background + 0.3 * energy;
+      if (chunk.frames >= CHUNK_FRAMES) {
+        this.masterChunk(chunk);
+        chunk = null;
+      }
+    }
+    if (chunk) {
+      this.masterChunk(chunk);
+    }
   }
 
   connect() {
@@ -163,7 +256,7 @@ export class Levels {
       if (this.master) {
         this.untap(this.master);
       }
-      this.master = this.tap(master, (chunk) => this.masterChunk(chunk));
+      this.master = this.tap(master);
     }
     for (const [key, orbit] of Object.entries(controller?.nodes ?? {})) {
       const number = Number(key);
@@ -306,6 +399,7 @@ export class Levels {
 
   tick() {
     this.connect();
+    this.readMaster();
     this.readOrbits();
     const started = Boolean(this.getScheduler()?.started);
     if (!started) {
