@@ -197,6 +197,19 @@ test_sine (void)
   g_assert_cmpfloat (json_object_get_double_member (heard, "onsetsPerCycle"), <=, 1.5);
   g_assert_false (json_object_get_boolean_member (heard, "clipping"));
 
+  /* What the analysis costs the page's main thread (it runs no script on
+   * the audio thread): well under 3 % of a core. */
+  {
+    g_autoptr(JsonNode) cost = sj_test_call_js (_sj_window_get_repl (window), "return sjBridge.getLevelsCost();");
+    double ms = json_object_get_double_member (json_node_get_object (cost), "ms");
+    double seconds = json_object_get_double_member (json_node_get_object (cost), "seconds");
+
+    g_test_message ("analysis: %.1f ms of the main thread in %.1f s (%.2f %% of a core)", ms, seconds,
+                    ms / seconds / 10);
+    g_assert_cmpfloat (seconds, >, 2);
+    g_assert_cmpfloat (ms / seconds / 10, <, 3);
+  }
+
   stop (window);
   sj_test_close_window (window);
 }
@@ -226,6 +239,14 @@ test_beat (void)
     g_autofree char *text = json_to_string (node, FALSE);
 
     g_test_message ("bd*4: %s", text);
+  }
+  {
+    g_autoptr(JsonNode) cost = sj_test_call_js (_sj_window_get_repl (window), "return sjBridge.getLevelsCost();");
+    g_autoptr(JsonNode) stats = sj_test_call_js (_sj_window_get_repl (window), "return sjBridge.getState();");
+
+    g_test_message ("bd*4: %.0f frames lost to a late main thread; page state %s",
+                    json_object_get_double_member (json_node_get_object (cost), "lostFrames"),
+                    json_to_string (stats, FALSE));
   }
   g_assert_cmpfloat (onsets, >=, 3.5);
   g_assert_cmpfloat (onsets, <=, 4.5);

@@ -426,6 +426,10 @@ const bridge = {
   getLimiter() {
     return limiterState();
   },
+  // What the level analysis (levels.mjs) cost the main thread so far.
+  getLevelsCost() {
+    return levels.cost();
+  },
 };
 window.sjBridge = bridge;
 

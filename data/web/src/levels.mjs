@@ -24,9 +24,10 @@ const MAX_ORBITS = 8;
 const ORBIT_WINDOW = 8192; // samples of each orbit read a tick (186 ms at 44.1 kHz)
 const MAX_CYCLES = 8;
 const FLOOR_DB = -120;
-// Each analyser keeps the last READ_FRAMES samples (371 ms at 44.1 kHz),
-// more than a tick: every sample is read once.
-const READ_FRAMES = 16384;
+// Each analyser keeps the last READ_FRAMES samples (743 ms at 44.1 kHz, the
+// most it can: three ticks, for a main thread that is late): every sample
+// is read once.
+const READ_FRAMES = 32768;
 const CHUNK_FRAMES = 2048; // the sums go to a cycle this many at a time
 const BUTTERWORTH_Q_DB = 20 * Math.log10(Math.SQRT1_2);
 const BLOCK = 128; // onsets are looked for a render quantum at a time
@@ -97,6 +98,9 @@ export class Levels {
     this.timer = 0;
     this.quietPosts = 0;
     this.onset = { background: 0, last: -1 };
+    this.costMs = 0;
+    this.lostFrames = 0; // played while the main thread was too late to read them
+    this.started = null;
   }
 
   // Starts the taps and the ticks; settles, never throws.
@@ -195,7 +199,9 @@ export class Levels {
       return;
     }
     // What came since the last read; more than the analysers keep is lost.
-    const frames = Math.min(READ_FRAMES, Math.max(0, Math.round((now - m.lastTime) * sr)));
+    const due = Math.max(0, Math.round((now - m.lastTime) * sr));
+    const frames = Math.min(READ_FRAMES, due);
+    this.lostFrames += due - frames;
     m.lastTime = now;
     if (frames === 0) {
       return;
@@ -397,7 +403,28 @@ export class Levels {
     }
   }
 
+  // What the analysis has cost this page's main thread: {ms, seconds,
+  // lostFrames} since it started (tests/test-hear.c prints it; the audio thread only runs
+  // native nodes).
+  cost() {
+    return {
+      ms: this.costMs,
+      seconds: this.started ? (performance.now() - this.started) / 1000 : 0,
+      lostFrames: this.lostFrames,
+    };
+  }
+
   tick() {
+    const begin = performance.now();
+    this.started ??= begin;
+    try {
+      this.work();
+    } finally {
+      this.costMs += performance.now() - begin;
+    }
+  }
+
+  work() {
     this.connect();
     this.readMaster();
     this.readOrbits();

@@ -375,12 +375,10 @@ verify_cb (GObject      *object,
   verdict = sj_change_verifier_wait_finish (SJ_CHANGE_VERIFIER (object), result, &error);
   if (verdict == NULL)
     {
-      SjToolOutcome *canceled = sj_tool_outcome_new_canceled (outcome->name, outcome->call_id, outcome->arguments);
-
-      canceled->started = outcome->started;
-      sj_tool_outcome_free (outcome);
-      _sj_agent_tools_finish_outcome (task, canceled);
-      return;
+      /* Stopped while listening: the change landed all the same. */
+      verdict = json_object_new ();
+      json_object_set_string_member (verdict, "status", "unverified");
+      json_object_set_string_member (verdict, "message", "stopped before the change was heard");
     }
 
   if (g_strcmp0 (json_object_get_string_member_with_default (verdict, "status", ""), "reverted") == 0)
