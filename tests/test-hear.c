@@ -201,13 +201,19 @@ test_sine (void)
    * the audio thread): well under 3 % of a core. */
   {
     g_autoptr(JsonNode) cost = sj_test_call_js (_sj_window_get_repl (window), "return sjBridge.getLevelsCost();");
-    double ms = json_object_get_double_member (json_node_get_object (cost), "ms");
-    double seconds = json_object_get_double_member (json_node_get_object (cost), "seconds");
+    JsonObject *figures = json_node_get_object (cost);
+    double ms = json_object_get_double_member (figures, "ms");
+    double seconds = json_object_get_double_member (figures, "seconds");
+    double tick = json_object_get_double_member (figures, "medianTickMs");
+    double per_second = json_object_get_double_member (figures, "ticksPerSecond");
 
-    g_test_message ("analysis: %.1f ms of the main thread in %.1f s (%.2f %% of a core)", ms, seconds,
-                    ms / seconds / 10);
+    /* Wall-clock time: on a loaded machine the total includes the time
+     * the thread was preempted; the median tick mostly does not. */
+    g_test_message ("analysis: %.1f ms of the main thread in %.1f s (%.2f %% of a core); median tick %.3f ms, "
+                    "%.0f a second (%.2f %% of a core)", ms, seconds, ms / seconds / 10, tick, per_second,
+                    tick * per_second / 10);
     g_assert_cmpfloat (seconds, >, 2);
-    g_assert_cmpfloat (ms / seconds / 10, <, 3);
+    g_assert_cmpfloat (tick * per_second / 10, <, 3);
   }
 
   stop (window);

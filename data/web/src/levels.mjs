@@ -20,6 +20,7 @@
 import { post } from './post.mjs';
 
 const POST_MS = 250;
+const TICKS_KEPT = 64;
 const MAX_ORBITS = 8;
 const ORBIT_WINDOW = 8192; // samples of each orbit read a tick (186 ms at 44.1 kHz)
 const MAX_CYCLES = 8;
@@ -99,6 +100,8 @@ export class Levels {
     this.quietPosts = 0;
     this.onset = { background: 0, last: -1 };
     this.costMs = 0;
+    this.tickMs = [];
+    this.tickCount = 0;
     this.lostFrames = 0; // played while the main thread was too late to read them
     this.started = null;
   }
@@ -404,12 +407,17 @@ export class Levels {
   }
 
   // What the analysis has cost this page's main thread: {ms, seconds,
-  // lostFrames} since it started (tests/test-hear.c prints it; the audio thread only runs
+  // medianTickMs, ticksPerSecond, lostFrames} since it started (tests/test-hear.c prints it; the audio thread only runs
   // native nodes).
   cost() {
+    const sorted = [...this.tickMs].sort((a, b) => a - b);
     return {
       ms: this.costMs,
       seconds: this.started ? (performance.now() - this.started) / 1000 : 0,
+      // A tick's time, the median of the last ones: what a tick costs when
+      // the thread is not preempted in the middle of it (wall-clock time).
+      medianTickMs: sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0,
+      ticksPerSecond: 1000 / POST_MS,
       lostFrames: this.lostFrames,
     };
   }
@@ -420,7 +428,9 @@ export class Levels {
     try {
       this.work();
     } finally {
-      this.costMs += performance.now() - begin;
+      const ms = performance.now() - begin;
+      this.costMs += ms;
+      this.tickMs[this.tickCount++ % TICKS_KEPT] = ms;
     }
   }
 
