@@ -93,6 +93,12 @@ swap_changed_cb (SjWindow   *self,
                  const char *state,
                  double      cycle)
 {
+  /* A change being listened to is Applied only once it was heard
+   * (sj-window-levels.c). */
+  if (g_strcmp0 (state, "applied") == 0 && self->verifier != NULL &&
+      sj_change_verifier_is_checking (self->verifier, cycle))
+    return;
+
   sj_chat_panel_swap_changed (self->chat_panel, state, cycle);
 }
 
@@ -166,6 +172,8 @@ build_agent_cb (gpointer user_data)
   tools = sj_agent_tools_new (sj_window_get_applier (self),
                               sj_application_get_knowledge (SJ_APPLICATION (app)),
                               sj_knowledge_base_get_bundled ());
+  sj_agent_tools_set_levels (tools, self->levels);
+  sj_agent_tools_set_verifier (tools, self->verifier);
   self->agent = sj_agent_new (tools, self->history);
   sj_agent_set_skills (self->agent, sj_application_get_skills (SJ_APPLICATION (app)));
   /* Where the musician left off, before the pages show the session. */

@@ -70,6 +70,7 @@ sj_window_get_applier (SjWindow *self)
                                G_CONNECT_SWAPPED | G_CONNECT_AFTER);
       read_defaults (self);
       g_signal_connect_object (self->settings, "changed", G_CALLBACK (read_defaults), self, G_CONNECT_SWAPPED);
+      _sj_window_levels_attach (self);
     }
 
   return self->applier;

@@ -12,10 +12,12 @@
 
 #include "sj-agent-config.h"
 #include "sj-change-applier.h"
+#include "sj-change-verify.h"
 #include "sj-chat-panel.h"
 #include "sj-code-store.h"
 #include "sj-console-page.h"
 #include "sj-downloads-indicator.h"
+#include "sj-levels.h"
 #include "sj-outputs.h"
 #include "sj-panel-switcher.h"
 #include "sj-reference-page.h"
@@ -56,6 +58,12 @@ struct _SjWindow
   AdwMessageDialog     *replace_dialog;
   char                 *opened_code;  /* the code of the file opened last */
 
+  /* What the app hears of its output (sj-window-levels.c) */
+  SjLevels             *levels;
+  SjChangeVerifier     *verifier;
+  char                 *meter_label;  /* the meter's accessible name now */
+  guint                 meter_tick_id;
+
   /* OSC destinations asked about (sj-window-outputs.c) */
   GHashTable           *osc_dialogs;  /* "host:port" -> AdwMessageDialog */
 
@@ -64,6 +72,9 @@ struct _SjWindow
   GtkLabel             *tempo_label;
   gboolean              tempo_known;   /* the code has played: the page knows its tempo */
   GtkLabel             *cycle_label;
+  GtkWidget            *level_box;
+  GtkLevelBar          *level_meter;
+  GtkWidget            *clip_label;
   AdwWindowTitle       *window_title;
   AdwToastOverlay      *toast_overlay;
   GtkPaned             *paned;
@@ -110,6 +121,10 @@ void _sj_window_open_init        (SjWindow       *self);
 void _sj_window_open_dispose     (SjWindow       *self);
 void _sj_window_outputs_init     (SjWindow       *self);
 void _sj_window_outputs_dispose  (SjWindow       *self);
+void _sj_window_levels_class_init (GtkWidgetClass *widget_class);
+void _sj_window_levels_init      (SjWindow       *self);
+void _sj_window_levels_attach    (SjWindow       *self);
+void _sj_window_levels_dispose   (SjWindow       *self);
 void _sj_window_agent_class_init (GtkWidgetClass *widget_class);
 void _sj_window_agent_init       (SjWindow       *self);
 void _sj_window_agent_dispose    (SjWindow       *self);
@@ -136,6 +151,8 @@ SjSoundsPage    *_sj_window_get_sounds_page    (SjWindow *self);
 SjSkillsPage    *_sj_window_get_skills_page    (SjWindow *self);
 SjCodeStore     *_sj_window_get_code_store     (SjWindow *self);
 SjVoiceSession  *_sj_window_get_voice          (SjWindow *self);
+SjLevels        *_sj_window_get_levels         (SjWindow *self);
+SjChangeVerifier *_sj_window_get_verifier      (SjWindow *self);
 AdwMessageDialog *_sj_window_get_osc_dialog    (SjWindow   *self,
                                                 const char *destination);
 

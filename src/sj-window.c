@@ -456,6 +456,7 @@ sj_window_dispose (GObject *object)
   _sj_window_voice_dispose (self);
   _sj_window_agent_dispose (self);
   _sj_window_changes_dispose (self);
+  _sj_window_levels_dispose (self);
   _sj_window_samples_dispose (self);
   g_clear_object (&self->repl);
   g_clear_object (&self->outputs);
@@ -502,6 +503,7 @@ sj_window_class_init (SjWindowClass *klass)
 
   _sj_window_panel_class_init (widget_class);
   _sj_window_agent_class_init (widget_class);
+  _sj_window_levels_class_init (widget_class);
 }
 
 static void
@@ -577,6 +579,7 @@ sj_window_init (SjWindow *self)
   _sj_window_save_init (self);
 
   _sj_window_panel_init (self);
+  _sj_window_levels_init (self);
   _sj_window_changes_init (self);
   _sj_window_agent_init (self);
   _sj_window_voice_init (self);

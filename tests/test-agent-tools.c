@@ -480,10 +480,10 @@ test_refusals (Fixture       *fixture,
   const char *expected[] = {
     "{\"status\":\"error\",\"error\":{\"code\":\"UNKNOWN_TOOL\","
     "\"message\":\"There is no tool “play_louder”. The tools are read_code, apply_strudel_change,"
-    " strudel_knowledge, search_knowledge, skills_list and activate_skills.\",\"tool\":\"play_louder\"}}",
+    " strudel_knowledge, search_knowledge, skills_list, activate_skills and listen.\",\"tool\":\"play_louder\"}}",
     "{\"status\":\"error\",\"error\":{\"code\":\"UNKNOWN_TOOL\","
     "\"message\":\"There is no tool “”. The tools are read_code, apply_strudel_change,"
-    " strudel_knowledge, search_knowledge, skills_list and activate_skills.\",\"tool\":\"\"}}",
+    " strudel_knowledge, search_knowledge, skills_list, activate_skills and listen.\",\"tool\":\"\"}}",
     /* json-glib's own words are in the middle. */
     "{\"status\":\"error\",\"error\":{\"code\":\"INVALID_ARGUMENTS\","
     "\"message\":\"The arguments are not valid JSON (*). Send one JSON object that matches the tool's parameters.\","
@@ -547,7 +547,7 @@ test_definitions (Fixture       *fixture,
   g_autoptr(SjToolOutcome) unknown = call (fixture, "read_codes", "{}");
   g_autofree char *listed = NULL;
 
-  g_assert_cmpuint (json_array_get_length (definitions), ==, 6);
+  g_assert_cmpuint (json_array_get_length (definitions), ==, 7);
   for (guint i = 0; i < json_array_get_length (definitions); i++)
     {
       JsonObject *function = json_object_get_object_member (json_array_get_object_element (definitions, i), "function");
@@ -569,9 +569,9 @@ test_definitions (Fixture       *fixture,
     }
   g_assert_cmpint (sj_agent_tools_get_flags ("read_codes"), ==, SJ_AGENT_TOOL_NONE);
 
-  listed = g_strdup_printf ("The tools are %s, %s, %s, %s, %s and %s.", (char *) names->pdata[0], (char *) names->pdata[1],
-                            (char *) names->pdata[2], (char *) names->pdata[3], (char *) names->pdata[4],
-                            (char *) names->pdata[5]);
+  listed = g_strdup_printf ("The tools are %s, %s, %s, %s, %s, %s and %s.", (char *) names->pdata[0],
+                            (char *) names->pdata[1], (char *) names->pdata[2], (char *) names->pdata[3],
+                            (char *) names->pdata[4], (char *) names->pdata[5], (char *) names->pdata[6]);
   g_assert_nonnull (strstr (json_object_get_string_member (json_object_get_object_member (unknown->result, "error"), "message"),
                             listed));
 }

@@ -258,7 +258,7 @@ test_plain_answer (Fixture       *fixture,
   g_assert_cmpstr (json_object_get_string_member (request, "model"), ==, "test/model");
   g_assert_true (json_object_get_boolean_member (request, "stream"));
   g_assert_cmpstr (json_object_get_string_member (request, "reasoning_effort"), ==, "medium");
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (request, "tools")), ==, 6);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (request, "tools")), ==, 7);
   g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (request, "messages"), 0), "content"),
                             "apply_strudel_change"));
   user = last_user_content (request);

@@ -184,6 +184,76 @@ test_too_large (void)
   assert_rejected (huge, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE);
 }
 
+#define LEVELS_CYCLE "{\"cycle\":12,\"cps\":0.5,\"rmsDb\":-14.2,\"peakDb\":-3.1,\"clipped\":0," \
+                     "\"low\":-30,\"mid\":-15,\"high\":-40.5,\"onsets\":4," \
+                     "\"layers\":[{\"orbit\":1,\"rmsDb\":-14.2,\"peakDb\":-3.1,\"clipped\":0}]}"
+
+/* The level analysis (levels.mjs): every figure checked and bounded. */
+static void
+test_levels (void)
+{
+  g_autoptr(SjPageMessage) levels = NULL;
+  g_autoptr(GString) cycles = g_string_new ("{\"type\":\"levels\",\"now\":{\"rmsDb\":-20,\"peakDb\":-6,\"clipped\":0},"
+                                            "\"cycles\":[");
+  g_autoptr(GString) layers = g_string_new ("{\"type\":\"levels\",\"now\":{\"rmsDb\":-20,\"peakDb\":-6,\"clipped\":0},"
+                                            "\"cycles\":[{\"cycle\":1,\"cps\":0.5,\"rmsDb\":-1,\"peakDb\":-1,"
+                                            "\"clipped\":0,\"low\":-1,\"mid\":-1,\"high\":-1,\"onsets\":0,\"layers\":[");
+  g_autoptr(GString) padded = NULL;
+
+  levels = parse_ok ("{\"type\":\"levels\",\"now\":{\"rmsDb\":-20.5,\"peakDb\":-6,\"clipped\":3},"
+                     "\"cycles\":[" LEVELS_CYCLE "]}");
+  g_assert_cmpint (levels->type, ==, SJ_PAGE_MESSAGE_LEVELS);
+  g_assert_cmpfloat (levels->levels->rms_db, ==, -20.5);
+  g_assert_cmpuint (levels->levels->clipped, ==, 3);
+  g_assert_cmpuint (levels->levels->n_cycles, ==, 1);
+  g_assert_cmpfloat (levels->levels->cycles[0].cycle, ==, 12);
+  g_assert_cmpfloat (levels->levels->cycles[0].high_db, ==, -40.5);
+  g_assert_cmpuint (levels->levels->cycles[0].onsets, ==, 4);
+  g_assert_cmpuint (levels->levels->cycles[0].n_layers, ==, 1);
+  g_assert_cmpint (levels->levels->cycles[0].layers[0].orbit, ==, 1);
+
+  /* Missing, mistyped, out of range, not whole. */
+  assert_rejected ("{\"type\":\"levels\"}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"levels\",\"now\":[],\"cycles\":[]}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"levels\",\"now\":{\"rmsDb\":-20,\"peakDb\":-6,\"clipped\":0}}",
+                   SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"levels\",\"now\":{\"rmsDb\":\"loud\",\"peakDb\":-6,\"clipped\":0},\"cycles\":[]}",
+                   SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"levels\",\"now\":{\"rmsDb\":1e300,\"peakDb\":-6,\"clipped\":0},\"cycles\":[]}",
+                   SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"levels\",\"now\":{\"rmsDb\":-20,\"peakDb\":-6,\"clipped\":-1},\"cycles\":[]}",
+                   SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"levels\",\"now\":{\"rmsDb\":-20,\"peakDb\":-6,\"clipped\":0.5},\"cycles\":[]}",
+                   SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"levels\",\"now\":{\"rmsDb\":-20,\"peakDb\":-6,\"clipped\":0},\"cycles\":[7]}",
+                   SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"levels\",\"now\":{\"rmsDb\":-20,\"peakDb\":-6,\"clipped\":0},\"cycles\":"
+                   "[{\"cycle\":1.5,\"cps\":0.5,\"rmsDb\":-1,\"peakDb\":-1,\"clipped\":0,\"low\":-1,\"mid\":-1,"
+                   "\"high\":-1,\"onsets\":0,\"layers\":[]}]}",
+                   SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"levels\",\"now\":{\"rmsDb\":-20,\"peakDb\":-6,\"clipped\":0},\"cycles\":"
+                   "[{\"cycle\":1,\"cps\":0,\"rmsDb\":-1,\"peakDb\":-1,\"clipped\":0,\"low\":-1,\"mid\":-1,"
+                   "\"high\":-1,\"onsets\":0,\"layers\":[]}]}",
+                   SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+
+  /* More cycles or layers than a report holds. */
+  for (guint i = 0; i <= SJ_LEVELS_MAX_CYCLES; i++)
+    g_string_append_printf (cycles, "%s" LEVELS_CYCLE, i > 0 ? "," : "");
+  g_string_append (cycles, "]}");
+  assert_rejected (cycles->str, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE);
+  for (guint i = 0; i <= SJ_LEVELS_MAX_LAYERS; i++)
+    g_string_append_printf (layers, "%s{\"orbit\":%u,\"rmsDb\":-1,\"peakDb\":-1,\"clipped\":0}", i > 0 ? "," : "", i);
+  g_string_append (layers, "]}]}");
+  assert_rejected (layers->str, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE);
+
+  /* A levels message is small: a large one is refused whatever it holds. */
+  padded = g_string_new ("{\"type\":\"levels\",\"pad\":\"");
+  for (guint i = 0; i < SJ_LEVELS_MAX_MESSAGE_BYTES; i++)
+    g_string_append_c (padded, 'x');
+  g_string_append (padded, "\",\"now\":{\"rmsDb\":-20,\"peakDb\":-6,\"clipped\":0},\"cycles\":[]}");
+  assert_rejected (padded->str, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE);
+}
+
 static void
 test_log_levels (void)
 {
@@ -207,6 +277,7 @@ main (int   argc,
   g_test_add_func ("/page-message/wrong-fields", test_wrong_fields);
   g_test_add_func ("/page-message/too-large", test_too_large);
   g_test_add_func ("/page-message/log-levels", test_log_levels);
+  g_test_add_func ("/page-message/levels", test_levels);
 
   return g_test_run ();
 }

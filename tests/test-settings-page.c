@@ -39,6 +39,16 @@
 #define WAIT_LIMIT_SECONDS 20
 
 #define CHILD(page, name) gtk_widget_get_template_child (GTK_WIDGET (page), SJ_TYPE_SETTINGS_PAGE, name)
+static gboolean
+string_is (GSettings  *settings,
+           const char *key,
+           const char *value)
+{
+  g_autofree char *current = g_settings_get_string (settings, key);
+
+  return g_strcmp0 (current, value) == 0;
+}
+
 #define WAIT_UNTIL(condition) G_STMT_START { \
     guint wait_timeout_id_ = g_timeout_add_seconds (WAIT_LIMIT_SECONDS, wait_timed_out_cb, (gpointer) #condition); \
     while (!(condition)) \
@@ -361,6 +371,22 @@ test_bindings (void)
     g_assert_false (gtk_switch_get_active (toggle));
     g_settings_set_boolean (settings, "master-limiter", TRUE);
     WAIT_UNTIL (gtk_switch_get_active (toggle));
+  }
+
+  /* A change that makes no sound (issue 29): put back by default, or kept
+   * with a warning; the row is named for screen readers; both ways. */
+  {
+    AdwComboRow *verify_row = ADW_COMBO_ROW (CHILD (page, "verify_row"));
+
+    g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (verify_row)), ==,
+                     "When a change makes no sound");
+    gtk_test_accessible_assert_property (verify_row, GTK_ACCESSIBLE_PROPERTY_LABEL, "When a change makes no sound");
+    g_assert_cmpuint (adw_combo_row_get_selected (verify_row), ==, 0);
+    g_assert_true (string_is (settings, "verify-landed-changes", "revert"));
+    adw_combo_row_set_selected (verify_row, 1);
+    WAIT_UNTIL (string_is (settings, "verify-landed-changes", "warn"));
+    g_settings_set_string (settings, "verify-landed-changes", "revert");
+    WAIT_UNTIL (adw_combo_row_get_selected (verify_row) == 0);
   }
 
   /* Where .osc() and .midi() send: SuperDirt's address by default, MIDI

@@ -479,7 +479,7 @@ test_filters (Fixture       *fixture,
   status = dropdowns->pdata[1];
   gtk_test_accessible_assert_property (tool, GTK_ACCESSIBLE_PROPERTY_LABEL, "Filter by tool");
   gtk_test_accessible_assert_property (status, GTK_ACCESSIBLE_PROPERTY_LABEL, "Filter by status");
-  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (tool)), ==, 7);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (tool)), ==, 8);
   g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (status)), ==, 4);
 
   /* apply_strudel_change */

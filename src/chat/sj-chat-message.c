@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "sj-chat-message.h"
+#include "sj-json.h"
 #include "sj-tool-call-item.h"
 
 struct _SjChatMessage
@@ -240,6 +241,34 @@ sj_chat_message_get_tool_calls (SjChatMessage *self)
   return G_LIST_MODEL (self->tool_calls);
 }
 
+/* What the verification in an apply's result says: %SJ_CHAT_SWAP_NONE
+ * when there is none. */
+static SjChatSwap
+verification_of (const char *result)
+{
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *verification;
+  const char *status;
+
+  if (result == NULL || (root = sj_json_parse (result, -1, NULL, NULL)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return SJ_CHAT_SWAP_NONE;
+  if (!json_object_has_member (json_node_get_object (root), "verification") ||
+      !JSON_NODE_HOLDS_OBJECT (json_object_get_member (json_node_get_object (root), "verification")))
+    return SJ_CHAT_SWAP_NONE;
+
+  verification = json_object_get_object_member (json_node_get_object (root), "verification");
+  status = json_object_get_string_member_with_default (verification, "status", "");
+  if (g_str_equal (status, "reverted"))
+    return SJ_CHAT_SWAP_REVERTED;
+  if (g_str_equal (status, "kept"))
+    return SJ_CHAT_SWAP_WARNED;
+  if (g_str_equal (status, "heard") || g_str_equal (status, "unverified"))
+    return SJ_CHAT_SWAP_APPLIED;
+  if (g_str_equal (status, "listening"))
+    return SJ_CHAT_SWAP_LISTENING;
+  return SJ_CHAT_SWAP_NONE;
+}
+
 /* A finished call; a successful apply also sets the swap marker. */
 void
 sj_chat_message_add_tool_call (SjChatMessage           *self,
@@ -250,9 +279,30 @@ sj_chat_message_add_tool_call (SjChatMessage           *self,
   g_assert (SJ_IS_CHAT_MESSAGE (self));
 
   g_list_store_append (self->tool_calls, item);
-  if (g_str_equal (call->name, "apply_strudel_change") && call->status == SJ_HISTORY_TOOL_SUCCEEDED &&
-      !isnan (call->apply_cycle))
-    sj_chat_message_set_swap (self, SJ_CHAT_SWAP_QUEUED, call->apply_cycle);
+  if (!g_str_equal (call->name, "apply_strudel_change") || isnan (call->apply_cycle))
+    return;
+
+  /* An apply waits until its change was heard: the result says how that
+   * went (sj-agent-tools.c, `verification`). */
+  switch (verification_of (call->result))
+    {
+    case SJ_CHAT_SWAP_REVERTED:
+      sj_chat_message_set_swap (self, SJ_CHAT_SWAP_REVERTED, call->apply_cycle);
+      break;
+    case SJ_CHAT_SWAP_WARNED:
+      sj_chat_message_set_swap (self, SJ_CHAT_SWAP_WARNED, call->apply_cycle);
+      break;
+    case SJ_CHAT_SWAP_APPLIED:
+      sj_chat_message_set_swap (self, SJ_CHAT_SWAP_APPLIED, call->apply_cycle);
+      break;
+    case SJ_CHAT_SWAP_LISTENING:
+      sj_chat_message_set_swap (self, SJ_CHAT_SWAP_LISTENING, call->apply_cycle);
+      break;
+    default:
+      if (call->status == SJ_HISTORY_TOOL_SUCCEEDED)
+        sj_chat_message_set_swap (self, SJ_CHAT_SWAP_QUEUED, call->apply_cycle);
+      break;
+    }
 }
 
 double

@@ -18,6 +18,9 @@ typedef enum
   SJ_CHAT_SWAP_QUEUED,
   SJ_CHAT_SWAP_APPLIED,
   SJ_CHAT_SWAP_DROPPED,   /* superseded or canceled before it played */
+  SJ_CHAT_SWAP_LISTENING, /* it plays: the app listens to it (sj-change-verify.c) */
+  SJ_CHAT_SWAP_REVERTED,  /* it made no sound or failed to play: put back */
+  SJ_CHAT_SWAP_WARNED,    /* it made no sound or failed to play: kept */
 } SjChatSwap;
 
 #define SJ_TYPE_CHAT_MESSAGE (sj_chat_message_get_type ())

@@ -337,6 +337,60 @@ sj_chat_panel_swap_changed (SjChatPanel *self,
     }
 }
 
+/**
+ * sj_chat_panel_change_verified:
+ * @state: "listening", "heard", "unverified", "reverted" or "kept"
+ *   (SjChangeVerifier::changed)
+ *
+ * What the app heard of a change that landed at @cycle: the answer that
+ * made it shows Listening… while it plays its first cycles, and Applied
+ * only once it was heard. An agent's apply waits for the verdict before
+ * it finishes, so while it listens, the answer being written is the one.
+ */
+void
+sj_chat_panel_change_verified (SjChatPanel *self,
+                               const char  *state,
+                               double       cycle,
+                               const char  *message)
+{
+  SjChatSwap swap;
+  guint n;
+
+  g_assert (SJ_IS_CHAT_PANEL (self));
+
+  if (g_strcmp0 (state, "listening") == 0)
+    swap = SJ_CHAT_SWAP_LISTENING;
+  else if (g_strcmp0 (state, "reverted") == 0)
+    swap = SJ_CHAT_SWAP_REVERTED;
+  else if (g_strcmp0 (state, "kept") == 0)
+    swap = SJ_CHAT_SWAP_WARNED;
+  else
+    swap = SJ_CHAT_SWAP_APPLIED;
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(SjChatMessage) message_item = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
+      SjChatSwap current = sj_chat_message_get_swap (message_item);
+
+      if ((current == SJ_CHAT_SWAP_QUEUED || current == SJ_CHAT_SWAP_LISTENING) &&
+          sj_chat_message_get_swap_cycle (message_item) == cycle)
+        {
+          sj_chat_message_set_swap (message_item, swap, cycle);
+          return;
+        }
+
+      /* The newest answer, still being written: its apply is listening. */
+      if (i == n && sj_chat_message_get_role (message_item) == SJ_HISTORY_ROLE_ASSISTANT &&
+          sj_chat_message_get_status (message_item) == SJ_HISTORY_MESSAGE_STREAMING &&
+          current == SJ_CHAT_SWAP_NONE)
+        {
+          sj_chat_message_set_swap (message_item, swap, cycle);
+          return;
+        }
+    }
+}
+
 GListModel *
 _sj_chat_panel_get_messages (SjChatPanel *self)
 {

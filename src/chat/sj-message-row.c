@@ -107,6 +107,7 @@ update_swap (SjMessageRow *self)
 {
   double cycle = sj_chat_message_get_swap_cycle (self->message);
   g_autofree char *text = NULL;
+  gboolean warning = FALSE;
 
   switch (sj_chat_message_get_swap (self->message))
     {
@@ -119,11 +120,34 @@ update_swap (SjMessageRow *self)
     case SJ_CHAT_SWAP_DROPPED:
       text = g_strdup_printf (_("Replaced before cycle %.0f: never played"), cycle);
       break;
+    case SJ_CHAT_SWAP_LISTENING:
+      /* TRANSLATORS: a change plays from that cycle, and the app listens
+       * to it before it says Applied */
+      text = g_strdup_printf (_("Listening… (from cycle %.0f)"), cycle);
+      break;
+    case SJ_CHAT_SWAP_REVERTED:
+      text = g_strdup_printf (_("Reverted: the change from cycle %.0f made no sound or failed to play"), cycle);
+      warning = TRUE;
+      break;
+    case SJ_CHAT_SWAP_WARNED:
+      text = g_strdup_printf (_("Applied at cycle %.0f, but it made no sound or failed to play"), cycle);
+      warning = TRUE;
+      break;
     case SJ_CHAT_SWAP_NONE:
     default:
       break;
     }
 
+  if (warning)
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->swap_label), "accent");
+      gtk_widget_add_css_class (GTK_WIDGET (self->swap_label), "warning");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->swap_label), "warning");
+      gtk_widget_add_css_class (GTK_WIDGET (self->swap_label), "accent");
+    }
   gtk_widget_set_visible (GTK_WIDGET (self->swap_label), text != NULL);
   gtk_label_set_label (self->swap_label, text ? text : "");
 }

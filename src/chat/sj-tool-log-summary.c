@@ -79,6 +79,60 @@ summarize_apply (const SjHistoryToolCall *call,
   return NULL;
 }
 
+/* A change that was heard, or reverted, says so after where it landed. */
+static char *
+summarize_verified_apply (const SjHistoryToolCall *call,
+                          JsonObject              *result)
+{
+  g_autofree char *landed = summarize_apply (call, result);
+  const char *status = get_string (get_object (result, "verification"), "status");
+
+  if (landed == NULL || status == NULL)
+    return g_steal_pointer (&landed);
+  if (g_str_equal (status, "heard"))
+    /* TRANSLATORS: an applied change, then that it was heard, e.g.
+     * "scheduled for cycle 12 · heard" */
+    return g_strdup_printf (_("%s · heard"), landed);
+  if (g_str_equal (status, "reverted"))
+    /* TRANSLATORS: a change that made no sound or failed to play, put back */
+    return g_strdup_printf (_("%s · reverted: no sound or errors"), landed);
+  if (g_str_equal (status, "kept"))
+    return g_strdup_printf (_("%s · kept, but no sound or errors"), landed);
+
+  return g_steal_pointer (&landed);
+}
+
+/* What listen heard: "−14.2 dBFS, 4 onsets a cycle", "silent". */
+static char *
+summarize_listen (JsonObject *result)
+{
+  JsonNode *rms;
+  JsonNode *onsets;
+  JsonNode *silent;
+
+  if (result == NULL)
+    return NULL;
+  if (g_strcmp0 (get_string (result, "status"), "no-data") == 0)
+    /* TRANSLATORS: listen found nothing measured (the music is stopped) */
+    return g_strdup (_("nothing measured"));
+
+  silent = json_object_get_member (result, "silent");
+  if (silent != NULL && JSON_NODE_HOLDS_VALUE (silent) && json_node_get_value_type (silent) == G_TYPE_BOOLEAN &&
+      json_node_get_boolean (silent))
+    /* TRANSLATORS: listen heard no sound */
+    return g_strdup (_("silent"));
+
+  rms = json_object_get_member (result, "rmsDb");
+  onsets = json_object_get_member (result, "onsetsPerCycle");
+  if (rms == NULL || !JSON_NODE_HOLDS_VALUE (rms) || onsets == NULL || !JSON_NODE_HOLDS_VALUE (onsets))
+    return NULL;
+
+  /* TRANSLATORS: what listen measured: the level in dB below full scale,
+   * then the note attacks heard in a cycle, e.g. "−14.2 dBFS, 4 onsets a cycle" */
+  return g_strdup_printf (_("%.1f dBFS, %.1f onsets a cycle"), json_node_get_double (rms),
+                          json_node_get_double (onsets));
+}
+
 static char *
 summarize_read_code (JsonObject *result)
 {
@@ -193,7 +247,9 @@ sj_tool_log_summary (const SjHistoryToolCall *call)
     /* TRANSLATORS: a tool call that failed, with the error's code */
     summary = g_strdup_printf (_("failed: %s"), sj_json_object_get_string (error, "code"));
   else if (g_strcmp0 (call->name, "apply_strudel_change") == 0)
-    summary = summarize_apply (call, result);
+    summary = summarize_verified_apply (call, result);
+  else if (g_strcmp0 (call->name, "listen") == 0)
+    summary = summarize_listen (result);
   else if (g_strcmp0 (call->name, "read_code") == 0)
     summary = summarize_read_code (result);
   else if (g_strcmp0 (call->name, "strudel_knowledge") == 0 ||

@@ -62,6 +62,7 @@ struct _SjSettingsPage
   AdwEntryRow          *key_entry_row;
   GtkButton            *key_set_button;
   AdwComboRow          *quantize_row;
+  AdwComboRow          *verify_row;
   AdwActionRow         *bars_row;
   GtkSpinButton        *bars_spin;
   GtkSpinButton        *bar_cycles_spin;

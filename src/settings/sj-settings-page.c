@@ -31,6 +31,7 @@ static const char * const provider_choices[] = { "openrouter", "custom", NULL };
 static const char * const reasoning_choices[] = { "fast", "balanced", "deep", NULL };
 static const char * const quantize_choices[] = { "next_cycle", "next_bar", "bars", NULL };
 static const char * const midi_backend_choices[] = { "auto", "jack", "alsa", NULL };
+static const char * const verify_choices[] = { "revert", "warn", NULL };
 
 G_DEFINE_FINAL_TYPE (SjSettingsPage, sj_settings_page, GTK_TYPE_WIDGET)
 
@@ -123,6 +124,7 @@ bind_settings (SjSettingsPage *self)
   g_settings_bind (self->settings, "temperature", self->temperature_spin, "value", G_SETTINGS_BIND_DEFAULT);
 
   bind_choices (self, "quantize", self->quantize_row, quantize_choices);
+  bind_choices (self, "verify-landed-changes", self->verify_row, verify_choices);
   g_settings_bind (self->settings, "quantize-bars", self->bars_spin, "value", G_SETTINGS_BIND_DEFAULT);
   bind_only_for (self, "quantize", "bars", self->bars_row, "sensitive");
   g_settings_bind (self->settings, "bar-cycles", self->bar_cycles_spin, "value", G_SETTINGS_BIND_DEFAULT);
@@ -343,6 +345,7 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, key_entry_row);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, key_set_button);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, quantize_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, verify_row);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, bars_row);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, bars_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, bar_cycles_spin);

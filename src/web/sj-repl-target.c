@@ -45,6 +45,27 @@ sj_repl_target_init (SjReplTarget *self)
 {
 }
 
+static void
+swap_changed_cb (SjReplTarget *self,
+                 const char   *state,
+                 double        cycle)
+{
+  g_signal_emit_by_name (self, "swap-changed", state, cycle);
+}
+
+/* Errors of the playing music: a sample that could not be loaded or
+ * decoded, a note that could not be triggered. An evaluation's own error
+ * ("[eval] error: …") is the swap's answer, not the music's. */
+static void
+log_cb (SjReplTarget *self,
+        SjLogEntry   *entry)
+{
+  const char *message = sj_log_entry_get_message (entry);
+
+  if (sj_log_entry_get_level (entry) == SJ_LOG_LEVEL_ERROR && !g_str_has_prefix (message, "[eval]"))
+    g_signal_emit_by_name (self, "page-error", message);
+}
+
 SjReplTarget *
 sj_repl_target_new (SjRepl *repl)
 {
@@ -54,6 +75,8 @@ sj_repl_target_new (SjRepl *repl)
 
   self = g_object_new (SJ_TYPE_REPL_TARGET, NULL);
   g_set_weak_pointer (&self->repl, repl);
+  g_signal_connect_object (repl, "swap-changed", G_CALLBACK (swap_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (repl, "log", G_CALLBACK (log_cb), self, G_CONNECT_SWAPPED);
 
   return self;
 }

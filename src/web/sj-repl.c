@@ -72,6 +72,7 @@ enum {
   SWAP_CHANGED,
   OUTPUT,
   MIDI_INPUT,
+  LEVELS,
   N_SIGNALS
 };
 
@@ -175,6 +176,10 @@ handle_message (SjRepl        *self,
       /* The user's folders of samples (sj-repl-user-samples.c). */
       json_builder_set_member_name (builder, "userSamples");
       json_builder_add_value (builder, _sj_repl_user_samples_for_hello (self));
+      /* The level analysis (levels.mjs); bench/levels turns it off for its
+       * A/B run. */
+      json_builder_set_member_name (builder, "levels");
+      json_builder_add_boolean_value (builder, g_strcmp0 (g_getenv ("STRUDEL_JAM_LEVELS"), "0") != 0);
       json_builder_end_object (builder);
       root = json_builder_get_root (builder);
       return json_to_string (root, FALSE);
@@ -231,6 +236,10 @@ handle_message (SjRepl        *self,
 
     case SJ_PAGE_MESSAGE_MIDI_IN:
       g_signal_emit (self, signals[MIDI_INPUT], 0, message->text);
+      break;
+
+    case SJ_PAGE_MESSAGE_LEVELS:
+      g_signal_emit (self, signals[LEVELS], 0, message->levels);
       break;
 
     default:
@@ -541,6 +550,17 @@ sj_repl_class_init (SjReplClass *klass)
   signals[MIDI_INPUT] =
     g_signal_new ("midi-input", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /**
+   * SjRepl::levels:
+   * @report: (type gpointer): the validated #SjLevelReport, valid during
+   *   the emission
+   *
+   * What the page measured of its output (data/web/src/levels.mjs), four
+   * times a second while it sounds; SjLevels keeps it.
+   */
+  signals[LEVELS] =
+    g_signal_new ("levels", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
   signals[EXTERNAL_REQUEST] =
     g_signal_new ("external-request", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);

@@ -25,10 +25,11 @@ import { soundSnapshot, watchSounds } from './sounds.mjs';
 import { Swapper } from './swap.mjs';
 import { labelOf, preloadPattern } from './preload.mjs';
 import { installSoundFetchGuard, isLoadFailure, sayUnavailable } from './unavailable.mjs';
-import { installLimiter, setLimiter, limiterState } from './limiter.mjs';
+import { installLimiter, setLimiter, limiterState, finalNode, onOutputRouted } from './limiter.mjs';
 import * as remote from './remote-scope.mjs';
 import * as outputs from './outputs.mjs';
 import { receiveMidiControls } from './midi-in.mjs';
+import { Levels } from './levels.mjs';
 
 const { evalScope, logger, silence } = core;
 const { StrudelMirror } = codemirror;
@@ -132,13 +133,32 @@ async function prebake() {
 // user is only reading code.
 let audioReady;
 function ensureAudio() {
-  audioReady ??= settle('audio', initAudio().then(() => installLimiter(getSuperdoughAudioController())));
+  audioReady ??= settle('audio', initAudio().then(() => installLimiter(getSuperdoughAudioController()))).then((result) => {
+    if (levelsWanted) {
+      levels.start();
+    }
+    return result;
+  });
   return audioReady;
 }
+
+// What the app hears of its output (levels.mjs); the hello may turn it off
+// (STRUDEL_JAM_LEVELS=0, for bench/levels' A/B run).
+let levelsWanted = true;
+const levels = new Levels({
+  getAudioContext,
+  getController: getSuperdoughAudioController,
+  getScheduler: () => scheduler(),
+  getMasterNode: finalNode,
+  onOutputRouted,
+  setInterval: (fn, ms) => workerTimers.setInterval(fn, ms),
+  clearInterval: (id) => workerTimers.clearInterval(id),
+});
 
 function output(hap, deadline, duration, cps, t) {
   stats.triggered++;
   swapper?.noteTrigger(hap, t, cps);
+  levels.noteTrigger(hap, t, cps);
   const lateMs = (getAudioContext().currentTime - t) * 1000;
   if (lateMs > 0) {
     stats.late++;
@@ -406,6 +426,10 @@ const bridge = {
   getLimiter() {
     return limiterState();
   },
+  // What the level analysis (levels.mjs) cost the main thread so far.
+  getLevelsCost() {
+    return levels.cost();
+  },
 };
 window.sjBridge = bridge;
 
@@ -445,6 +469,7 @@ async function main() {
   const hello = await request({ type: 'hello', version: PROTOCOL_VERSION });
   const initialCode = typeof hello?.code === 'string' ? hello.code : '';
   capFrameRate(Number(hello?.drawFps ?? 60));
+  levelsWanted = hello?.levels !== false;
   setLimiter(hello?.limiter !== false);
   const prebaked = prebake();
 

@@ -10,6 +10,8 @@
 #pragma once
 
 #include "sj-agent-tools.h"
+#include "sj-change-verify.h"
+#include "sj-levels.h"
 
 G_BEGIN_DECLS
 
@@ -21,6 +23,8 @@ struct _SjAgentTools
   SjKnowledge     *knowledge;
   SjKnowledgeBase *knowledge_base;
   SjSkillRegistry *skills;           /* nullable */
+  SjLevels        *levels;           /* nullable: what listen reads */
+  SjChangeVerifier *verifier;        /* nullable: apply waits for its verdict */
   GStrv            pinned_skills;    /* the session's, as the agent last said */
   GStrv            activated_skills;
 };

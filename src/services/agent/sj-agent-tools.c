@@ -44,6 +44,7 @@ static void run_read_code         (SjAgentTools *, SjToolOutcome *, JsonNode *, 
 static void run_apply             (SjAgentTools *, SjToolOutcome *, JsonNode *, GTask *);
 static void run_strudel_knowledge (SjAgentTools *, SjToolOutcome *, JsonNode *, GTask *);
 static void run_search_knowledge  (SjAgentTools *, SjToolOutcome *, JsonNode *, GTask *);
+static void run_listen            (SjAgentTools *, SjToolOutcome *, JsonNode *, GTask *);
 
 /* In the order data/agent/tools.json lists them, which is the order the
  * model reads them in (checked when they are loaded). */
@@ -54,7 +55,14 @@ static const ToolEntry tools[] = {
   { "search_knowledge",     run_search_knowledge,  SJ_AGENT_TOOL_NONE },
   { "skills_list",          _sj_agent_tools_run_skills_list,     SJ_AGENT_TOOL_NONE },
   { "activate_skills",      _sj_agent_tools_run_activate_skills, SJ_AGENT_TOOL_ACTIVATES_SKILLS },
+  { "listen",               run_listen,            SJ_AGENT_TOOL_NONE },
 };
+
+/* How long apply_strudel_change waits to hear a change that landed (the
+ * boundary, then SJ_CHANGE_VERIFY_CYCLES cycles): past it, the result
+ * says the app is still listening. */
+#define APPLY_VERIFY_TIMEOUT_MS 30000
+#define LISTEN_DEFAULT_CYCLES 2
 
 static const ToolEntry *
 find_tool (const char *name)
@@ -159,6 +167,8 @@ sj_agent_tools_dispose (GObject *object)
   g_clear_object (&self->knowledge);
   g_clear_object (&self->knowledge_base);
   g_clear_object (&self->skills);
+  g_clear_object (&self->levels);
+  g_clear_object (&self->verifier);
 
   G_OBJECT_CLASS (sj_agent_tools_parent_class)->dispose (object);
 }
@@ -224,6 +234,33 @@ sj_agent_tools_set_skills (SjAgentTools    *self,
   g_assert (SJ_IS_AGENT_TOOLS (self));
 
   g_set_object (&self->skills, skills);
+}
+
+/**
+ * sj_agent_tools_set_levels:
+ * @levels: (nullable): what the listen tool reads
+ */
+void
+sj_agent_tools_set_levels (SjAgentTools *self,
+                           SjLevels     *levels)
+{
+  g_assert (SJ_IS_AGENT_TOOLS (self));
+
+  g_set_object (&self->levels, levels);
+}
+
+/**
+ * sj_agent_tools_set_verifier:
+ * @verifier: (nullable): what hears a landed change; with it,
+ *   apply_strudel_change answers once the change was heard (or reverted)
+ */
+void
+sj_agent_tools_set_verifier (SjAgentTools     *self,
+                             SjChangeVerifier *verifier)
+{
+  g_assert (SJ_IS_AGENT_TOOLS (self));
+
+  g_set_object (&self->verifier, verifier);
 }
 
 /**
@@ -323,6 +360,34 @@ _sj_agent_tools_finish_outcome (GTask         *task,
   g_task_return_pointer (task, outcome, (GDestroyNotify) sj_tool_outcome_free);
 }
 
+/* The verdict goes into the result as `verification: {status, message,
+ * cycle}`; a change that was reverted did not work. */
+static void
+verify_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SjToolOutcome *outcome = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  JsonObject *verdict;
+
+  verdict = sj_change_verifier_wait_finish (SJ_CHANGE_VERIFIER (object), result, &error);
+  if (verdict == NULL)
+    {
+      /* Stopped while listening: the change landed all the same. */
+      verdict = json_object_new ();
+      json_object_set_string_member (verdict, "status", "unverified");
+      json_object_set_string_member (verdict, "message", "stopped before the change was heard");
+    }
+
+  if (g_strcmp0 (json_object_get_string_member_with_default (verdict, "status", ""), "reverted") == 0)
+    outcome->status = SJ_HISTORY_TOOL_FAILED;
+  json_object_set_object_member (outcome->result, "verification", verdict);
+
+  _sj_agent_tools_finish_outcome (task, outcome);
+}
+
 static void
 apply_cb (GObject      *object,
           GAsyncResult *result,
@@ -350,9 +415,23 @@ apply_cb (GObject      *object,
   outcome->result = sj_change_result_to_json (answer);
   if (answer->status != SJ_CHANGE_STATUS_REJECTED)
     {
+      SjAgentTools *self = g_task_get_source_object (task);
+
       outcome->status = SJ_HISTORY_TOOL_SUCCEEDED;
       outcome->apply_cycle = answer->apply_at_cycle;
       outcome->known_hash = g_strdup (answer->new_hash);
+
+      /* A change that plays is heard before the model is told it worked. */
+      if (self->verifier != NULL && answer->status == SJ_CHANGE_STATUS_SCHEDULED &&
+          sj_change_verifier_is_checking (self->verifier, answer->apply_at_cycle))
+        {
+          /* Arguments are evaluated in any order: the cancellable first. */
+          GCancellable *cancellable = g_task_get_cancellable (task);
+
+          sj_change_verifier_wait_async (self->verifier, answer->new_hash, APPLY_VERIFY_TIMEOUT_MS,
+                                         cancellable, verify_cb, g_steal_pointer (&task));
+          return;
+        }
     }
   else
     {
@@ -473,6 +552,54 @@ run_search_knowledge (SjAgentTools  *self,
   g_autoptr(JsonNode) answer = sj_knowledge_base_search_json (self->knowledge_base, json_node_get_object (arguments));
 
   finish_knowledge (outcome, answer, task);
+}
+
+/* What the app heard of its output over the last cycles (sj-levels.c). */
+static void
+run_listen (SjAgentTools  *self,
+            SjToolOutcome *outcome,
+            JsonNode      *arguments,
+            GTask         *task)
+{
+  JsonObject *input = json_node_get_object (arguments);
+  JsonNode *node = json_object_get_member (input, "cycles");
+  gint64 cycles = LISTEN_DEFAULT_CYCLES;
+  g_autoptr(GTask) owned = task;
+
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      double value = JSON_NODE_HOLDS_VALUE (node) &&
+                     (json_node_get_value_type (node) == G_TYPE_INT64 ||
+                      json_node_get_value_type (node) == G_TYPE_DOUBLE) ? json_node_get_double (node) : NAN;
+
+      if (isnan (value) || value != floor (value) || value < 1 || value > SJ_LEVELS_MAX_LISTEN)
+        {
+          g_autofree char *message = g_strdup_printf ("cycles must be a whole number from 1 to %d",
+                                                      SJ_LEVELS_MAX_LISTEN);
+          SjToolOutcome *refused = sj_tool_outcome_new_refused (outcome->name, outcome->call_id, outcome->arguments,
+                                                                "INVALID_ARGUMENTS", message);
+
+          refused->started = outcome->started;
+          sj_tool_outcome_free (outcome);
+          _sj_agent_tools_finish_outcome (task, refused);
+          return;
+        }
+      cycles = (gint64) value;
+    }
+
+  if (self->levels == NULL)
+    {
+      SjToolOutcome *refused = sj_tool_outcome_new_refused (outcome->name, outcome->call_id, outcome->arguments,
+                                                            "NOT_AVAILABLE", "The app cannot hear its output here.");
+
+      refused->started = outcome->started;
+      sj_tool_outcome_free (outcome);
+      _sj_agent_tools_finish_outcome (task, refused);
+      return;
+    }
+
+  outcome->result = sj_levels_listen (self->levels, (guint) cycles);
+  _sj_agent_tools_finish_outcome (task, outcome);
 }
 
 /* "a, b, c and d": what the model is told when it names no tool of ours. */

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sj-change-applier.h"
+#include "sj-change-verify.h"
 #include "sj-history-store.h"
 #include "sj-knowledge.h"
 #include "sj-knowledge-base.h"
@@ -67,6 +68,10 @@ SjAgentToolFlags sj_agent_tools_get_flags       (const char         *name);
 SjChangeApplier *sj_agent_tools_get_applier     (SjAgentTools       *self);
 void             sj_agent_tools_set_skills      (SjAgentTools       *self,
                                                  SjSkillRegistry    *skills);
+void             sj_agent_tools_set_levels      (SjAgentTools       *self,
+                                                 SjLevels           *levels);
+void             sj_agent_tools_set_verifier    (SjAgentTools       *self,
+                                                 SjChangeVerifier   *verifier);
 void             sj_agent_tools_set_session_skills (SjAgentTools    *self,
                                                  const char * const *pinned,
                                                  const char * const *activated);

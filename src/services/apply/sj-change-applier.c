@@ -27,6 +27,13 @@
 
 G_DEFINE_FINAL_TYPE (SjChangeApplier, sj_change_applier, G_TYPE_OBJECT)
 
+enum {
+  LANDING,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 typedef struct
 {
   SjChangeRequest *request;
@@ -75,6 +82,23 @@ static void
 sj_change_applier_class_init (SjChangeApplierClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = sj_change_applier_finalize;
+
+  /**
+   * SjChangeApplier::landing:
+   * @previous: the code that played before
+   * @code: the code the page was given
+   * @hash: its hash
+   * @cycle: the boundary it starts at (0 when applied while stopped)
+   * @applied: whether it is already playing (applied at once, stopped)
+   * @source: who asked: "agent", "user" or "verify"
+   *
+   * A change passed every check and the page has it: what checks that it
+   * is heard (sj-change-verify.c) starts here.
+   */
+  signals[LANDING] =
+    g_signal_new ("landing", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 6,
+                  G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_BOOLEAN, G_TYPE_STRING);
 }
 
 static void
@@ -266,6 +290,9 @@ swap_cb (GObject      *object,
     sj_timeline_push (self->timeline, apply->code,
                       json_object_get_double_member_with_default (swap, "applyAtCycle", 0), apply->source);
 
+  g_signal_emit (self, signals[LANDING], 0, apply->current, apply->code, apply->hash,
+                 json_object_get_double_member_with_default (swap, "applyAtCycle", 0),
+                 g_str_equal (status, "applied"), apply->source);
   g_task_return_pointer (task, success (apply, swap), (GDestroyNotify) sj_change_result_unref);
 }
 

@@ -12,6 +12,24 @@ G_DEFINE_INTERFACE (SjLiveTarget, sj_live_target, G_TYPE_OBJECT)
 static void
 sj_live_target_default_init (SjLiveTargetInterface *iface)
 {
+  /**
+   * SjLiveTarget::swap-changed:
+   * @state: "scheduled", "applied", "superseded" or "canceled"
+   * @cycle: the swap's boundary
+   *
+   * What became of a swap the target was given (SjRepl::swap-changed).
+   */
+  g_signal_new ("swap-changed", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST,
+                0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
+  /**
+   * SjLiveTarget::page-error:
+   * @message: the Console line
+   *
+   * The music reported an error while playing: a sample that could not be
+   * loaded or decoded, a note that could not be triggered.
+   */
+  g_signal_new ("page-error", G_TYPE_FROM_INTERFACE (iface), G_SIGNAL_RUN_LAST,
+                0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 void

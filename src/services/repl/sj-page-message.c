@@ -32,6 +32,7 @@ static const struct {
   { "swap", SJ_PAGE_MESSAGE_SWAP },
   { "output", SJ_PAGE_MESSAGE_OUTPUT },
   { "midi-in", SJ_PAGE_MESSAGE_MIDI_IN },
+  { "levels", SJ_PAGE_MESSAGE_LEVELS },
   { "nothing-to-play", SJ_PAGE_MESSAGE_NOTHING_TO_PLAY },
 };
 
@@ -49,6 +50,7 @@ sj_page_message_free (SjPageMessage *message)
 
   g_clear_pointer (&message->text, g_free);
   g_clear_pointer (&message->object, json_object_unref);
+  g_clear_pointer (&message->levels, g_free);
   g_free (message);
 }
 
@@ -307,6 +309,161 @@ sj_sound_snapshot_validate (JsonObject  *sounds,
   return TRUE;
 }
 
+/* Levels (data/web/src/levels.mjs) ---------------------------------------- */
+
+#define DB_MIN (-200.0)
+#define DB_MAX 100.0
+
+static gboolean
+too_many (GError     **error,
+          const char  *field,
+          guint        max)
+{
+  g_set_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE,
+               "field “%s” holds more than %u items", field, max);
+  return FALSE;
+}
+
+static gboolean
+get_count (JsonObject *object,
+           const char *name,
+           double      max,
+           guint      *out,
+           GError    **error)
+{
+  double value;
+
+  if (!get_number (object, name, 0, max, &value, error))
+    return FALSE;
+  if (value != floor (value))
+    return invalid (error, name, "a whole number");
+
+  *out = (guint) value;
+  return TRUE;
+}
+
+static JsonArray *
+get_array (JsonObject  *object,
+           const char  *name,
+           guint        max,
+           GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  JsonArray *array;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      invalid (error, name, "an array");
+      return NULL;
+    }
+
+  array = json_node_get_array (node);
+  if (json_array_get_length (array) > max)
+    {
+      too_many (error, name, max);
+      return NULL;
+    }
+
+  return array;
+}
+
+static JsonObject *
+get_object_element (JsonArray   *array,
+                    guint        i,
+                    const char  *name,
+                    GError     **error)
+{
+  JsonNode *node = json_array_get_element (array, i);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      invalid (error, name, "an array of objects");
+      return NULL;
+    }
+
+  return json_node_get_object (node);
+}
+
+static gboolean
+parse_cycle_levels (SjCycleLevels  *cycle,
+                    JsonObject     *object,
+                    GError        **error)
+{
+  JsonArray *layers;
+  double orbit;
+
+  if (!get_number (object, "cycle", -1e12, 1e12, &cycle->cycle, error) ||
+      !get_number (object, "cps", 1e-6, 1e6, &cycle->cps, error) ||
+      !get_number (object, "rmsDb", DB_MIN, DB_MAX, &cycle->rms_db, error) ||
+      !get_number (object, "peakDb", DB_MIN, DB_MAX, &cycle->peak_db, error) ||
+      !get_number (object, "low", DB_MIN, DB_MAX, &cycle->low_db, error) ||
+      !get_number (object, "mid", DB_MIN, DB_MAX, &cycle->mid_db, error) ||
+      !get_number (object, "high", DB_MIN, DB_MAX, &cycle->high_db, error) ||
+      !get_count (object, "clipped", 1e9, &cycle->clipped, error) ||
+      !get_count (object, "onsets", 1e6, &cycle->onsets, error))
+    return FALSE;
+  if (cycle->cycle != floor (cycle->cycle))
+    return invalid (error, "cycle", "a whole number");
+
+  if ((layers = get_array (object, "layers", SJ_LEVELS_MAX_LAYERS, error)) == NULL)
+    return FALSE;
+
+  cycle->n_layers = json_array_get_length (layers);
+  for (guint i = 0; i < cycle->n_layers; i++)
+    {
+      SjLayerLevels *layer = &cycle->layers[i];
+      JsonObject *element = get_object_element (layers, i, "layers", error);
+
+      if (element == NULL ||
+          !get_number (element, "orbit", 0, 1024, &orbit, error) ||
+          !get_number (element, "rmsDb", DB_MIN, DB_MAX, &layer->rms_db, error) ||
+          !get_number (element, "peakDb", DB_MIN, DB_MAX, &layer->peak_db, error) ||
+          !get_count (element, "clipped", 1e9, &layer->clipped, error))
+        return FALSE;
+      if (orbit != floor (orbit))
+        return invalid (error, "orbit", "a whole number");
+      layer->orbit = (int) orbit;
+    }
+
+  return TRUE;
+}
+
+/* A levels message: `{now: {rmsDb, peakDb, clipped}, cycles: [{cycle,
+ * cps, rmsDb, peakDb, low, mid, high, clipped, onsets, layers: [{orbit,
+ * rmsDb, peakDb, clipped}]}]}`, at most SJ_LEVELS_MAX_CYCLES cycles of
+ * SJ_LEVELS_MAX_LAYERS layers, every figure finite and in range. */
+static gboolean
+parse_levels (SjLevelReport  *report,
+              JsonObject     *object,
+              GError        **error)
+{
+  JsonNode *node = json_object_get_member (object, "now");
+  JsonObject *now;
+  JsonArray *cycles;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, "now", "an object");
+  now = json_node_get_object (node);
+  if (!get_number (now, "rmsDb", DB_MIN, DB_MAX, &report->rms_db, error) ||
+      !get_number (now, "peakDb", DB_MIN, DB_MAX, &report->peak_db, error) ||
+      !get_count (now, "clipped", 1e9, &report->clipped, error))
+    return FALSE;
+
+  if ((cycles = get_array (object, "cycles", SJ_LEVELS_MAX_CYCLES, error)) == NULL)
+    return FALSE;
+
+  report->n_cycles = json_array_get_length (cycles);
+  for (guint i = 0; i < report->n_cycles; i++)
+    {
+      JsonObject *element = get_object_element (cycles, i, "cycles", error);
+
+      if (element == NULL || !parse_cycle_levels (&report->cycles[i], element, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 static gboolean
 parse_body (SjPageMessage  *message,
             JsonObject     *object,
@@ -384,6 +541,10 @@ parse_body (SjPageMessage  *message,
 
     case SJ_PAGE_MESSAGE_MIDI_IN:
       return get_string (object, "port", 256, &message->text, error);
+
+    case SJ_PAGE_MESSAGE_LEVELS:
+      message->levels = g_new0 (SjLevelReport, 1);
+      return parse_levels (message->levels, object, error);
 
     default:
       g_assert_not_reached ();
@@ -476,6 +637,14 @@ sj_page_message_parse (const char  *json,
           return NULL;
         }
       message->id = json_node_get_int (node);
+    }
+
+  /* Levels come four times a second: a large one is not a levels report. */
+  if (message->type == SJ_PAGE_MESSAGE_LEVELS && (gsize)length > SJ_LEVELS_MAX_MESSAGE_BYTES)
+    {
+      g_set_error (error, SJ_PAGE_MESSAGE_ERROR, SJ_PAGE_MESSAGE_ERROR_TOO_LARGE,
+                   "levels message of %" G_GSSIZE_FORMAT " bytes exceeds the limit", length);
+      return NULL;
     }
 
   if (!parse_body (message, object, error))

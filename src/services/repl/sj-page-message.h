@@ -7,6 +7,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "sj-levels.h"
 #include "sj-log-entry.h"
 
 G_BEGIN_DECLS
@@ -33,6 +34,7 @@ typedef enum
   SJ_PAGE_MESSAGE_SWAP,
   SJ_PAGE_MESSAGE_OUTPUT,
   SJ_PAGE_MESSAGE_MIDI_IN,
+  SJ_PAGE_MESSAGE_LEVELS,
   SJ_PAGE_MESSAGE_NOTHING_TO_PLAY,
 } SjPageMessageType;
 
@@ -60,6 +62,7 @@ typedef struct
   int                column;
   double             cycle;     /* SWAP: the swap's boundary */
   JsonObject        *object;    /* SOUNDS snapshot, READY versions, OUTPUT the whole message */
+  SjLevelReport     *levels;    /* LEVELS */
 } SjPageMessage;
 
 /* Upper bounds on what the page may send; anything larger is refused. */

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+//
+// What the app hears of its own output (issue 29). Native Web Audio nodes
+// tap the last node before the destination (the master limiter's ceiling
+// when it is on, superdough's master gain when it is off: limiter.mjs's
+// finalNode(), tapped again whenever onOutputRouted() says the wiring
+// changed), so the figures are what the listener hears: AnalyserNodes on
+// its two channels and, after band filters, on its mono mix; and an
+// AnalyserNode on each orbit's output (the `$:` layers when they play on
+// their own orbits; layers sharing an orbit are heard together). No script
+// runs on the audio thread (an AudioWorklet cost the web process several %
+// of a core, bench/levels): four times a second the samples played since
+// the last tick are read and summed here (RMS, peak, full-scale samples,
+// bands, onsets), mapped to the scheduler's cycles from the audio time of
+// the notes it triggers, and one small `levels` message goes to the app:
+// the level of the last quarter second (for the meter) and the figures of
+// every cycle that finished meanwhile (for `listen` and for checking that a
+// change was heard). The app checks every field (sj-page-message.c).
+
+import { post } from './post.mjs';
+
+const POST_MS = 250;
+const TICKS_KEPT = 64;
+const MAX_ORBITS = 8;
+const ORBIT_WINDOW = 8192; // samples of each orbit read a tick (186 ms at 44.1 kHz)
+const MAX_CYCLES = 8;
+const FLOOR_DB = -120;
+// Each analyser keeps the last READ_FRAMES samples (743 ms at 44.1 kHz, the
+// most it can: three ticks, for a main thread that is late): every sample
+// is read once.
+const READ_FRAMES = 32768;
+const CHUNK_FRAMES = 2048; // the sums go to a cycle this many at a time
+const BUTTERWORTH_Q_DB = 20 * Math.log10(Math.SQRT1_2);
+const BLOCK = 128; // onsets are looked for a render quantum at a time
+const ONSET_FLOOR = 1e-5; // -50 dBFS: quieter blocks never start an onset
+const ONSET_RATIO = 4; // 6 dB over the background
+const ONSET_GAP_S = 0.05; // two onsets are at least 50 ms apart (more than a chunk)
+
+function db(meanSquare) {
+  if (!(meanSquare > 0)) {
+    return FLOOR_DB;
+  }
+  return Math.max(FLOOR_DB, Math.min(24, 10 * Math.log10(meanSquare)));
+}
+
+function peakDb(peak) {
+  return peak > 0 ? Math.max(FLOOR_DB, Math.min(24, 20 * Math.log10(peak))) : FLOOR_DB;
+}
+
+const round = (x) => Math.round(x * 10) / 10;
+
+function emptySums() {
+  return { sumSq: 0, n: 0, frames: 0, seconds: 0, peak: 0, clipped: 0, lowSq: 0, midSq: 0, highSq: 0, onsets: 0 };
+}
+
+function addSums(into, chunk) {
+  into.sumSq += chunk.sumSq;
+  into.n += chunk.n;
+  into.frames += chunk.frames;
+  into.seconds += chunk.d;
+  into.peak = Math.max(into.peak, chunk.peak);
+  into.clipped += chunk.clipped;
+  into.lowSq += chunk.lowSq ?? 0;
+  into.midSq += chunk.midSq ?? 0;
+  into.highSq += chunk.highSq ?? 0;
+  into.onsets += chunk.onsets ?? 0;
+}
+
+export class Levels {
+  // getAudioContext(), getController() (superdough's audio controller) and
+  // getScheduler() (Strudel's Cyclist, or undefined) are read each time:
+  // superdough may rebuild its output, the scheduler comes with the editor.
+  // getMasterNode() answers the last node before the destination (or null
+  // before audio exists); onOutputRouted(listener) calls back when it changes.
+  constructor({ getAudioContext, getController, getScheduler, getMasterNode, onOutputRouted, setInterval, clearInterval }) {
+    this.getAudioContext = getAudioContext;
+    this.getMasterNode = getMasterNode ?? (() => null);
+    // A rewiring disconnects superdough's master gain from everything, the
+    // tap included: tap again, even when the node is the same.
+    onOutputRouted?.(() => {
+      if (this.master) {
+        this.untap(this.master);
+        this.master = null;
+      }
+      if (this.timer) {
+        this.connect();
+      }
+    });
+    this.getController = getController;
+    this.getScheduler = getScheduler;
+    this.setInterval = setInterval;
+    this.clearInterval = clearInterval;
+    this.master = null; // { node, source }
+    this.orbits = new Map(); // orbit number -> { node, source }
+    this.anchor = null; // { cycle, time, cps } from the last triggered note
+    this.now = emptySums();
+    this.open = new Map(); // cycle -> { sums, orbits: Map, cps }
+    this.finished = [];
+    this.timer = 0;
+    this.quietPosts = 0;
+    this.onset = { background: 0, last: -1 };
+    this.costMs = 0;
+    this.tickMs = [];
+    this.tickCount = 0;
+    this.lostFrames = 0; // played while the main thread was too late to read them
+    this.started = null;
+  }
+
+  // Starts the taps and the ticks; settles, never throws.
+  async start() {
+    const ac = this.getAudioContext();
+    if (!ac || typeof AnalyserNode === 'undefined') {
+      return false;
+    }
+    this.connect();
+    if (!this.timer) {
+      this.timer = this.setInterval(() => this.tick(), POST_MS);
+    }
+    return true;
+  }
+
+  // The audio time and cycle of a note the scheduler triggered: the map
+  // from the audio clock to cycles, latency included.
+  noteTrigger(hap, t, cps) {
+    const cycle = hap?.whole?.begin?.valueOf();
+    if (Number.isFinite(cycle) && Number.isFinite(t) && cps > 0) {
+      this.anchor = { cycle, time: t, cps };
+    }
+  }
+
+  cycleAt(time) {
+    const s = this.getScheduler();
+    if (!s?.started) {
+      return null;
+    }
+    const a = this.anchor;
+    if (a && a.cps === s.cps && Math.abs(time - a.time) < 16 / a.cps) {
+      return a.cycle + (time - a.time) * a.cps;
+    }
+    // Nothing triggered lately (a silent pattern): the scheduler's clock,
+    // and the latency it adds to every note.
+    const ac = this.getAudioContext();
+    return s.now() + (time - ac.currentTime - (s.latency ?? 0.1)) * s.cps;
+  }
+
+  // The master output, heard through native nodes only: its two channels
+  // (for the peak and the full-scale samples of each), and the mono mix
+  // through low-pass 250 Hz, band 250 Hz-4 kHz and high-pass 4 kHz
+  // filters (second-order Butterworth, as the bands are defined), each into
+  // an AnalyserNode that keeps the last READ_FRAMES samples. Each tick reads
+  // the samples that came since the one before (readMaster()).
+  tap(source) {
+    const ac = this.getAudioContext();
+    const analyser = () => new AnalyserNode(ac, { fftSize: READ_FRAMES, channelCount: 1, channelCountMode: 'explicit', channelInterpretation: 'speakers' });
+    // A low- or high-pass filter's Q is in dB: -3.01 dB is Butterworth's 1/sqrt(2).
+    const filter = (type, frequency) => new BiquadFilterNode(ac, { type, frequency, Q: BUTTERWORTH_Q_DB });
+    const splitter = new ChannelSplitterNode(ac, { numberOfOutputs: 2 });
+    const left = analyser();
+    const right = analyser();
+    const low = filter('lowpass', 250);
+    const midHigh = filter('highpass', 250);
+    const midLow = filter('lowpass', 4000);
+    const high = filter('highpass', 4000);
+    const bands = [analyser(), analyser(), analyser()];
+    source.connect(splitter);
+    splitter.connect(left, 0);
+    splitter.connect(right, 1);
+    source.connect(low).connect(bands[0]);
+    source.connect(midHigh).connect(midLow).connect(bands[1]);
+    source.connect(high).connect(bands[2]);
+    return {
+      source,
+      inputs: [splitter, low, midHigh, high],
+      analysers: [left, right, ...bands],
+      data: Array.from({ length: 5 }, () => new Float32Array(READ_FRAMES)),
+      lastTime: null,
+    };
+  }
+
+  untap(entry) {
+    for (const node of entry.inputs) {
+      try {
+        entry.source.disconnect(node);
+      } catch {
+        // superdough already disconnected its node.
+      }
+    }
+  }
+
+  // The samples the master played since the last read, in chunks of
+  // CHUNK_FRAMES: their sums go to the cycles they played in.
+  readMaster() {
+    const m = this.master;
+    const ac = this.getAudioContext();
+    if (!m || !ac) {
+      return;
+    }
+    const now = ac.currentTime;
+    const sr = ac.sampleRate;
+    if (m.lastTime === null) {
+      m.lastTime = now;
+      return;
+    }
+    // What came since the last read; more than the analysers keep is lost.
+    const due = Math.max(0, Math.round((now - m.lastTime) * sr));
+    const frames = Math.min(READ_FRAMES, due);
+    this.lostFrames += due - frames;
+    m.lastTime = now;
+    if (frames === 0) {
+      return;
+    }
+    m.analysers.forEach((node, i) => node.getFloatTimeDomainData(m.data[i]));
+    const [left, right, low, mid, high] = m.data;
+    const onset = this.onset;
+    let chunk = null;
+    for (let i = READ_FRAMES - frames; i < READ_FRAMES; i += BLOCK) {
+      const end = Math.min(READ_FRAMES, i + BLOCK);
+      const t = now - (READ_FRAMES - i) / sr;
+      if (!chunk) {
+        chunk = { t, d: 0, n: 0, frames: 0, sumSq: 0, peak: 0, clipped: 0, lowSq: 0, midSq: 0, highSq: 0, onsets: 0, onsetAt: -1 };
+      }
+      let blockSq = 0;
+      for (let j = i; j < end; j++) {
+        const l = left[j];
+        const r = right[j];
+        const al = l < 0 ? -l : l;
+        const ar = r < 0 ? -r : r;
+        chunk.sumSq += l * l + r * r;
+        if (al > chunk.peak) chunk.peak = al;
+        if (ar > chunk.peak) chunk.peak = ar;
+        if (al >= 1) chunk.clipped++;
+        if (ar >= 1) chunk.clipped++;
+        chunk.lowSq += low[j] * low[j];
+        chunk.midSq += mid[j] * mid[j];
+        chunk.highSq += high[j] * high[j];
+        const x = (l + r) * 0.5;
+        blockSq += x * x;
+      }
+      const n = end - i;
+      chunk.n += 2 * n;
+      chunk.frames += n;
+      chunk.d += n / sr;
+      // An onset: a block's energy 6 dB over its recent background.
+      const energy = blockSq / n;
+      if (energy > ONSET_FLOOR && energy > ONSET_RATIO * onset.background && t + n / sr - onset.last > ONSET_GAP_S) {
+        chunk.onsets++;
+        chunk.onsetAt = t + n / sr;
+        onset.last = chunk.onsetAt;
+      }
+      onset.background = 0.7 * onset.background + 0.3 * energy;
+      if (chunk.frames >= CHUNK_FRAMES) {
+        this.masterChunk(chunk);
+        chunk = null;
+      }
+    }
+    if (chunk) {
+      this.masterChunk(chunk);
+    }
+  }
+
+  connect() {
+    const controller = this.getController();
+    const master = this.getMasterNode() ?? controller?.output?.destinationGain;
+    if (master && this.master?.source !== master) {
+      if (this.master) {
+        this.untap(this.master);
+      }
+      this.master = this.tap(master);
+    }
+    for (const [key, orbit] of Object.entries(controller?.nodes ?? {})) {
+      const number = Number(key);
+      const source = orbit?.output;
+      if (!source || !Number.isInteger(number)) {
+        continue;
+      }
+      const known = this.orbits.get(number);
+      if (known?.source === source) {
+        continue;
+      }
+      if (known) {
+        this.untapOrbit(known);
+        this.orbits.delete(number);
+      }
+      if (this.orbits.size < MAX_ORBITS) {
+        this.orbits.set(number, this.tapOrbit(source));
+      }
+    }
+  }
+
+  // An orbit is only heard for its level: a native AnalyserNode, read on
+  // each tick, costs the audio thread no script (an AudioWorklet a layer
+  // cost the web process several % of a core, bench/levels).
+  tapOrbit(source) {
+    const node = new AnalyserNode(this.getAudioContext(), { fftSize: ORBIT_WINDOW });
+    source.connect(node);
+    return { node, source, data: new Float32Array(ORBIT_WINDOW) };
+  }
+
+  untapOrbit(entry) {
+    try {
+      entry.source.disconnect(entry.node);
+    } catch {
+      // superdough already disconnected its node.
+    }
+  }
+
+  // The last ORBIT_WINDOW samples of each orbit, in the cycle they played in.
+  readOrbits() {
+    const ac = this.getAudioContext();
+    const seconds = ORBIT_WINDOW / ac.sampleRate;
+    for (const [number, entry] of this.orbits) {
+      const at = this.record(ac.currentTime - seconds / 2);
+      if (!at) {
+        return;
+      }
+      entry.node.getFloatTimeDomainData(entry.data);
+      let sumSq = 0;
+      let peak = 0;
+      let clipped = 0;
+      for (const x of entry.data) {
+        const a = x < 0 ? -x : x;
+        sumSq += x * x;
+        if (a > peak) peak = a;
+        if (a >= 1) clipped++;
+      }
+      this.orbitChunk(number, at, { sumSq, n: entry.data.length, frames: entry.data.length, d: seconds, peak, clipped });
+    }
+  }
+
+  // The cycle a moment of audio time belongs to, and its record.
+  record(time) {
+    const cycle = this.cycleAt(time);
+    if (cycle === null || !Number.isFinite(cycle)) {
+      return null;
+    }
+    const index = Math.floor(cycle);
+    let record = this.open.get(index);
+    if (!record) {
+      record = { sums: emptySums(), orbits: new Map(), cps: this.getScheduler()?.cps ?? 0.5 };
+      this.open.set(index, record);
+    }
+    return { index, record };
+  }
+
+  masterChunk(chunk) {
+    addSums(this.now, chunk);
+    const at = this.record(chunk.t + chunk.d / 2);
+    if (!at) {
+      return;
+    }
+    addSums(at.record.sums, chunk);
+    // A chunk holds at most one onset, counted in the cycle where it
+    // happened: a note on the boundary starts the next cycle, even when
+    // most of its chunk is still in the one before.
+    if (chunk.onsets > 0 && Number.isFinite(chunk.onsetAt)) {
+      const onset = this.record(chunk.onsetAt);
+      if (onset && onset.index !== at.index) {
+        at.record.sums.onsets -= chunk.onsets;
+        onset.record.sums.onsets += chunk.onsets;
+      }
+    }
+    // A chunk of a later cycle closes the earlier ones.
+    for (const [index, record] of this.open) {
+      if (index < at.index) {
+        this.open.delete(index);
+        this.finish(index, record);
+      }
+    }
+  }
+
+  orbitChunk(number, at, chunk) {
+    let sums = at.record.orbits.get(number);
+    if (!sums) {
+      sums = emptySums();
+      at.record.orbits.set(number, sums);
+    }
+    addSums(sums, chunk);
+  }
+
+  finish(index, record) {
+    const { sums } = record;
+    // The cycle the music started or stopped in is only partly heard.
+    if (sums.seconds * record.cps < 0.5) {
+      return;
+    }
+    const frames = Math.max(1, sums.frames);
+    this.finished.push({
+      cycle: index,
+      cps: record.cps,
+      rmsDb: round(db(sums.sumSq / Math.max(1, sums.n))),
+      peakDb: round(peakDb(sums.peak)),
+      clipped: sums.clipped,
+      low: round(db(sums.lowSq / frames)),
+      mid: round(db(sums.midSq / frames)),
+      high: round(db(sums.highSq / frames)),
+      onsets: sums.onsets,
+      layers: [...record.orbits.entries()].slice(0, MAX_ORBITS).map(([orbit, o]) => ({
+        orbit,
+        rmsDb: round(db(o.sumSq / Math.max(1, o.n))),
+        peakDb: round(peakDb(o.peak)),
+        clipped: o.clipped,
+      })),
+    });
+    if (this.finished.length > MAX_CYCLES) {
+      this.finished.splice(0, this.finished.length - MAX_CYCLES);
+    }
+  }
+
+  // What the analysis has cost this page's main thread: {ms, seconds,
+  // medianTickMs, ticksPerSecond, lostFrames} since it started (tests/test-hear.c prints it; the audio thread only runs
+  // native nodes).
+  cost() {
+    const sorted = [...this.tickMs].sort((a, b) => a - b);
+    return {
+      ms: this.costMs,
+      seconds: this.started ? (performance.now() - this.started) / 1000 : 0,
+      // A tick's time, the median of the last ones: what a tick costs when
+      // the thread is not preempted in the middle of it (wall-clock time).
+      medianTickMs: sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0,
+      ticksPerSecond: 1000 / POST_MS,
+      lostFrames: this.lostFrames,
+    };
+  }
+
+  tick() {
+    const begin = performance.now();
+    this.started ??= begin;
+    try {
+      this.work();
+    } finally {
+      const ms = performance.now() - begin;
+      this.costMs += ms;
+      this.tickMs[this.tickCount++ % TICKS_KEPT] = ms;
+    }
+  }
+
+  work() {
+    this.connect();
+    this.readMaster();
+    this.readOrbits();
+    const started = Boolean(this.getScheduler()?.started);
+    if (!started) {
+      this.open.clear();
+      this.anchor = null;
+    }
+    const now = this.now;
+    this.now = emptySums();
+    const rms = db(now.sumSq / Math.max(1, now.n));
+    // Quiet and stopped: a few reports say so, then the page stays still.
+    // While the music plays, silent or not, the app hears that it does.
+    this.quietPosts = !started && rms <= -100 && this.finished.length === 0 ? this.quietPosts + 1 : 0;
+    if (this.quietPosts > 2) {
+      return;
+    }
+    post({
+      type: 'levels',
+      now: { rmsDb: round(rms), peakDb: round(peakDb(now.peak)), clipped: now.clipped },
+      cycles: this.finished,
+    });
+    this.finished = [];
+  }
+}
