@@ -85,7 +85,7 @@ summarize_verified_apply (const SjHistoryToolCall *call,
                           JsonObject              *result)
 {
   g_autofree char *landed = summarize_apply (call, result);
-  const char *status = get_string (get_object (result, "verification"), "status");
+  const char *status = sj_json_object_get_string (sj_json_object_get_object (result, "verification"), "status");
 
   if (landed == NULL || status == NULL)
     return g_steal_pointer (&landed);
@@ -112,7 +112,7 @@ summarize_listen (JsonObject *result)
 
   if (result == NULL)
     return NULL;
-  if (g_strcmp0 (get_string (result, "status"), "no-data") == 0)
+  if (g_strcmp0 (sj_json_object_get_string (result, "status"), "no-data") == 0)
     /* TRANSLATORS: listen found nothing measured (the music is stopped) */
     return g_strdup (_("nothing measured"));
 
