@@ -5,16 +5,20 @@
  * The PocketSphinx decoder of the offline recogniser, set up for the jam:
  * the US English acoustic model and CMUdict, the words CMUdict lacks
  * (data/voice/jam-extra.dict), the grammar of jam commands
- * (data/voice/jam-commands.gram) as the search, and the general English
- * language model beside it as the fallback. Also the way back from the
- * dictionary's spelling to the musician's. Called on the recogniser's
- * worker thread only (sj-voice-recognizer.c).
+ * (data/voice/jam-commands.gram) as one search, the jam's domain language
+ * model (data/voice/make-corpus.py, issue 30) as another, and the general
+ * English language model beside them (the peer bench/voice measures).
+ * Also one decoding of a whole utterance with its scores, and the way back
+ * from the dictionary's spelling to the musician's. Called on the
+ * recogniser's worker thread only (sj-voice-recognizer.c).
  */
 
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "sj-bundled-data.h"
 #include "sj-voice-decoder-private.h"
@@ -22,6 +26,7 @@
 
 #define GRAMMAR_RESOURCE "/io/github/strudeljam/StrudelJam/voice/jam-commands.gram"
 #define EXTRA_DICT_RESOURCE "/io/github/strudeljam/StrudelJam/voice/jam-extra.dict"
+#define DOMAIN_LM_RESOURCE "/io/github/strudeljam/StrudelJam/voice/jam.lm"
 
 /* The words CMUdict lacks ("synth", "groovier"), one "word PHONES" a line;
  * lines starting with # are comments. */
@@ -56,6 +61,40 @@ add_extra_words (ps_decoder_t  *ps,
     }
 
   return TRUE;
+}
+
+/* PocketSphinx reads a language model from a file only: the domain model
+ * compiled into the binary goes through a private temporary file, removed
+ * once read. */
+static gboolean
+add_domain_lm (ps_decoder_t  *ps,
+               GError       **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL;
+  gboolean ok;
+  int fd;
+
+  bytes = g_resources_lookup_data (DOMAIN_LM_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  if (bytes == NULL)
+    return FALSE;
+
+  fd = g_file_open_tmp ("sj-jam-XXXXXX.lm", &path, error);
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  if (!g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), error))
+    {
+      g_unlink (path);
+      return FALSE;
+    }
+  ok = ps_set_lm_file (ps, SJ_VOICE_DOMAIN_SEARCH, path) == 0;
+  g_unlink (path);
+  if (!ok)
+    g_set_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_MODEL_MISSING,
+                 _("The jam language model does not fit the speech model"));
+
+  return ok;
 }
 
 /* Returns: (transfer full): the decoder with the model in @model_dir, the
@@ -120,6 +159,12 @@ _sj_voice_decoder_load (const char  *model_dir,
       return NULL;
     }
 
+  if (!add_domain_lm (ps, error))
+    {
+      ps_free (ps);
+      return NULL;
+    }
+
   /* The general model is optional: without it, speech outside the grammar
    * is simply not recognised. */
   if (g_file_test (lm, G_FILE_TEST_IS_REGULAR))
@@ -128,6 +173,49 @@ _sj_voice_decoder_load (const char  *model_dir,
   ps_set_search (ps, SJ_VOICE_GRAMMAR_SEARCH);
 
   return ps;
+}
+
+/* Decodes @n_samples of @samples (16 kHz mono) as one utterance with
+ * @search and fills @hyp: the words, and how well they fit the sound.
+ * Decoding it whole normalises the cepstra over all of it, which
+ * recognises much better than the live decoding that gives the partial
+ * words (which only knows the utterances before). Returns %FALSE when
+ * the search does not exist. */
+gboolean
+_sj_voice_decoder_decode (ps_decoder_t  *ps,
+                          const char    *search,
+                          const gint16  *samples,
+                          gsize          n_samples,
+                          SjVoiceHyp    *hyp)
+{
+  const char *text;
+  ps_seg_t *seg;
+  gint64 ascr_sum = 0;
+  gint32 score = 0;
+
+  memset (hyp, 0, sizeof *hyp);
+  if (ps_set_search (ps, search) != 0)
+    return FALSE;
+
+  if (ps_start_utt (ps) != 0)
+    return FALSE;
+  ps_process_raw (ps, samples, n_samples, FALSE, TRUE);
+  ps_end_utt (ps);
+
+  text = ps_get_hyp (ps, &score);
+  hyp->text = g_strdup (text != NULL ? text : "");
+  hyp->n_frames = MAX (ps_get_n_frames (ps), 1);
+  for (seg = ps_seg_iter (ps); seg != NULL; seg = ps_seg_next (seg))
+    {
+      gint32 ascr = 0, lscr = 0, lback = 0;
+
+      ps_seg_prob (seg, &ascr, &lscr, &lback);
+      ascr_sum += ascr;
+    }
+  hyp->acoustic = (double) ascr_sum / hyp->n_frames;
+  hyp->posterior = logmath_exp (ps_get_logmath (ps), ps_get_prob (ps));
+
+  return TRUE;
 }
 
 /* The dictionary spells a few words as one ("hihat", so that the

@@ -2,12 +2,16 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * The offline recogniser: PocketSphinx with its US English acoustic model,
- * searching a grammar of jam commands (data/voice/jam-commands.gram) with
- * the words CMUdict lacks added (jam-extra.dict), as sj-voice-decoder.c
- * sets it up. The general English language model, which turns jam
- * commands into noise on its own, is only the fallback for an utterance
- * the grammar cannot cover.
+ * The offline recogniser: PocketSphinx with its US English acoustic model
+ * and the words CMUdict lacks added (jam-extra.dict), as sj-voice-decoder.c
+ * sets it up. At the end of an utterance it is decoded twice: with the
+ * grammar of jam commands (data/voice/jam-commands.gram), exact on the
+ * phrases it was written from, and with the jam's domain language model
+ * (data/voice/make-corpus.py), which takes a musician's own words. The
+ * grammar's words win when they fit the sound about as well as the
+ * domain model's; otherwise the domain model's do (choose_hyp). The
+ * general English language model, which turns jam commands into noise,
+ * is only the peer bench/voice measures.
  *
  * The decoder is not thread-safe and decoding takes time, so it lives on a
  * worker thread of its own that takes messages from a queue: load, begin,
@@ -40,6 +44,7 @@ typedef struct
   GTask   *task;
   /* The outcome of a load or an end, returned on the owner's context. */
   char    *text;
+  double   confidence;
   GError  *error;
 } Msg;
 
@@ -56,10 +61,11 @@ struct _SjVoiceRecognizer
   GMutex        audio_lock;
   GByteArray   *audio;
 
-  /* Atomic: whether the final text comes from the grammar (the default)
-   * or only from the general English model (the baseline bench/voice
-   * compares with). */
-  gint          use_grammar;
+  /* Atomic: an SjVoiceMode, what gives the final text. */
+  gint          mode;
+
+  /* The confidence of the last text, on the owner's context. */
+  double        confidence;
 
   /* Only the worker thread touches these. */
   ps_decoder_t *ps;
@@ -96,7 +102,12 @@ complete_cb (gpointer data)
   if (msg->error != NULL)
     g_task_return_error (msg->task, g_steal_pointer (&msg->error));
   else if (msg->kind == MSG_END)
-    g_task_return_pointer (msg->task, g_steal_pointer (&msg->text), g_free);
+    {
+      SjVoiceRecognizer *self = g_task_get_source_object (msg->task);
+
+      self->confidence = msg->confidence;
+      g_task_return_pointer (msg->task, g_steal_pointer (&msg->text), g_free);
+    }
   else
     g_task_return_boolean (msg->task, TRUE);
 
@@ -171,33 +182,19 @@ update_partial (SjVoiceRecognizer *self)
   g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, emit_partial_cb, partial, partial_free);
 }
 
-/* Decodes the whole utterance again with @search. Decoding it whole
- * normalises the cepstra over all of it, which recognises much better
- * than the live decoding that gives the partial words (which only knows
- * the utterances before), and takes a few tens of milliseconds. */
-static char *
+/* Decodes the whole utterance again with @search, then goes back to the
+ * grammar for the live decoding of the next one. */
+static void
 decode_utterance (SjVoiceRecognizer *self,
-                  const char        *search)
+                  const char        *search,
+                  SjVoiceHyp        *hyp)
 {
   g_autoptr(GBytes) audio = sj_voice_recognizer_get_audio (self);
-  const char *hyp;
-  char *text = NULL;
 
-  if (ps_set_search (self->ps, search) != 0)
-    return NULL;
-
-  if (ps_start_utt (self->ps) == 0)
-    {
-      ps_process_raw (self->ps, g_bytes_get_data (audio, NULL), g_bytes_get_size (audio) / sizeof (gint16),
-                      FALSE, TRUE);
-      ps_end_utt (self->ps);
-      hyp = ps_get_hyp (self->ps, NULL);
-      text = g_strdup (hyp);
-    }
-
+  if (!_sj_voice_decoder_decode (self->ps, search, g_bytes_get_data (audio, NULL),
+                                 g_bytes_get_size (audio) / sizeof (gint16), hyp))
+    hyp->text = g_strdup ("");
   ps_set_search (self->ps, SJ_VOICE_GRAMMAR_SEARCH);
-
-  return text;
 }
 
 static gboolean
@@ -206,11 +203,48 @@ is_blank (const char *text)
   return text == NULL || *text == '\0';
 }
 
+/* How much worse, per frame, the grammar's words may fit the sound than
+ * the domain model's and still be taken: the grammar only has sentences a
+ * jam uses, so near the domain model's fit they are the better guess; far
+ * below it, the musician said something the grammar cannot hold. In the
+ * acoustic model's log units (base 1.0001), chosen with bench/voice on the
+ * tuned commands and a development set drawn from the corpus. */
+#define GRAMMAR_MARGIN 1500.0
+
+/* Returns the text of @grammar or @domain, and in @confidence how sure the
+ * choice is, 0 to 1: the domain model's posterior probability of its
+ * words, raised when both searches agree (two different models hearing
+ * the same words). */
+static char *
+choose_hyp (SjVoiceHyp *grammar,
+            SjVoiceHyp *domain,
+            double     *confidence)
+{
+  gboolean agree = g_strcmp0 (grammar->text, domain->text) == 0;
+  gboolean take_grammar = !is_blank (grammar->text)
+                          && (agree || is_blank (domain->text) || grammar->acoustic >= domain->acoustic - GRAMMAR_MARGIN);
+
+  g_debug ("Voice: grammar \"%s\" (acoustic %.0f, posterior %.3f), domain \"%s\" (acoustic %.0f, posterior %.3f), %d frames: %s",
+           grammar->text, grammar->acoustic, grammar->posterior, domain->text, domain->acoustic, domain->posterior,
+           domain->n_frames, take_grammar ? "grammar" : "domain");
+
+  if (agree)
+    *confidence = 1.0 - (1.0 - domain->posterior) * 0.25;
+  else if (take_grammar)
+    *confidence = MAX (grammar->posterior, domain->posterior) * 0.75;
+  else
+    *confidence = domain->posterior;
+
+  return g_strdup (take_grammar ? grammar->text : domain->text);
+}
+
 static void
 handle_end (SjVoiceRecognizer *self,
             Msg               *msg)
 {
+  SjVoiceHyp grammar = { 0 }, domain = { 0 }, english = { 0 };
   g_autofree char *text = NULL;
+  double confidence = 1.0;
 
   if (self->ps == NULL || !self->in_utterance)
     {
@@ -221,18 +255,54 @@ handle_end (SjVoiceRecognizer *self,
   ps_end_utt (self->ps);
   self->in_utterance = FALSE;
 
-  text = g_atomic_int_get (&self->use_grammar) ? decode_utterance (self, SJ_VOICE_GRAMMAR_SEARCH) : NULL;
-  if (is_blank (text))
+  switch ((SjVoiceMode) g_atomic_int_get (&self->mode))
     {
-      /* Speech the grammar cannot cover. */
-      g_free (text);
-      text = decode_utterance (self, SJ_VOICE_LM_SEARCH);
+    case SJ_VOICE_MODE_JAM:
+      decode_utterance (self, SJ_VOICE_GRAMMAR_SEARCH, &grammar);
+      decode_utterance (self, SJ_VOICE_DOMAIN_SEARCH, &domain);
+      text = choose_hyp (&grammar, &domain, &confidence);
+      break;
+
+    case SJ_VOICE_MODE_GRAMMAR:
+      decode_utterance (self, SJ_VOICE_GRAMMAR_SEARCH, &grammar);
+      if (is_blank (grammar.text))
+        {
+          /* Speech the grammar cannot cover. */
+          decode_utterance (self, SJ_VOICE_LM_SEARCH, &english);
+          text = g_strdup (english.text);
+          confidence = english.posterior;
+        }
+      else
+        {
+          text = g_strdup (grammar.text);
+          confidence = grammar.posterior;
+        }
+      break;
+
+    case SJ_VOICE_MODE_DOMAIN:
+      decode_utterance (self, SJ_VOICE_DOMAIN_SEARCH, &domain);
+      text = g_strdup (domain.text);
+      confidence = domain.posterior;
+      break;
+
+    case SJ_VOICE_MODE_ENGLISH:
+    default:
+      decode_utterance (self, SJ_VOICE_LM_SEARCH, &english);
+      text = g_strdup (english.text);
+      confidence = english.posterior;
+      break;
     }
+  g_free (grammar.text);
+  g_free (domain.text);
+  g_free (english.text);
 
   if (is_blank (text))
     msg->error = g_error_new (SJ_VOICE_ERROR, SJ_VOICE_ERROR_NOTHING_HEARD, _("No words were recognised"));
   else
-    msg->text = _sj_voice_spell_out (g_steal_pointer (&text));
+    {
+      msg->text = _sj_voice_spell_out (g_steal_pointer (&text));
+      msg->confidence = CLAMP (confidence, 0.0, 1.0);
+    }
 }
 
 static gpointer
@@ -331,7 +401,8 @@ sj_voice_recognizer_init (SjVoiceRecognizer *self)
   self->audio = g_byte_array_new ();
   self->queue = g_async_queue_new ();
   self->context = g_main_context_ref_thread_default ();
-  self->use_grammar = TRUE;
+  self->mode = SJ_VOICE_MODE_JAM;
+  self->confidence = 1.0;
 }
 
 /**
@@ -467,18 +538,30 @@ sj_voice_recognizer_get_audio (SjVoiceRecognizer *self)
 }
 
 /**
- * sj_voice_recognizer_set_use_grammar:
- * @use_grammar: %FALSE to recognise with the general English model only
+ * sj_voice_recognizer_get_confidence:
  *
- * The jam grammar is what makes jam commands come through; without it,
- * the recogniser is PocketSphinx as it ships, which bench/voice measures
- * beside it.
+ * Returns: how sure the recogniser is of the last text it gave, 0 to 1
  */
-void
-sj_voice_recognizer_set_use_grammar (SjVoiceRecognizer *self,
-                                     gboolean           use_grammar)
+double
+sj_voice_recognizer_get_confidence (SjVoiceRecognizer *self)
 {
   g_assert (SJ_IS_VOICE_RECOGNIZER (self));
 
-  g_atomic_int_set (&self->use_grammar, !!use_grammar);
+  return self->confidence;
+}
+
+/**
+ * sj_voice_recognizer_set_mode:
+ * @mode: what gives the final text
+ *
+ * The jam's two searches together are the default; the others are what
+ * bench/voice measures beside them.
+ */
+void
+sj_voice_recognizer_set_mode (SjVoiceRecognizer *self,
+                              SjVoiceMode        mode)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  g_atomic_int_set (&self->mode, mode);
 }
