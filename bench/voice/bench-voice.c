@@ -21,6 +21,10 @@
  *
  * Usage: bench-voice [--held-out FILE] [--dev FILE --dev-count N]
  *                    [--limit N] [--conditions N] [--verbose]
+ *                    [--save DIR | --replay DIR] [--live-only]
+ * --save keeps each utterance's captured audio in DIR; --replay decodes
+ * audio kept so, with no live session (and no latency figures);
+ * --live-only leaves out the searches alone (replay them later).
  */
 
 #include "config.h"
@@ -126,8 +130,17 @@ recognize_offline (SjVoiceRecognizer *recognizer,
   g_autoptr(GError) error = NULL;
   char *text;
 
+  gsize size = g_bytes_get_size (audio);
+  /* 100 ms at a time, as the capture feeds it. */
+  gsize chunk = SJ_VOICE_SAMPLE_RATE / 10 * sizeof (gint16);
+
   sj_voice_recognizer_begin (recognizer);
-  sj_voice_recognizer_feed (recognizer, audio);
+  for (gsize offset = 0; offset < size; offset += chunk)
+    {
+      g_autoptr(GBytes) part = g_bytes_new_from_bytes (audio, offset, MIN (chunk, size - offset));
+
+      sj_voice_recognizer_feed (recognizer, part);
+    }
   sj_voice_recognizer_end_async (recognizer, NULL, recognized_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
@@ -198,30 +211,39 @@ main (int   argc,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = NULL;
-  const char *held_out = NULL, *dev = NULL;
+  const char *held_out = NULL, *dev = NULL, *save = NULL, *replay = NULL;
   guint dev_count = 60, limit = G_MAXUINT, n_conditions = G_N_ELEMENTS (conditions);
   SjVoiceRecognizer *offline[G_N_ELEMENTS (mode_names)] = { NULL };
   g_autoptr(SjVoiceSession) session = NULL;
   Set sets[3] = { { .name = "tuned" }, { .name = "held-out" }, { .name = "development (corpus)" } };
   guint index = 0;
+  gboolean live_only = FALSE;
 
   for (int i = 1; i < argc; i++)
     {
+      int value = i + 1 < argc ? atoi (argv[i + 1]) : 0;
+
       if (g_str_equal (argv[i], "--held-out") && i + 1 < argc)
         held_out = argv[++i];
       else if (g_str_equal (argv[i], "--dev") && i + 1 < argc)
         dev = argv[++i];
       else if (g_str_equal (argv[i], "--dev-count") && i + 1 < argc)
-        dev_count = MAX (1, atoi (argv[++i]));
+        dev_count = MAX (1, value), i++;
       else if (g_str_equal (argv[i], "--limit") && i + 1 < argc)
-        limit = MAX (1, atoi (argv[++i]));
+        limit = MAX (1, value), i++;
       else if (g_str_equal (argv[i], "--conditions") && i + 1 < argc)
-        n_conditions = CLAMP (atoi (argv[++i]), 1, (int) G_N_ELEMENTS (conditions));
+        n_conditions = CLAMP (value, 1, (int) G_N_ELEMENTS (conditions)), i++;
+      else if (g_str_equal (argv[i], "--save") && i + 1 < argc)
+        save = argv[++i];
+      else if (g_str_equal (argv[i], "--replay") && i + 1 < argc)
+        replay = argv[++i];
+      else if (g_str_equal (argv[i], "--live-only"))
+        live_only = TRUE;
       else if (g_str_equal (argv[i], "--verbose"))
         verbose = TRUE;
     }
 
-  if (!sj_test_voice_available ())
+  if (replay == NULL && !sj_test_voice_available ())
     {
       g_printerr ("bench-voice: needs tests/with-pulse.sh (bench/voice/run), espeak-ng and paplay\n");
       return 1;
@@ -243,7 +265,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   session = sj_voice_session_new ();
-  for (guint m = 1; m < G_N_ELEMENTS (mode_names); m++)
+  for (guint m = replay != NULL ? 0 : 1; m < (live_only ? 1 : G_N_ELEMENTS (mode_names)); m++)
     {
       GAsyncResult *result = NULL;
 
@@ -262,8 +284,7 @@ main (int   argc,
       for (guint i = 0; i < sets[s].commands->len; i++)
         {
           const char *command = sets[s].commands->pdata[i];
-          g_autofree char *wav = sj_test_voice_render_as (command, dir, index++, conditions[c].voice,
-                                                          conditions[c].speed);
+          g_autofree char *raw = g_strdup_printf ("%s/%u-%u-%03u.raw", save != NULL ? save : replay, s, c, i);
           g_autoptr(GError) say_error = NULL;
           g_autoptr(GBytes) audio = NULL;
           g_autofree char *text = NULL;
@@ -271,9 +292,29 @@ main (int   argc,
           SjTestVoiceTiming timing = { 0 };
           double confidence;
 
-          text = sj_test_voice_say (session, wav, &timing, &say_error);
-          g_unlink (wav);
-          confidence = text != NULL ? sj_voice_session_get_confidence (session) : 0;
+          if (replay != NULL)
+            {
+              g_autofree char *data = NULL;
+              gsize size = 0;
+
+              if (!g_file_get_contents (raw, &data, &size, NULL))
+                continue;
+              audio = g_bytes_new_take (g_steal_pointer (&data), size);
+              text = recognize_offline (offline[0], audio);
+              confidence = text != NULL ? sj_voice_recognizer_get_confidence (offline[0]) : 0;
+            }
+          else
+            {
+              g_autofree char *wav = sj_test_voice_render_as (command, dir, index++, conditions[c].voice,
+                                                              conditions[c].speed);
+
+              text = sj_test_voice_say (session, wav, &timing, &say_error);
+              g_unlink (wav);
+              confidence = text != NULL ? sj_voice_session_get_confidence (session) : 0;
+              audio = _sj_voice_session_get_audio (session);
+              if (save != NULL)
+                g_file_set_contents (raw, g_bytes_get_data (audio, NULL), g_bytes_get_size (audio), NULL);
+            }
           score (&sets[s].score[0], command, text);
           g_array_append_val (sets[s].speech_end, timing.speech_end_to_text_us);
           g_array_append_val (sets[s].release, timing.release_to_text_us);
@@ -292,8 +333,7 @@ main (int   argc,
             g_print ("  [%s %s %u] \"%s\" heard as \"%s\" (confidence %.2f)\n", sets[s].name, conditions[c].voice,
                      conditions[c].speed, command, normal, confidence);
 
-          audio = _sj_voice_session_get_audio (session);
-          for (guint m = 1; m < G_N_ELEMENTS (mode_names); m++)
+          for (guint m = 1; m < (live_only ? 1 : G_N_ELEMENTS (mode_names)); m++)
             {
               g_autofree char *other = recognize_offline (offline[m], audio);
 
@@ -326,8 +366,8 @@ main (int   argc,
     }
   print_load ("at end");
 
-  for (guint m = 1; m < G_N_ELEMENTS (mode_names); m++)
-    g_object_unref (offline[m]);
+  for (guint m = 0; m < G_N_ELEMENTS (mode_names); m++)
+    g_clear_object (&offline[m]);
   g_rmdir (dir);
 
   return 0;

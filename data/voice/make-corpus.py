@@ -29,6 +29,7 @@ from corpus_templates import TEMPLATES, SLOTS, PREFIXES, SUFFIXES
 
 SEED = 30
 N_SENTENCES = 40000
+N_GRAMMAR_SENTENCES = 10000
 
 # ---------------------------------------------------------------- numbers
 
@@ -177,6 +178,55 @@ def sound_and_bank_names(root):
     return sorted(banks), sorted(sounds)
 
 
+# ------------------------------------------------------ the grammar's sentences
+
+def read_jsgf(path):
+    """The rules of data/voice/jam-commands.gram: name -> expansion tree."""
+    with open(path, encoding='utf-8') as f:
+        text = re.sub(r'/\*.*?\*/', ' ', f.read(), flags=re.S)
+    rules = {}
+    for match in re.finditer(r'(?:public\s+)?<(\w+)>\s*=\s*([^;]*);', text):
+        tokens = re.findall(r"<\w+>|[()\[\]|]|[^\s()\[\]|<>]+", match.group(2))
+        tree, rest = parse_alternatives(tokens, 0)
+        rules[match.group(1)] = tree
+    return rules
+
+
+def parse_alternatives(tokens, i):
+    alternatives, sequence = [], []
+    while i < len(tokens) and tokens[i] not in (')', ']'):
+        token = tokens[i]
+        if token == '|':
+            alternatives.append(('seq', sequence))
+            sequence = []
+            i += 1
+        elif token in ('(', '['):
+            inner, i = parse_alternatives(tokens, i + 1)
+            sequence.append(inner if token == '(' else ('opt', inner))
+            i += 1
+        elif token.startswith('<'):
+            sequence.append(('ref', token[1:-1]))
+            i += 1
+        else:
+            sequence.append(('word', token))
+            i += 1
+    alternatives.append(('seq', sequence))
+    return ('alt', alternatives), i
+
+
+def sample_jsgf(rules, node, rng):
+    kind, value = node
+    if kind == 'word':
+        return [value]
+    if kind == 'ref':
+        return sample_jsgf(rules, rules[value], rng)
+    if kind == 'opt':
+        return sample_jsgf(rules, value, rng) if rng.random() < 0.5 else []
+    if kind == 'alt':
+        return sample_jsgf(rules, rng.choice(value), rng)
+    return [w for part in value for w in sample_jsgf(rules, part, rng)]
+
+
 # ---------------------------------------------------------------- the corpus
 
 def expand(template, slots, rng):
@@ -220,6 +270,10 @@ def build_corpus(root, known):
         if rng.random() < 0.12:
             sentence = sentence + ' ' + rng.choice(SUFFIXES)
         sentences.append(' '.join(sentence.split()))
+    # The grammar's own sentences: what the commands were first written as.
+    rules = read_jsgf(os.path.join(root, 'data', 'voice', 'jam-commands.gram'))
+    for _ in range(N_GRAMMAR_SENTENCES):
+        sentences.append(' '.join(sample_jsgf(rules, rules['command'], rng)))
     # Every phrase of the vocabulary at least once on its own.
     for name in ('concept', 'trigger', 'bank', 'soundname', 'tempo'):
         sentences += slots[name]

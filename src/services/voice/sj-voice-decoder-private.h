@@ -25,7 +25,9 @@ typedef struct
   char   *text;       /* the words, "" for none */
   int     n_frames;
   double  acoustic;   /* the words' acoustic score per frame (log, higher fits better) */
+  double  path;       /* the search's whole path score per frame (acoustic and language) */
   double  posterior;  /* the words' posterior probability, 0 to 1 */
+  char  **nbest;      /* the next best distinct readings (a language model's search), or NULL */
 } SjVoiceHyp;
 
 ps_decoder_t *_sj_voice_decoder_load   (const char    *model_dir,
@@ -34,7 +36,9 @@ gboolean      _sj_voice_decoder_decode (ps_decoder_t  *ps,
                                         const char    *search,
                                         const gint16  *samples,
                                         gsize          n_samples,
+                                        guint          n_best,
                                         SjVoiceHyp    *hyp);
+void          _sj_voice_hyp_clear      (SjVoiceHyp    *hyp);
 char         *_sj_voice_spell_out      (char          *text);
 
 G_END_DECLS

@@ -66,6 +66,8 @@ add_extra_words (ps_decoder_t  *ps,
 /* PocketSphinx reads a language model from a file only: the domain model
  * compiled into the binary goes through a private temporary file, removed
  * once read. */
+#define DOMAIN_LW 6.5
+
 static gboolean
 add_domain_lm (ps_decoder_t  *ps,
                GError       **error)
@@ -88,7 +90,17 @@ add_domain_lm (ps_decoder_t  *ps,
       g_unlink (path);
       return FALSE;
     }
-  ok = ps_set_lm_file (ps, SJ_VOICE_DOMAIN_SEARCH, path) == 0;
+  {
+    cmd_ln_t *config = ps_get_config (ps);
+    double lw = cmd_ln_float32_r (config, "-lw");
+    const char *env = g_getenv ("SJ_VOICE_DOMAIN_LW");
+
+    /* A small vocabulary and sentences a jam uses: the domain model may
+     * weigh more against the sound than the general one does. */
+    cmd_ln_set_float32_r (config, "-lw", (env != NULL ? g_ascii_strtod (env, NULL) : DOMAIN_LW));
+    ok = ps_set_lm_file (ps, SJ_VOICE_DOMAIN_SEARCH, path) == 0;
+    cmd_ln_set_float32_r (config, "-lw", lw);
+  }
   g_unlink (path);
   if (!ok)
     g_set_error (error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_MODEL_MISSING,
@@ -179,13 +191,16 @@ _sj_voice_decoder_load (const char  *model_dir,
  * @search and fills @hyp: the words, and how well they fit the sound.
  * Decoding it whole normalises the cepstra over all of it, which
  * recognises much better than the live decoding that gives the partial
- * words (which only knows the utterances before). Returns %FALSE when
- * the search does not exist. */
+ * words (which only knows the utterances before). With @n_best, the
+ * next best distinct readings too (up to that many, from the lattice of
+ * a language model's search). Returns %FALSE when the search does not
+ * exist. */
 gboolean
 _sj_voice_decoder_decode (ps_decoder_t  *ps,
                           const char    *search,
                           const gint16  *samples,
                           gsize          n_samples,
+                          guint          n_best,
                           SjVoiceHyp    *hyp)
 {
   const char *text;
@@ -213,9 +228,42 @@ _sj_voice_decoder_decode (ps_decoder_t  *ps,
       ascr_sum += ascr;
     }
   hyp->acoustic = (double) ascr_sum / hyp->n_frames;
+  hyp->path = (double) score / hyp->n_frames;
   hyp->posterior = logmath_exp (ps_get_logmath (ps), ps_get_prob (ps));
 
+  if (n_best > 0)
+    {
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      ps_nbest_t *nbest = ps_nbest (ps);
+      guint tries = 0;
+
+      /* The same words come back with other timings: at most a few
+       * paths more than the readings wanted. */
+      while (nbest != NULL && g_hash_table_size (seen) < n_best && tries++ < n_best * 4)
+        {
+          const char *reading;
+
+          nbest = ps_nbest_next (nbest);
+          if (nbest == NULL)
+            break;
+          reading = ps_nbest_hyp (nbest, NULL);
+          if (reading != NULL && g_hash_table_add (seen, g_strdup (reading)))
+            g_strv_builder_add (builder, reading);
+        }
+      if (nbest != NULL)
+        ps_nbest_free (nbest);
+      hyp->nbest = g_strv_builder_end (builder);
+    }
+
   return TRUE;
+}
+
+void
+_sj_voice_hyp_clear (SjVoiceHyp *hyp)
+{
+  g_clear_pointer (&hyp->text, g_free);
+  g_clear_pointer (&hyp->nbest, g_strfreev);
 }
 
 /* The dictionary spells a few words as one ("hihat", so that the
