@@ -188,7 +188,7 @@ test_commands (Fixture       *fixture,
           /* Offline words are never quite certain. */
           g_assert_cmpfloat (confidence, >=, 0.0);
           g_assert_cmpfloat (confidence, <, 1.0);
-          exact_confident += e == 0 && confidence >= 0.35;
+          exact_confident += e == 0 && confidence >= 0.5;
         }
       errors += e;
       words += n;
@@ -205,7 +205,7 @@ test_commands (Fixture       *fixture,
   g_assert_cmpuint (exact, >=, 22);
   /* Words heard right are mostly sure enough to be sent at once with the
    * default threshold (voice-confidence-threshold). */
-  g_test_message ("%u of %u exact commands at confidence 0.35 or more", exact_confident, exact);
+  g_test_message ("%u of %u exact commands at confidence 0.5 or more", exact_confident, exact);
   g_assert_cmpuint (exact_confident * 10, >=, exact * 8);
   g_assert_cmpuint (with_partials, >=, 22);
   g_assert_cmpfloat (total_latency / 1000.0 / SJ_TEST_VOICE_N_COMMANDS, <, 1000.0);

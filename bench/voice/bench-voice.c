@@ -66,9 +66,14 @@ typedef struct
   GArray     *release;
   double      conf_right_sum, conf_wrong_sum;
   guint       n_right, n_wrong;
+  /* At the thresholds 0.2, 0.35, 0.5, 0.7: right commands that would be
+   * sent at once, wrong ones that would be held for editing. */
+  guint       right_sent[4], wrong_held[4];
 } Set;
 
 static gboolean verbose;
+
+static const double thresholds[] = { 0.2, 0.35, 0.5, 0.7 };
 
 static int
 compare_gint64 (const void *a,
@@ -319,6 +324,13 @@ main (int   argc,
           g_array_append_val (sets[s].speech_end, timing.speech_end_to_text_us);
           g_array_append_val (sets[s].release, timing.release_to_text_us);
           normal = sj_test_voice_normalize (text != NULL ? text : "");
+          for (guint t = 0; t < G_N_ELEMENTS (thresholds); t++)
+            {
+              if (sj_test_voice_word_errors (command, normal, NULL) == 0)
+                sets[s].right_sent[t] += confidence >= thresholds[t];
+              else
+                sets[s].wrong_held[t] += confidence < thresholds[t];
+            }
           if (sj_test_voice_word_errors (command, normal, NULL) == 0)
             {
               sets[s].conf_right_sum += confidence;
@@ -361,6 +373,9 @@ main (int   argc,
       g_print ("  mean confidence: %.2f when word for word (%u), %.2f otherwise (%u)\n",
                sets[s].conf_right_sum / MAX (sets[s].n_right, 1), sets[s].n_right,
                sets[s].conf_wrong_sum / MAX (sets[s].n_wrong, 1), sets[s].n_wrong);
+      for (guint t = 0; t < G_N_ELEMENTS (thresholds); t++)
+        g_print ("  confidence threshold %.2f: %u of %u right commands sent at once, %u of %u wrong ones held\n",
+                 thresholds[t], sets[s].right_sent[t], sets[s].n_right, sets[s].wrong_held[t], sets[s].n_wrong);
       report ("end of speech -> text", sets[s].speech_end);
       report ("release -> text", sets[s].release);
     }

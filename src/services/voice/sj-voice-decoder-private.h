@@ -26,7 +26,8 @@ typedef struct
   int     n_frames;
   double  acoustic;   /* the words' acoustic score per frame (log, higher fits better) */
   double  path;       /* the search's whole path score per frame (acoustic and language) */
-  double  posterior;  /* the words' posterior probability, 0 to 1 */
+  double  posterior;  /* the whole reading's posterior probability, 0 to 1 */
+  double  word_posterior;  /* its words' mean posterior probability, 0 to 1 */
   char  **nbest;      /* the next best distinct readings (a language model's search), or NULL */
 } SjVoiceHyp;
 

@@ -207,6 +207,8 @@ _sj_voice_decoder_decode (ps_decoder_t  *ps,
   ps_seg_t *seg;
   gint64 ascr_sum = 0;
   gint32 score = 0;
+  double word_posterior_sum = 0;
+  guint n_words = 0;
 
   memset (hyp, 0, sizeof *hyp);
   if (ps_set_search (ps, search) != 0)
@@ -223,10 +225,18 @@ _sj_voice_decoder_decode (ps_decoder_t  *ps,
   for (seg = ps_seg_iter (ps); seg != NULL; seg = ps_seg_next (seg))
     {
       gint32 ascr = 0, lscr = 0, lback = 0;
+      gint32 prob = ps_seg_prob (seg, &ascr, &lscr, &lback);
+      const char *word = ps_seg_word (seg);
 
-      ps_seg_prob (seg, &ascr, &lscr, &lback);
       ascr_sum += ascr;
+      /* Silences and noises are not words. */
+      if (word != NULL && *word != '<' && *word != '[')
+        {
+          word_posterior_sum += logmath_exp (ps_get_logmath (ps), prob);
+          n_words++;
+        }
     }
+  hyp->word_posterior = n_words > 0 ? word_posterior_sum / n_words : 0;
   hyp->acoustic = (double) ascr_sum / hyp->n_frames;
   hyp->path = (double) score / hyp->n_frames;
   hyp->posterior = logmath_exp (ps_get_logmath (ps), ps_get_prob (ps));

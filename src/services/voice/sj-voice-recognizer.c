@@ -252,9 +252,9 @@ agreement (const char *a,
 
 /* Returns the text of @grammar or @domain, and in @confidence how sure the
  * choice is, 0 to 1: high when both searches agree (two different models
- * hearing the same words), the domain model's posterior probability of
- * its words when they are taken, and in between when the grammar's words
- * are among the domain model's best. */
+ * hearing the same words), the mean posterior probability of the domain
+ * model's words (from its lattice) when they are taken, and in between
+ * when the grammar's words are taken over a differing reading. */
 static char *
 choose_hyp (SjVoiceRecognizer *self,
             SjVoiceHyp        *grammar,
@@ -267,8 +267,8 @@ choose_hyp (SjVoiceRecognizer *self,
   if (is_blank (grammar->text) || is_blank (domain->text) || g_str_equal (grammar->text, domain->text))
     {
       take_grammar = !is_blank (grammar->text);
-      *confidence = g_strcmp0 (grammar->text, domain->text) == 0 ? 1.0 - (1.0 - domain->posterior) * 0.25
-                                                                 : take_grammar ? 0.5 : domain->posterior;
+      *confidence = g_strcmp0 (grammar->text, domain->text) == 0 ? 1.0 - (1.0 - domain->word_posterior) * 0.25
+                                                                 : take_grammar ? 0.5 : domain->word_posterior;
     }
   else
     {
@@ -289,7 +289,7 @@ choose_hyp (SjVoiceRecognizer *self,
             take_grammar = TRUE;
             break;
           }
-      *confidence = take_grammar ? 0.5 : domain->posterior;
+      *confidence = take_grammar ? 0.5 : domain->word_posterior;
     }
 
   g_debug ("Voice: grammar \"%s\" (path %.0f), domain \"%s\" (path %.0f, posterior %.3f), %d frames: %s (%u)",
@@ -331,26 +331,26 @@ handle_end (SjVoiceRecognizer *self,
           /* Speech the grammar cannot cover. */
           decode_utterance (self, SJ_VOICE_LM_SEARCH, 0, &english);
           text = g_strdup (english.text);
-          confidence = english.posterior;
+          confidence = english.word_posterior;
         }
       else
         {
           text = g_strdup (grammar.text);
-          confidence = grammar.posterior;
+          confidence = grammar.word_posterior;
         }
       break;
 
     case SJ_VOICE_MODE_DOMAIN:
       decode_utterance (self, SJ_VOICE_DOMAIN_SEARCH, 0, &domain);
       text = g_strdup (domain.text);
-      confidence = domain.posterior;
+      confidence = domain.word_posterior;
       break;
 
     case SJ_VOICE_MODE_ENGLISH:
     default:
       decode_utterance (self, SJ_VOICE_LM_SEARCH, 0, &english);
       text = g_strdup (english.text);
-      confidence = english.posterior;
+      confidence = english.word_posterior;
       break;
     }
   _sj_voice_hyp_clear (&grammar);
