@@ -265,7 +265,7 @@ def build_corpus(root, known):
     weighted = [t for t, weight in TEMPLATES for _ in range(weight)]
     for _ in range(N_SENTENCES):
         sentence = expand(rng.choice(weighted), slots, rng)
-        if rng.random() < 0.15:
+        if rng.random() < 0.06:
             sentence = rng.choice(PREFIXES) + ' ' + sentence
         if rng.random() < 0.12:
             sentence = sentence + ' ' + rng.choice(SUFFIXES)
