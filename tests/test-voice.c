@@ -469,13 +469,15 @@ test_endpoint_fallback (Fixture       *fixture,
   endpoint_start (&endpoint);
   endpoint.status = SOUP_STATUS_UNAUTHORIZED;
   sj_voice_session_set_endpoint (fixture->session, endpoint.url, NULL, "sk-wrong-key");
-  wav = wav_for (1);
+  /* A command every run hears word for word (the fallback is what is
+   * tested here, not the recogniser). */
+  wav = wav_for (4);
   {
     g_autoptr(GError) error = NULL;
     g_autofree char *text = say (fixture, wav, NULL, &error);
 
     g_assert_no_error (error);
-    g_assert_cmpstr (text, ==, "more reverb");
+    g_assert_cmpstr (text, ==, "make it faster");
     g_assert_error (fixture->endpoint_error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_REFUSED);
     g_assert_cmpstr (endpoint.model, ==, "whisper-1");
   }
@@ -490,7 +492,7 @@ test_endpoint_fallback (Fixture       *fixture,
     g_autofree char *text = say (fixture, wav, NULL, &error);
 
     g_assert_no_error (error);
-    g_assert_cmpstr (text, ==, "more reverb");
+    g_assert_cmpstr (text, ==, "make it faster");
     g_assert_error (fixture->endpoint_error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_UNREACHABLE);
   }
 }
