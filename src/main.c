@@ -5,9 +5,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
-#include <locale.h>
-
 #include "sj-application.h"
 #include "sj-redact.h"
 
@@ -21,10 +18,7 @@ main (int   argc,
   g_log_set_writer_func (sj_redact_log_writer, NULL, NULL);
   sj_application_prepare_env ();
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  sj_application_setup_i18n ();
 
   app = sj_application_new ();
   /* Quitting always quits (issue 27): within 2 s, whatever is pending. */

@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -38,6 +39,7 @@ struct _SjApplication
   SjDryRunCliOptions    dry_run_cli;
   gboolean              print_version;
   gboolean              options_parsed;
+  char               ***arguments;   /* during local_command_line only */
 
   SjSoundsIndex        *sounds;
   SjKnowledge          *knowledge;
@@ -90,6 +92,26 @@ sj_application_prepare_env (void)
    * GSK_RENDERER the user set always wins. */
   if (g_getenv ("GSK_RENDERER") == NULL && !sj_platform_has_gpu ())
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
+}
+
+/**
+ * sj_application_setup_i18n:
+ *
+ * Takes the locale from the environment and binds the app's text domain to
+ * the installed translations, or to `STRUDEL_JAM_LOCALEDIR` when it is set:
+ * a build tree's `po/` (`meson devenv` sets it), so that a translation can
+ * be tried without installing it and the translation tests use the
+ * catalogs just built.
+ */
+void
+sj_application_setup_i18n (void)
+{
+  const char *localedir = g_getenv ("STRUDEL_JAM_LOCALEDIR");
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
 }
 
 /* A second launch raises the running jam instead of opening another window
@@ -484,8 +506,17 @@ sj_application_get_sound_downloads (SjApplication *self)
   return self->sound_downloads;
 }
 
+static void
+help_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  _sj_application_show_help (user_data);
+}
+
 static const GActionEntry app_entries[] = {
   { "about", about_action },
+  { "help", help_action },
   { "quit", quit_action },
 };
 
@@ -498,6 +529,7 @@ sj_application_startup (GApplication *app)
     const char *accels[3];
   } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
+    { "app.help", { "F1", NULL } },
     { "win.play", { "<Control>Return", NULL } },
     { "win.stop", { "<Control>period", NULL } },
     { "win.show-panel", { "F9", NULL } },
@@ -569,6 +601,44 @@ sj_application_finalize (GObject *object)
   G_OBJECT_CLASS (sj_application_parent_class)->finalize (object);
 }
 
+/* `strudel-jam FILE…`: a file that cannot be opened is said on stderr
+ * with a failure status, before any window (a script or a typo in a
+ * terminal learns it there, not in a window it may not see). Options are
+ * already parsed out of the arguments here; what remains is the files. */
+static int
+check_files (SjApplication *self)
+{
+  char **arguments = self->arguments != NULL ? *self->arguments : NULL;
+  int status = -1;
+
+  if (arguments == NULL || arguments[0] == NULL)
+    return -1;
+
+  for (guint i = 1; arguments[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (arguments[i]);
+      GFileType type;
+
+      if (!g_file_is_native (file))
+        continue;
+      type = g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL);
+      if (type == G_FILE_TYPE_UNKNOWN)
+        {
+          /* TRANSLATORS: on stderr; %s is a path given on the command line */
+          g_printerr (_("strudel-jam: %s: no such file\n"), arguments[i]);
+          status = EXIT_FAILURE;
+        }
+      else if (type == G_FILE_TYPE_DIRECTORY)
+        {
+          /* TRANSLATORS: on stderr; %s is a path given on the command line */
+          g_printerr (_("strudel-jam: %s: a folder, not a file of Strudel code\n"), arguments[i]);
+          status = EXIT_FAILURE;
+        }
+    }
+
+  return status;
+}
+
 /* --version and the knowledge and dry-run options answer on stdout and
  * exit without a window (and without registering on the session bus). */
 static int
@@ -599,7 +669,7 @@ sj_application_handle_local_options (GApplication *app,
     }
 
   if (!sj_knowledge_cli_wanted (&self->cli))
-    return -1;
+    return check_files (self);
 
   return sj_knowledge_cli_run (&self->cli);
 }
@@ -617,7 +687,9 @@ sj_application_local_command_line (GApplication   *app,
 
   g_assert (SJ_IS_APPLICATION (self));
 
+  self->arguments = arguments;
   handled = G_APPLICATION_CLASS (sj_application_parent_class)->local_command_line (app, arguments, exit_status);
+  self->arguments = NULL;
   if (handled && *exit_status == EXIT_FAILURE && !self->options_parsed)
     *exit_status = SJ_CLI_EXIT_USAGE;
 

@@ -24,6 +24,7 @@ G_DECLARE_FINAL_TYPE (SjApplication, sj_application, SJ, APPLICATION, AdwApplica
 
 SjApplication *sj_application_new            (void);
 void           sj_application_prepare_env    (void);
+void           sj_application_setup_i18n     (void);
 void           sj_application_set_quit_deadline (SjApplication *self,
                                                  guint          deadline_ms);
 SjKnowledge   *sj_application_get_knowledge  (SjApplication *self);

@@ -25,6 +25,13 @@ struct _SjConsolePage
   GtkListView        *list_view;
   GtkSignalListItemFactory *factory;
   GtkLabel           *count_label;
+
+  /* Pinned to the newest line: until the user scrolls up, and again once
+   * they scroll back down. Kept apart from the adjustment, which reads 0
+   * while the page is hidden (where most lines arrive). */
+  gboolean            follow;
+  double              last_value;
+  guint               scroll_tick;
 };
 
 G_DEFINE_FINAL_TYPE (SjConsolePage, sj_console_page, GTK_TYPE_WIDGET)
@@ -109,6 +116,9 @@ sj_console_page_dispose (GObject *object)
 
   GtkWidget *child;
 
+  if (self->scroll_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_tick);
+  self->scroll_tick = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_CONSOLE_PAGE);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
@@ -139,10 +149,79 @@ sj_console_page_class_init (SjConsolePageClass *klass)
   gtk_widget_class_set_css_name (widget_class, "sjconsolepage");
 }
 
+static gboolean
+is_at_bottom (SjConsolePage *self)
+{
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+
+  return gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj)
+         >= gtk_adjustment_get_upper (adj) - 24;
+}
+
+static gboolean
+scroll_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  SjConsolePage *self = SJ_CONSOLE_PAGE (widget);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+
+  self->scroll_tick = 0;
+  if (n > 0 && self->follow)
+    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* On the next frame: asked for while the list is being allocated (when
+ * it first gets its size), a scroll would be lost. */
+static void
+scroll_to_newest (SjConsolePage *self)
+{
+  if (self->scroll_tick == 0 && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_tick_cb, NULL, NULL);
+}
+
+/* Scrolling up leaves the newest line; scrolling back down to it follows
+ * again. A layout never moves the list up (growing or getting a size
+ * keeps the value or raises it), so only the user unpins it. */
+static void
+value_changed_cb (SjConsolePage *self,
+                  GtkAdjustment *adj)
+{
+  double value = gtk_adjustment_get_value (adj);
+
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      if (self->follow && value < self->last_value - 1)
+        self->follow = FALSE;
+      else if (!self->follow && is_at_bottom (self))
+        self->follow = TRUE;
+    }
+  self->last_value = value;
+}
+
+/* The list grew or got its size (shown for the first time, or again). */
+static void
+adjustment_changed_cb (SjConsolePage *self,
+                       GtkAdjustment *adj)
+{
+  if (self->follow && !is_at_bottom (self))
+    scroll_to_newest (self);
+}
+
+static void
+map_cb (SjConsolePage *self)
+{
+  if (self->follow)
+    scroll_to_newest (self);
+}
+
 static void
 sj_console_page_init (SjConsolePage *self)
 {
   g_autoptr(GtkNoSelection) selection = NULL;
+  GtkAdjustment *adj;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -153,16 +232,13 @@ sj_console_page_init (SjConsolePage *self)
   g_signal_connect (self->factory, "setup", G_CALLBACK (setup_row_cb), self);
   g_signal_connect (self->factory, "bind", G_CALLBACK (bind_row_cb), self);
 
+  self->follow = TRUE;
+  adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  g_signal_connect_object (adj, "value-changed", G_CALLBACK (value_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adj, "changed", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect (self, "map", G_CALLBACK (map_cb), NULL);
+
   update_count (self);
-}
-
-static gboolean
-is_at_bottom (SjConsolePage *self)
-{
-  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
-
-  return gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj)
-         >= gtk_adjustment_get_upper (adj) - 24;
 }
 
 /**
@@ -175,13 +251,10 @@ void
 sj_console_page_append (SjConsolePage *self,
                         SjLogEntry    *entry)
 {
-  gboolean follow;
   guint n;
 
   g_assert (SJ_IS_CONSOLE_PAGE (self));
   g_return_if_fail (SJ_IS_LOG_ENTRY (entry));
-
-  follow = is_at_bottom (self);
 
   g_list_store_append (self->store, entry);
   n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
@@ -190,11 +263,8 @@ sj_console_page_append (SjConsolePage *self,
 
   update_count (self);
 
-  if (follow)
-    {
-      n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
-      gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
-    }
+  if (self->follow)
+    scroll_to_newest (self);
 }
 
 void

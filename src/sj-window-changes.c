@@ -15,6 +15,18 @@
 #include "sj-repl-target.h"
 #include "sj-window-private.h"
 
+/* The Sessions page's code timeline follows every change, the agent's and
+ * Undo included (after the agent's handler has recorded it). */
+static void
+timeline_changed_cb (SjWindow   *self,
+                     SjTimeline *timeline)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  if (self->sessions_page != NULL)
+    sj_sessions_page_reload (self->sessions_page);
+}
+
 static void
 read_defaults (SjWindow *self)
 {
@@ -54,6 +66,8 @@ sj_window_get_applier (SjWindow *self)
       self->applier = sj_change_applier_new (SJ_LIVE_TARGET (target), self->dry_run,
                                              sj_application_get_knowledge (app), timeline);
       sj_change_applier_set_sound_cache (self->applier, sj_application_get_sound_cache (app));
+      g_signal_connect_object (timeline, "changed", G_CALLBACK (timeline_changed_cb), self,
+                               G_CONNECT_SWAPPED | G_CONNECT_AFTER);
       read_defaults (self);
       g_signal_connect_object (self->settings, "changed", G_CALLBACK (read_defaults), self, G_CONNECT_SWAPPED);
     }

@@ -62,6 +62,7 @@ struct _SjWindow
   /* Template widgets */
   GtkButton            *play_button;
   GtkLabel             *tempo_label;
+  gboolean              tempo_known;   /* the code has played: the page knows its tempo */
   GtkLabel             *cycle_label;
   AdwWindowTitle       *window_title;
   AdwToastOverlay      *toast_overlay;

@@ -52,9 +52,14 @@ update_transport (SjWindow *self)
   const char *label;
   GAction *action;
 
-  /* Strudel counts tempo in cycles: cpm is what setcpm() takes. */
-  tempo = g_strdup_printf (_("%.4g cpm · %.3g cps"), state->cps * 60.0, state->cps);
-  gtk_label_set_label (self->tempo_label, tempo);
+  /* Strudel counts tempo in cycles: cpm is what setcpm() takes. The page
+   * knows the code's tempo only once it has run (setcpm() is code): until
+   * then Strudel's default would be shown as if it were the music's. */
+  self->tempo_known |= state->playing;
+  if (self->tempo_known)
+    tempo = g_strdup_printf (_("%.4g cpm · %.3g cps"), state->cps * 60.0, state->cps);
+  gtk_label_set_label (self->tempo_label, tempo ? tempo : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->tempo_label), self->tempo_known);
 
   if (state->playing)
     cycle = g_strdup_printf (_("Cycle %.0f"), floor (MAX (state->cycle, 0)));
@@ -207,6 +212,16 @@ repl_eval_error_cb (SjWindow   *self,
       g_strcmp0 (adw_view_stack_get_visible_child_name (self->panel_stack), "console") != 0)
     _sj_window_show_toast (self, _("The code has an error. The music plays on unchanged."),
                            _("Show Console"), "win.show-console");
+}
+
+static void
+repl_nothing_to_play_cb (SjWindow *self,
+                         SjRepl   *repl)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  _sj_window_show_toast (self, _("Nothing to play: the editor is empty. Open the Reference for an example, or ask the agent."),
+                         _("Reference"), "win.show-reference");
 }
 
 static void
@@ -541,6 +556,7 @@ sj_window_init (SjWindow *self)
   g_signal_connect_object (self->repl, "state-changed", G_CALLBACK (repl_state_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "log", G_CALLBACK (repl_log_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "eval-error", G_CALLBACK (repl_eval_error_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->repl, "nothing-to-play", G_CALLBACK (repl_nothing_to_play_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "code-changed", G_CALLBACK (repl_code_changed_cb), self, G_CONNECT_SWAPPED);
 
   /* .osc() and .midi(): the page's haps go to SjOutputs, its lines to the
@@ -554,6 +570,7 @@ sj_window_init (SjWindow *self)
   g_signal_connect_object (self->repl, "notify::playing", G_CALLBACK (repl_playing_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->outputs, "midi-controls", G_CALLBACK (sj_repl_send_midi_controls), self->repl,
                            G_CONNECT_SWAPPED);
+  g_settings_bind (self->settings, "master-limiter", self->repl, "limiter", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "osc-host", self->outputs, "osc-host", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "osc-port", self->outputs, "osc-port", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "midi-backend", self->outputs, "midi-backend", G_SETTINGS_BIND_GET);

@@ -77,5 +77,21 @@ else
   fail "unknown option: exit $status, stderr “$err”"
 fi
 
+# A file that is not there, or a folder: said on stderr, exit 1, and no
+# window (there is no display here: a window would fail differently).
+run /no/such/dir/song.strudel.js
+if [ "$status" -eq 1 ] && [ -z "$out" ] && printf '%s' "$err" | grep -q '/no/such/dir/song.strudel.js: no such file'; then
+  ok "a missing FILE is said on stderr, exit 1"
+else
+  fail "missing FILE: exit $status, stdout “$out”, stderr “$err”"
+fi
+
+run "$XDG_CACHE_HOME"
+if [ "$status" -eq 1 ] && printf '%s' "$err" | grep -q 'a folder, not a file'; then
+  ok "a folder given as FILE is said on stderr, exit 1"
+else
+  fail "folder as FILE: exit $status, stderr “$err”"
+fi
+
 echo "1..$n"
 exit $((failures > 0))

@@ -21,7 +21,9 @@ for file in \
     share/icons/hicolor/scalable/apps/io.github.strudeljam.StrudelJam.svg \
     share/icons/hicolor/symbolic/apps/io.github.strudeljam.StrudelJam-symbolic.svg \
     share/strudel-jam/skills/techno/skill.json \
-    share/strudel-jam/skills/techno/SKILL.md; do
+    share/strudel-jam/skills/techno/SKILL.md \
+    share/help/C/strudel-jam/index.page \
+    share/help/C/strudel-jam/keyboard.page; do
   if [ ! -e "$root/$file" ]; then
     echo "missing after install: $file"
     status=1
@@ -33,6 +35,18 @@ if [ ! -d "$root/share/strudel-jam/skills" ]; then
   echo "missing after install: share/strudel-jam/skills/"
   status=1
 fi
+
+# Every language of po/LINGUAS has its catalog, and the launcher speaks it.
+for lang in $(sed 's/#.*//' "$(dirname "$0")/../po/LINGUAS"); do
+  if [ ! -e "$root/share/locale/$lang/LC_MESSAGES/strudel-jam.mo" ]; then
+    echo "missing after install: share/locale/$lang/LC_MESSAGES/strudel-jam.mo"
+    status=1
+  fi
+  if ! grep -q "^Comment\[$lang\]=" "$root/share/applications/io.github.strudeljam.StrudelJam.desktop"; then
+    echo "the installed .desktop file has no Comment[$lang]"
+    status=1
+  fi
+done
 
 # The page is inside the binary: nothing from the build tree is needed.
 if ! grep -q "strudel-jam://app/index.html" "$root/bin/strudel-jam"; then

@@ -8,8 +8,12 @@ srcdir=${1:-.}
 cd "$srcdir"
 
 missing=0
-for file in $(grep -lE '(^|[^A-Za-z0-9_])(N?_|g_dngettext|C_) ?\(|translatable="yes"' \
-                $(find src -name '*.c' | sort) ui/*.ui 2>/dev/null); do
+# C sources and headers with any of the glib preset's keywords, .ui files
+# with translatable properties, and the data files meson merges
+# translations into (the desktop entry, the metainfo, the schema).
+for file in $(grep -lE '(^|[^A-Za-z0-9_])(N?C?_|g_dngettext|g_dpgettext2|g_dcgettext) ?\(|translatable="yes"' \
+                $(find src -name '*.c' -o -name '*.h' | sort) $(find ui src -name '*.ui' | sort) 2>/dev/null) \
+            data/*.desktop.in data/*.metainfo.xml.in data/*.gschema.xml; do
   if ! grep -qx "$file" po/POTFILES.in; then
     echo "not in po/POTFILES.in: $file"
     missing=1

@@ -317,7 +317,7 @@ sj_test_schedule_swap (SjRepl     *repl,
   g_autoptr(GError) error = NULL;
   JsonObject *answer;
 
-  sj_repl_schedule_swap_async (repl, code, quantize, bars, bar_cycles, auto_start, NULL,
+  sj_repl_schedule_swap_async (repl, code, quantize, bars, bar_cycles, auto_start, FALSE, NULL,
                                sj_test_store_result_cb, &result);
   answer = sj_repl_schedule_swap_finish (repl, sj_test_wait_result (&result), &error);
   g_assert_no_error (error);

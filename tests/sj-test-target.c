@@ -7,7 +7,8 @@
  * swaps code at once, at the next whole cycle, playing at 1 cps from
  * cycle 12. It can also hold a fetch until it is canceled, to stop the
  * agent in the middle of a tool call, and fail swaps as the page does
- * when it is gone or refuses the code.
+ * when it is gone or refuses the code, or when a sound of the code fails
+ * to load (refusing the swap when asked to, as the page does).
  */
 
 #include "config.h"
@@ -25,6 +26,8 @@ struct _SjTestTarget
   guint    n_held;
   char    *page_error;
   char    *evaluation_error;
+  char    *failed_sound;
+  char    *failed_reason;
 };
 
 static void live_target_iface_init (SjLiveTargetInterface *iface);
@@ -101,6 +104,38 @@ schedule_swap_async (SjLiveTarget        *target,
       return;
     }
 
+  if (self->failed_sound != NULL)
+    {
+      /* What preload.mjs answers: the sound once, however many of its
+       * files failed (listed twice here, as a careless page would). */
+      JsonObject *sounds = json_object_new ();
+      JsonArray *failed = json_array_new ();
+      JsonArray *failures = json_array_new ();
+
+      for (guint i = 0; i < 2; i++)
+        {
+          JsonObject *failure = json_object_new ();
+
+          json_array_add_string_element (failed, self->failed_sound);
+          json_object_set_string_member (failure, "name", self->failed_sound);
+          json_object_set_string_member (failure, "reason", self->failed_reason);
+          json_array_add_object_element (failures, failure);
+        }
+      json_object_set_array_member (sounds, "ready", json_array_new ());
+      json_object_set_array_member (sounds, "loaded", json_array_new ());
+      json_object_set_array_member (sounds, "failed", failed);
+      json_object_set_array_member (sounds, "late", json_array_new ());
+      json_object_set_array_member (sounds, "failures", failures);
+      json_object_set_object_member (answer, "sounds", sounds);
+      if (policy->refuse_unavailable)
+        {
+          json_object_set_string_member (answer, "status", "unavailable");
+          json_object_set_string_member (answer, "message", "could not load");
+          g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
+          return;
+        }
+    }
+
   g_free (self->code);
   self->code = g_strdup (code);
   self->n_swaps++;
@@ -146,6 +181,8 @@ sj_test_target_finalize (GObject *object)
   g_free (self->code);
   g_free (self->page_error);
   g_free (self->evaluation_error);
+  g_free (self->failed_sound);
+  g_free (self->failed_reason);
   G_OBJECT_CLASS (sj_test_target_parent_class)->finalize (object);
 }
 
@@ -225,4 +262,23 @@ sj_test_target_fail_swaps (SjTestTarget *self,
   g_free (self->evaluation_error);
   self->page_error = g_strdup (page_error);
   self->evaluation_error = g_strdup (evaluation_error);
+}
+
+/**
+ * sj_test_target_fail_sound:
+ * @sound: (nullable): every swap's sounds include this one failed, with
+ *   @reason; %NULL: sounds load again
+ *
+ * A swap asked to refuse unavailable sounds is then refused, as the page
+ * refuses it; any other lands, saying the sound failed.
+ */
+void
+sj_test_target_fail_sound (SjTestTarget *self,
+                           const char   *sound,
+                           const char   *reason)
+{
+  g_free (self->failed_sound);
+  g_free (self->failed_reason);
+  self->failed_sound = g_strdup (sound);
+  self->failed_reason = g_strdup (reason);
 }

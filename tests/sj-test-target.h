@@ -24,5 +24,8 @@ guint         sj_test_target_get_n_held   (SjTestTarget *self);
 void          sj_test_target_fail_swaps   (SjTestTarget *self,
                                            const char   *page_error,
                                            const char   *evaluation_error);
+void          sj_test_target_fail_sound   (SjTestTarget *self,
+                                           const char   *sound,
+                                           const char   *reason);
 
 G_END_DECLS

@@ -198,7 +198,7 @@ change_timeout_cb (gpointer user_data)
   Soak *soak = user_data;
 
   soak->changes++;
-  sj_repl_schedule_swap_async (soak->repl, variant (soak->changes), "next_cycle", 1, 4, FALSE, NULL,
+  sj_repl_schedule_swap_async (soak->repl, variant (soak->changes), "next_cycle", 1, 4, FALSE, FALSE, NULL,
                                change_cb, soak);
 
   return G_SOURCE_CONTINUE;

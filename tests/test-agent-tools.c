@@ -338,6 +338,49 @@ test_apply_input_and_stale (Fixture       *fixture,
   g_assert_cmpstr (stale->known_hash, ==, hash);
 }
 
+/* Issue 29: a sound the page could not load refuses the agent's change
+ * before its swap, naming it once with the page's reason; the musician's
+ * own change lands and says the sound failed. */
+static void
+test_apply_sound_failed (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  const char *code = "note(\"c e g\").s(\"piano\")";
+  g_autoptr(SjToolOutcome) refused = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(SjChangeResult) landed = NULL;
+  g_autoptr(JsonNode) input = NULL;
+  g_autofree char *hash = sj_code_hash (CODE);
+  g_autofree char *arguments = change_arguments (hash, code);
+  g_autoptr(GError) error = NULL;
+
+  sj_test_target_fail_sound (fixture->target, "piano:0", "the server sent an HTML page (63 bytes), not a sound");
+  refused = assert_apply (fixture, code,
+                          "{\"status\":\"rejected\",\"phase\":\"sounds\",\"code\":\"SOUND_UNAVAILABLE\","
+                          "\"diagnostics\":[{\"message\":\"Not applied: the page could not load piano:0 (the server "
+                          "sent an HTML page (63 bytes), not a sound), so the change would have been silent there. "
+                          "Nothing changed; use sounds that play now (the alternatives, or strudel_knowledge "
+                          "\\\"sounds available offline\\\").\"}],\"unknownSymbols\":[],\"unknownSounds\":[],"
+                          "\"unavailableSounds\":[{\"name\":\"piano:0\",\"reason\":\"the server sent an HTML page "
+                          "(63 bytes), not a sound\",\"alternatives\":[]}],"
+                          "\"suggestedNext\":{\"action\":\"use_available_sounds\"}}");
+  assert_rejected (refused);
+  g_assert_cmpstr (sj_test_target_get_code (fixture->target), ==, CODE);
+  g_assert_cmpuint (sj_test_target_get_n_swaps (fixture->target), ==, 0);
+
+  input = json_from_string (arguments, NULL);
+  sj_change_applier_apply_async (fixture->applier, input, "user", NULL, store_result_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  landed = sj_change_applier_apply_finish (fixture->applier, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (landed->status, ==, SJ_CHANGE_STATUS_SCHEDULED);
+  g_assert_nonnull (landed->sounds.failed);
+  g_assert_cmpstr (landed->sounds.failed[0], ==, "piano:0");
+  g_assert_null (landed->sounds.failed[1]);
+  g_assert_cmpuint (sj_test_target_get_n_swaps (fixture->target), ==, 1);
+}
+
 /* The page fails at the last step: nothing was applied, and it says so. */
 static void
 test_apply_page_failures (Fixture       *fixture,
@@ -545,6 +588,7 @@ main (int   argc,
   ADD ("/agent-tools/apply/rejections", test_apply_rejections);
   ADD ("/agent-tools/apply/input-and-stale", test_apply_input_and_stale);
   ADD ("/agent-tools/apply/page-failures", test_apply_page_failures);
+  ADD ("/agent-tools/apply/sound-failed", test_apply_sound_failed);
   ADD ("/agent-tools/read-code", test_read_code);
   ADD ("/agent-tools/knowledge", test_knowledge);
   ADD ("/agent-tools/refusals", test_refusals);

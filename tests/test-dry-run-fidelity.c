@@ -14,6 +14,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "sj-dry-run.h"
 #include "sj-test-app.h"
 #include "sj-window-private.h"
@@ -41,6 +43,7 @@ typedef struct
   guint match;        /* same haps */
   guint offline;      /* same haps once the page skips loading samples */
   guint both_reject;  /* the page fails and the dry-run rejects */
+  guint stateful;     /* both play it, the notes depend on what was queried before */
   GPtrArray *differ;  /* of char*: "name#i: …" */
 } Tally;
 
@@ -163,6 +166,17 @@ compare_example (SjRepl     *repl,
       json_object_set_string_member (entry, "page", error_info != NULL ? json_object_get_string_member (error_info, "message") : "");
       json_object_set_string_member (entry, "dryRun", json_object_get_string_member (answer, "message"));
     }
+  else if (page_ok && dry_ok && strstr (code, "voicings(") != NULL)
+    {
+      /* @strudel/tonal's voice leading keeps the last voicing in a module
+       * global (`let lastVoicing`, "has to be global until another
+       * solution is found"): the page's notes depend on every query before
+       * this one, the playing scheduler's included, so they cannot be
+       * compared note for note. Both playing it is what is checked. */
+      tally->stateful++;
+      json_object_set_string_member (entry, "result", "stateful");
+      g_test_message ("%s: voice leading depends on earlier queries (upstream's global lastVoicing); both play it", label);
+    }
   else
     {
       g_autofree char *what = NULL;
@@ -209,6 +223,7 @@ write_report (JsonArray  *examples,
   json_object_set_int_member (root, "matchOffline", tally->offline);
   json_object_set_int_member (root, "bothReject", tally->both_reject);
   json_object_set_int_member (root, "differ", tally->differ->len);
+  json_object_set_int_member (root, "stateful", tally->stateful);
   json_object_set_array_member (root, "examples", json_array_ref (examples));
   node = json_node_init_object (json_node_alloc (), root);
   json_generator_set_pretty (generator, TRUE);
@@ -227,7 +242,7 @@ test_examples_match_the_page (void)
   g_autoptr(JsonObject) docs = load_docs ();
   g_autoptr(JsonArray) report = json_array_new ();
   JsonArray *entries = json_object_get_array_member (docs, "docs");
-  Tally tally = { 0, 0, 0, g_ptr_array_new_with_free_func (g_free) };
+  Tally tally = { 0, 0, 0, 0, g_ptr_array_new_with_free_func (g_free) };
   guint compared = 0;
 
   for (guint i = 0; i < json_array_get_length (entries); i++)
@@ -251,8 +266,10 @@ test_examples_match_the_page (void)
   for (guint i = 0; i < tally.differ->len; i++)
     g_test_message ("%s", (char *) tally.differ->pdata[i]);
   g_test_message ("%u examples: %u give the page's haps exactly (%u more once the offline page skips "
-                  "loading sample maps), %u are rejected by both, %u differ",
-                  compared, tally.match, tally.offline, tally.both_reject, tally.differ->len);
+                  "loading sample maps), %u are rejected by both, %u voice-led ones both play, %u differ",
+                  compared, tally.match, tally.offline, tally.both_reject, tally.stateful, tally.differ->len);
+  /* Only the voicings examples may be stateful: a handful. */
+  g_assert_cmpuint (tally.stateful, <=, 5);
 
   g_assert_cmpuint (compared, >, 400);
   g_assert_cmpuint (tally.differ->len, ==, 0);

@@ -21,6 +21,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-dry-run-private.h"
+#include "sj-dry-run-process.h"
 #include "sj-dry-run-report-private.h"
 #include "sj-sound-library.h"
 #include "sj-knowledge.h"
@@ -889,6 +890,69 @@ test_protocol (void)
   g_assert_true (g_str_has_prefix (lines[7], "{\"id\":5,\"ok\":true,\"events\":4,"));
 }
 
+typedef struct
+{
+  guint    answers;
+  gboolean ready;
+  gboolean exited;
+} ProcessSeen;
+
+static void
+process_ready_cb (SjDryRunProcess *process,
+                  ProcessSeen     *seen)
+{
+  seen->ready = TRUE;
+}
+
+static void
+process_answer_cb (SjDryRunProcess *process,
+                   JsonObject      *answer,
+                   ProcessSeen     *seen)
+{
+  g_assert_true (json_object_get_boolean_member (answer, "ok"));
+  seen->answers++;
+}
+
+static void
+process_exited_cb (SjDryRunProcess *process,
+                   const char      *why,
+                   ProcessSeen     *seen)
+{
+  seen->exited = TRUE;
+}
+
+/* Requests sent back to back, before the first write has finished: a
+ * GOutputStream takes one write at a time, so the process queues them
+ * (a second write at once failed with "Stream has outstanding operation"
+ * and the helper was killed as unable to take input). */
+static void
+test_process_back_to_back (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SjDryRunProcess) process = sj_dry_run_process_new (_sj_dry_run_get_helper_path (dry_run), &error);
+  ProcessSeen seen = { 0 };
+
+  g_assert_no_error (error);
+  g_signal_connect (process, "ready", G_CALLBACK (process_ready_cb), &seen);
+  g_signal_connect (process, "answer", G_CALLBACK (process_answer_cb), &seen);
+  g_signal_connect (process, "exited", G_CALLBACK (process_exited_cb), &seen);
+  while (!seen.ready && !seen.exited)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (seen.exited);
+
+  for (guint i = 1; i <= 5; i++)
+    {
+      g_autofree char *line = g_strdup_printf ("{\"id\": %u, \"code\": \"s(\\\"bd\\\")\"}\n", i);
+
+      sj_dry_run_process_send (process, line);
+    }
+  while (seen.answers < 5 && !seen.exited)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (seen.exited);
+  g_assert_cmpuint (seen.answers, ==, 5);
+  sj_dry_run_process_kill (process);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -929,6 +993,7 @@ main (int    argc,
   g_test_add_func ("/dry-run/memory-limit", test_memory_limit);
   g_test_add_func ("/dry-run/helper-missing", test_helper_missing);
   g_test_add_func ("/dry-run/protocol", test_protocol);
+  g_test_add_func ("/dry-run/process/back-to-back", test_process_back_to_back);
 
   status = g_test_run ();
 

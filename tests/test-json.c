@@ -158,6 +158,42 @@ test_bytes (void)
   g_assert_cmpstr (string_of (node), ==, "x");
 }
 
+/* Doubles as a person writes them (issue 31): json-glib's 17 digits turn a
+ * cycle at 7.4 into 7.4000000000000004 in tool results and the CLIs. */
+static void
+test_shorten_numbers (void)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) back = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *same = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "cycle");
+  json_builder_add_double_value (builder, 7.4);
+  json_builder_set_member_name (builder, "third");
+  json_builder_add_double_value (builder, 1.0 / 3.0);
+  json_builder_set_member_name (builder, "tiny");
+  json_builder_add_double_value (builder, -1.5e-300);
+  json_builder_set_member_name (builder, "count");
+  json_builder_add_int_value (builder, 12345678901234);
+  json_builder_set_member_name (builder, "text 0.1000000000000000055");
+  json_builder_add_string_value (builder, "7.4000000000000004 \"1.10000000000000009\"");
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+
+  text = sj_json_to_string (root, FALSE);
+  g_assert_cmpstr (text, ==, "{\"cycle\":7.4,\"third\":0.3333333333333333,\"tiny\":-1.5e-300,"
+                             "\"count\":12345678901234,\"text 0.1000000000000000055\":"
+                             "\"7.4000000000000004 \\\"1.10000000000000009\\\"\"}");
+  /* Exactly the same values read back. */
+  back = sj_json_parse (text, -1, NULL, NULL);
+  g_assert_true (json_node_equal (root, back));
+  same = sj_json_shorten_numbers ("[1e400, -0.0, 2, \"\\\\\"]");
+  g_assert_cmpstr (same, ==, "[1e400, -0, 2, \"\\\\\"]");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -171,6 +207,7 @@ main (int   argc,
   g_test_add_func ("/json/nul-and-surrogates", test_nul_and_surrogates);
   g_test_add_func ("/json/bytes", test_bytes);
   g_test_add_func ("/json/unterminated", test_unterminated);
+  g_test_add_func ("/json/shorten-numbers", test_shorten_numbers);
 
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sj-agent.h"
+#include "sj-application-private.h"
 #include "sj-test-app.h"
 #include "sj-test-model-server.h"
 #include "sj-test-widgets.h"
@@ -108,6 +109,18 @@ static const struct {
   { "F6", "/keyboard/every-shortcut here; test-first-run" },
   { "Down", "test-sounds-page (from the search to the list)" },
 };
+
+/* F1 opens the help: here only its activation counts, nothing is opened. */
+static void
+no_launcher (GtkWindow           *parent,
+             const char          *uri,
+             GAsyncReadyCallback  callback,
+             gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (parent, NULL, callback, user_data);
+
+  g_task_return_boolean (task, TRUE);
+}
 
 static gboolean
 is_context_key (const char *accelerator)
@@ -265,6 +278,56 @@ test_stop_agent (void)
   g_settings_reset (settings, "model");
 }
 
+static void
+count_signal_cb (SjRepl *repl,
+                 guint  *count)
+{
+  (*count)++;
+}
+
+static gboolean
+count_is_positive (gpointer data)
+{
+  return *(guint *)data > 0;
+}
+
+/* A label under @root whose text is @text. */
+static gboolean
+shows_label (GtkWidget  *root,
+             const char *text)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if ((GTK_IS_LABEL (child) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (child)), text) == 0) ||
+        shows_label (child, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* Ctrl+Enter in an empty editor says so (upstream only throws into the
+ * page's console), and nothing starts playing. */
+static void
+test_empty_code_play (void)
+{
+  SjWindow *window = sj_test_open_key_window (&keys, WAIT_TIMEOUT_S);
+  SjRepl *repl = _sj_window_get_repl (window);
+  g_autoptr(JsonNode) cleared = NULL;
+  guint said = 0;
+  gulong id;
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL);
+  sj_test_spin_until (sj_test_stopped, repl, "the music to stop");
+  cleared = sj_test_call_js (repl, "window.sjBridge.setCode('  \\n'); return true;");
+  id = g_signal_connect (repl, "nothing-to-play", G_CALLBACK (count_signal_cb), &said);
+  gtk_widget_grab_focus (sj_repl_get_widget (repl));
+  sj_test_key_window_press (&keys, (const char *[]) { "ctrl+Return", NULL });
+  sj_test_spin_until (count_is_positive, &said, "Ctrl+Enter on empty code to be said");
+  sj_test_key_window_wait_frames (&keys, 3);
+  g_assert_true (shows_label (GTK_WIDGET (window),
+                              "Nothing to play: the editor is empty. Open the Reference for an example, or ask the agent."));
+  g_assert_false (sj_repl_get_state (repl)->playing);
+  g_signal_handler_disconnect (repl, id);
+}
+
 /* Every button, toggle, expander, entry and activatable row of the main
  * view and of every panel page has an accessible name, and icon-only
  * buttons keep their tooltips. */
@@ -329,10 +392,12 @@ main (int   argc,
   home = sj_test_app_init ();
   g_test_init (&argc, &argv, NULL);
   sj_test_app_start ();
+  _sj_application_set_uri_launcher (no_launcher);
 
   g_test_add_func ("/keyboard/stop-agent", test_stop_agent);
   g_test_add_func ("/keyboard/every-shortcut", test_every_shortcut);
   g_test_add_func ("/keyboard/accessible-names", test_accessible_names);
+  g_test_add_func ("/keyboard/empty-code-play", test_empty_code_play);
 
   ret = g_test_run ();
 

@@ -82,6 +82,11 @@ class App:
             time.sleep(0.2)
         raise RuntimeError('no window')
 
+    def windows(self):
+        """The X windows of the process that are mapped (the main window,
+        and a popover's surface while it is open)."""
+        return xdotool('search', '--onlyvisible', '--pid', str(self.proc.pid), '--name', '').stdout.split()
+
     def key(self, *keys):
         xdotool('key', '--clearmodifiers', *keys)
 
@@ -240,7 +245,8 @@ def test_empty_type_quit_restart():
                    lambda: (app.key('ctrl+End'), app.type(' b')) if read_code(profile) == b'note c e g' else None,
                    lambda: 'the restarted editor to take the typed code (on disk: %r)' % read_code(profile))
         seconds = app.quit()
-        check(read_code(profile) == b'note c e g b', 'the restart found the typed code', repr(read_code(profile)))
+        check(re.fullmatch(rb'note c e g( b)+', read_code(profile) or b'') is not None,
+              'the restart found the typed code', repr(read_code(profile)))
         check(seconds < QUIT_LIMIT_S, 'Ctrl+Q after a restart ends the process within 2 s', '%.2f s' % seconds)
     finally:
         app.kill()
@@ -495,9 +501,17 @@ def edit_then_quit(name, how, what, prepare=None):
 
 def test_menu_quit():
     # F10 opens the Main Menu (the primary menu button); Q is its Quit's mnemonic.
+    # F10 goes to the page first (WebKit hands GTK the keys the page did
+    # not take), so on a loaded machine the menu opens well after the key:
+    # Q is pressed once the menu's popover surface is mapped, or it would
+    # be typed into the editor.
     def open_menu(app):
+        before = app.windows()
         app.key('F10')
-        time.sleep(0.3)
+        deadline = time.monotonic() + 20
+        while len(app.windows()) <= len(before) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        print('# windows before F10: %d, after: %d' % (len(before), len(app.windows())))
     edit_then_quit('menu', lambda app: app.key('q'), 'Main Menu \u2192 Quit', open_menu)
 
 

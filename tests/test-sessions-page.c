@@ -555,6 +555,14 @@ test_timeline (Fixture       *fixture,
   g_assert_cmpuint (_sj_code_timeline_get_n_rows (timeline), ==, 1);
   sj_sessions_page_set_current (fixture->page, fixture->ids[2]);
   g_assert_cmpuint (_sj_code_timeline_get_n_rows (timeline), ==, 0);
+
+  /* A change whose cycle is not known (an Undo before anything played
+   * records -1) says when, not "at cycle -1". */
+  sj_history_store_record_snapshot (fixture->store, fixture->ids[2], "undone", -1, SJ_HISTORY_SOURCE_USER, 0, NULL);
+  sj_sessions_page_reload (fixture->page);
+  g_assert_cmpuint (_sj_code_timeline_get_n_rows (timeline), ==, 1);
+  rows[0] = GTK_WIDGET (gtk_list_box_get_row_at_index (list, 0));
+  g_assert_nonnull (find_widget (rows[0], is_label_with_text, "Just now"));
 }
 
 static void

@@ -346,6 +346,23 @@ test_bindings (void)
     WAIT_UNTIL (gtk_switch_get_active (toggle));
   }
 
+  /* The master safety limiter (issue 29): on by default, both ways. */
+  {
+    GtkSwitch *toggle = GTK_SWITCH (CHILD (page, "master_limiter_switch"));
+    AdwActionRow *row = ADW_ACTION_ROW (gtk_widget_get_ancestor (GTK_WIDGET (toggle), ADW_TYPE_ACTION_ROW));
+
+    g_assert_true (g_settings_get_boolean (settings, "master-limiter"));
+    g_assert_true (gtk_switch_get_active (toggle));
+    g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "Master safety limiter");
+    g_assert_nonnull (strstr (adw_action_row_get_subtitle (row), "Strudel website"));
+    g_assert_true (adw_action_row_get_activatable_widget (row) == GTK_WIDGET (toggle));
+    adw_action_row_activate (row);
+    WAIT_UNTIL (!g_settings_get_boolean (settings, "master-limiter"));
+    g_assert_false (gtk_switch_get_active (toggle));
+    g_settings_set_boolean (settings, "master-limiter", TRUE);
+    WAIT_UNTIL (gtk_switch_get_active (toggle));
+  }
+
   /* Where .osc() and .midi() send: SuperDirt's address by default, MIDI
    * through JACK when there is a server, else ALSA. */
   {

@@ -275,6 +275,31 @@ results_have (const char *name)
 /* Each row says how its sound would play, follows the cache and the
  * download setting live, and a preview that downloads shows a spinner
  * until it plays; one that cannot play says why. */
+/* With nothing searched, the list opens on the sounds a newcomer reaches
+ * for (bd, sd, hh…), not on the alphabet's first ("9000_bd"). */
+static void
+test_sounds_page_common_first (void)
+{
+  SjWindow *window = sj_test_open_window ();
+  SjSoundsPage *page = _sj_window_get_sounds_page (window);
+  SjSoundsIndex *sounds;
+  const char *expected[] = { "bd", "sd", "hh" };
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-sounds", NULL);
+  search_sounds ("");
+  sounds = sj_knowledge_get_sounds (page->knowledge);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (page->results)), >, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autoptr(SjKnowledgeItem) item = g_list_model_get_item (G_LIST_MODEL (page->results), i);
+      const SjSound *sound = sj_sounds_index_get_sound (sounds, sj_knowledge_item_get_index (item));
+
+      g_assert_cmpstr (sound->name, ==, expected[i]);
+    }
+  /* Every sound is still listed once. */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (page->results)), ==, sj_sounds_index_get_n_sounds (sounds));
+}
+
 static void
 test_sounds_page_availability (void)
 {
@@ -459,6 +484,7 @@ main (int   argc,
   g_setenv ("STRUDEL_JAM_SOUNDS_URL", url, TRUE);
   sj_test_app_start ();
 
+  g_test_add_func ("/sounds-page/common-first", test_sounds_page_common_first);
   g_test_add_func ("/sounds-page/availability", test_sounds_page_availability);
   g_test_add_func ("/sounds-page/cache-limit", test_sounds_page_cache_limit);
 

@@ -9,7 +9,10 @@
  * (a loopback server here, through STRUDEL_JAM_SOUNDS_URL) and keeps it,
  * and the page decodes and plays it. The dry-run names the same files. A
  * sound that cannot be had (a 404, downloads switched off) is one line in
- * the Console, and the music goes on.
+ * the Console, and the music goes on. A sound whose download fails (the
+ * piano's host answers a captive portal's page) is refused before the
+ * agent's change lands (SOUND_UNAVAILABLE, once, with why), is never
+ * decoded, and playing it by hand is one Console line, not one a note.
  */
 
 #include "config.h"
@@ -98,6 +101,28 @@ server_cb (SoupServer        *soup_server,
   if (g_str_has_prefix (path, "/dirt-samples/crow/"))
     {
       soup_server_message_set_status (msg, 404, NULL);
+      return;
+    }
+  if (g_str_has_prefix (path, "/dirt-samples/metal/"))
+    {
+      /* A WAV's first bytes and nothing a decoder can read after them:
+       * the cache takes it for a sound, the page cannot decode it. */
+      static const char broken[] = "RIFF\x40\0\0\0WAVEjunk\x20\0\0\0this is not a format chunk at all";
+
+      soup_server_message_set_status (msg, 200, NULL);
+      soup_message_headers_set_content_type (soup_server_message_get_response_headers (msg), "audio/wav", NULL);
+      soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_STATIC, broken,
+                                sizeof broken - 1);
+      return;
+    }
+  if (g_str_has_prefix (path, "/piano/"))
+    {
+      static const char portal[] = "<!DOCTYPE html><html><body>Sign in to the network</body></html>";
+
+      soup_server_message_set_status (msg, 200, NULL);
+      soup_message_headers_set_content_type (soup_server_message_get_response_headers (msg), "text/html", NULL);
+      soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_STATIC, portal,
+                                strlen (portal));
       return;
     }
   soup_server_message_set_status (msg, 200, NULL);
@@ -533,6 +558,110 @@ test_sound_unavailable_offline (void)
   sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
 }
 
+static guint
+count_in_console (const char *text)
+{
+  g_autofree char *console = sj_console_page_dup_text (_sj_window_get_console_page (sj_test_current_window ()));
+  guint n = 0;
+
+  for (const char *at = strstr (console, text); at != NULL; at = strstr (at + 1, text))
+    n++;
+  return n;
+}
+
+/* Issue 29: offline in effect (the piano's host answers a captive portal's
+ * page for every file), the agent's change to the piano is refused before
+ * anything changes: SOUND_UNAVAILABLE naming piano:0 once (not once per
+ * note), with the page's reason. The page never decodes the portal's page
+ * (the cache refuses it, and the page's fetch() refuses an error answer),
+ * and the piano played by hand is one Console line, however many notes. */
+static void
+test_failed_download_refused (void)
+{
+  SjWindow *window = sj_test_current_window ();
+  SjRepl *repl = _sj_window_get_repl (window);
+  SjChangeApplier *applier = sj_window_get_applier (window);
+  g_autoptr(JsonObject) outcome = NULL;
+  g_autoptr(SjChangeResult) refused = NULL;
+  g_autoptr(JsonObject) json = NULL;
+  g_autoptr(JsonNode) fetched = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  SjChangeUnknownName *piano;
+  JsonArray *unavailable;
+  Progress progress = { repl, 0, 0 };
+
+  outcome = sj_test_evaluate (repl, "note(\"c3 e3\").s(\"triangle\").gain(0.3)");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  progress.cycle = sj_repl_get_state (repl)->cycle + 0.5;
+  sj_test_spin_until (cycle_reached, &progress, "the music to play");
+  before = sj_test_fetch_code (repl);
+
+  refused = apply_code (applier, repl, "note(\"c e g\").s(\"piano\")");
+  g_assert_cmpint (refused->status, ==, SJ_CHANGE_STATUS_REJECTED);
+  g_assert_cmpint (refused->rejection, ==, SJ_CHANGE_REJECTION_SOUND_UNAVAILABLE);
+  g_assert_cmpint (refused->phase, ==, SJ_CHANGE_PHASE_SOUNDS);
+  /* Three notes, three files, one sound. */
+  g_assert_cmpuint (refused->unavailable_sounds->len, ==, 1);
+  piano = g_ptr_array_index (refused->unavailable_sounds, 0);
+  g_assert_cmpstr (piano->name, ==, "piano:0");
+  g_assert_nonnull (piano->reason);
+  g_test_message ("piano:0: %s", piano->reason);
+  g_assert_nonnull (strstr (piano->reason, "not a sound"));
+  g_assert_nonnull (piano->suggestions);
+  g_assert_nonnull (piano->suggestions[0]);
+  g_assert_nonnull (strstr (sj_change_result_get_message (refused), "piano:0"));
+  json = sj_change_result_to_json (refused);
+  g_assert_cmpstr (json_object_get_string_member (json, "status"), ==, "rejected");
+  g_assert_cmpstr (json_object_get_string_member (json, "code"), ==, "SOUND_UNAVAILABLE");
+  unavailable = json_object_get_array_member (json, "unavailableSounds");
+  g_assert_cmpuint (json_array_get_length (unavailable), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (unavailable, 0), "reason"), ==,
+                   piano->reason);
+
+  /* Nothing changed: the editor, the music. */
+  after = sj_test_fetch_code (repl);
+  g_assert_cmpstr (after, ==, before);
+  progress.cycle = sj_repl_get_state (repl)->cycle + 1;
+  progress.triggered = sj_repl_get_state (repl)->triggered;
+  sj_test_spin_until (sj_test_progressed, &progress, "the old music to go on");
+
+  /* The page's fetch() refuses the cache's error answer, with its reason. */
+  fetched = sj_test_call_js (repl, "return await fetch('strudel-jam://sounds/piano/C4v8.mp3')"
+                                   ".then((r) => ({ok: r.ok, status: r.status}), "
+                                   "(e) => ({error: e.name, message: e.message}));");
+  g_assert_cmpstr (json_object_get_string_member_with_default (json_node_get_object (fetched), "error", ""), ==,
+                   "SoundUnavailableError");
+
+  /* By hand: the notes play (silently) for three cycles, one line said. */
+  g_clear_pointer (&outcome, json_object_unref);
+  outcome = sj_test_evaluate (repl, "note(\"c e g\").fast(2).s(\"piano\")");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  progress.cycle = sj_repl_get_state (repl)->cycle + 3;
+  sj_test_spin_until (cycle_reached, &progress, "three cycles of the piano");
+  /* One line: the cache's, which the page does not repeat. */
+  g_assert_cmpuint (count_in_console ("could not be downloaded: the server sent an HTML page"), ==, 1);
+  g_assert_cmpuint (count_in_console ("piano:0 is unavailable"), ==, 0);
+  g_assert_cmpuint (count_in_console ("[getTrigger] error"), ==, 0);
+  g_assert_cmpuint (count_in_console ("Decoding failed"), ==, 0);
+  /* Nothing but a sound is decoded: no "loaded 74 B" of the portal's page. */
+  g_assert_cmpuint (count_in_console ("piano:0:0\"... done!"), ==, 0);
+  g_assert_cmpuint (count_in_console ("piano:0\"... done!"), ==, 0);
+
+  /* A file that starts like a WAV but cannot be decoded: the page says it,
+   * once for all its notes. */
+  g_clear_pointer (&outcome, json_object_unref);
+  outcome = sj_test_evaluate (repl, "s(\"metal*8\")");
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  progress.cycle = sj_repl_get_state (repl)->cycle + 3;
+  sj_test_spin_until (cycle_reached, &progress, "three cycles of metal");
+  g_assert_cmpuint (count_in_console ("metal:0 is unavailable: it is not a sound the page can decode"), ==, 1);
+  g_assert_cmpuint (count_in_console ("[getTrigger] error"), ==, 0);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
+}
+
 typedef struct
 {
   const char *path;
@@ -673,6 +802,7 @@ main (int   argc,
   g_test_add_func ("/sounds/first-hit-after-a-change-is-audible", test_first_hit_after_a_change_is_audible);
   g_test_add_func ("/sounds/soundfont-change-waits-for-its-font", test_soundfont_change_waits_for_its_font);
   g_test_add_func ("/sounds/sound-unavailable-offline", test_sound_unavailable_offline);
+  g_test_add_func ("/sounds/failed-download-refused", test_failed_download_refused);
 
   ret = g_test_run ();
 

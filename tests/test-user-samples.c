@@ -555,9 +555,17 @@ static JsonObject *
 find_use (JsonObject *answer,
           const char *sound)
 {
-  JsonArray *uses = json_object_get_array_member (answer, "sampleUses");
+  JsonArray *uses;
 
-  g_assert_true (json_object_get_boolean_member (answer, "ok"));
+  if (!json_object_get_boolean_member_with_default (answer, "ok", FALSE) ||
+      !json_object_has_member (answer, "sampleUses"))
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), answer);
+      g_autofree char *text = json_to_string (node, FALSE);
+
+      g_error ("The dry-run gave no sound uses: %s", text);
+    }
+  uses = json_object_get_array_member (answer, "sampleUses");
   for (guint i = 0; i < json_array_get_length (uses); i++)
     {
       JsonObject *use = json_array_get_object_element (uses, i);

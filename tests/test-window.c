@@ -27,6 +27,15 @@
 
 #define WAIT_TIMEOUT_S 60
 
+static gboolean
+tempo_shown (gpointer data)
+{
+  SjWindow *window = data;
+
+  return gtk_widget_get_visible (GTK_WIDGET (window->tempo_label)) &&
+         g_strcmp0 (gtk_label_get_label (window->tempo_label), "60 cpm · 1 cps") == 0;
+}
+
 static void
 test_first_start_and_playback (void)
 {
@@ -79,6 +88,9 @@ test_first_start_and_playback (void)
   g_assert_nonnull (json_object_get_object_member (sounds, "z_sine"));
 
   /* Evaluate and play: the scheduler runs in real time and notes fire. */
+  /* Before the code has run, the header shows no tempo: setcpm() is code,
+   * and Strudel's default is not the music's. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->tempo_label)));
   outcome = sj_test_evaluate (repl, "setcps(1)\nnote(\"c3 e3 g3 b3\").s(\"sawtooth\").gain(.2)");
   g_assert_true (json_object_get_boolean_member (outcome, "ok"));
 
@@ -87,6 +99,7 @@ test_first_start_and_playback (void)
 
   sj_test_query_state (repl, &state);
   g_assert_true (state.playing);
+  sj_test_spin_until (tempo_shown, window, "the header to show the code's tempo");
   g_assert_cmpfloat (state.cps, ==, 1.0);
   /* The scheduler queries ahead of the present: that horizon is what a
    * quantized swap must lie beyond. */
@@ -341,6 +354,73 @@ test_console_copy_and_clear (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (console), "console.clear", NULL));
   g_assert_cmpuint (g_list_model_get_n_items (_sj_console_page_get_model (console)), ==, 0);
+}
+
+/* The Console's own scroller (its empty state's status page has one too). */
+static gboolean
+is_list_scroller (GtkWidget *widget,
+                  gpointer   data)
+{
+  return GTK_IS_SCROLLED_WINDOW (widget) && GTK_IS_LIST_VIEW (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (widget)));
+}
+
+static gboolean
+console_at_newest (gpointer data)
+{
+  SjConsolePage *console = data;
+  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (sj_test_find_widget (GTK_WIDGET (console), is_list_scroller, NULL));
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (scroller);
+
+  return gtk_widget_get_mapped (GTK_WIDGET (console)) &&
+         gtk_adjustment_get_upper (adj) > gtk_adjustment_get_page_size (adj) &&
+         gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj) >= gtk_adjustment_get_upper (adj) - 1;
+}
+
+/* The Console opens on its newest line, lines that arrived while it was
+ * hidden included, and stays there as more come; scrolled up to read, it
+ * stays put. */
+static void
+test_console_follows_newest (void)
+{
+  SjWindow *window = sj_test_open_window ();
+  SjConsolePage *console = _sj_window_get_console_page (window);
+  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (sj_test_find_widget (GTK_WIDGET (console), is_list_scroller, NULL));
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (scroller);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-reference", NULL);
+  sj_console_page_clear (console);
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("line %u", i);
+      g_autoptr(SjLogEntry) entry = sj_log_entry_new (SJ_LOG_LEVEL_INFO, text);
+
+      sj_console_page_append (console, entry);
+    }
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (console)));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-console", NULL);
+  sj_test_spin_until (console_at_newest, console, "the Console to open on its newest line");
+
+  /* More lines: still at the newest. */
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autoptr(SjLogEntry) entry = sj_log_entry_new (SJ_LOG_LEVEL_INFO, "more");
+
+      sj_console_page_append (console, entry);
+    }
+  sj_test_spin_until (console_at_newest, console, "the Console to follow new lines");
+
+  /* Scrolled to the top to read: new lines do not pull it down. */
+  gtk_adjustment_set_value (adj, 0);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autoptr(SjLogEntry) entry = sj_log_entry_new (SJ_LOG_LEVEL_INFO, "later");
+
+      sj_console_page_append (console, entry);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 0);
+  sj_console_page_clear (console);
 }
 
 static gboolean
@@ -726,6 +806,20 @@ find_preview_button (gpointer data)
   return *slot != NULL && gtk_widget_get_mapped (*slot);
 }
 
+typedef struct
+{
+  SjSoundsPage *page;
+  guint         below;
+} ResultsBelow;
+
+static gboolean
+results_below (gpointer data)
+{
+  ResultsBelow *want = data;
+
+  return g_list_model_get_n_items (_sj_sounds_page_get_results (want->page)) < want->below;
+}
+
 /* The Sounds page lists what the live page registered, by category,
  * follows new registrations, keeps them in the cache, and previews a sound
  * by playing one note. */
@@ -743,6 +837,7 @@ test_sounds_page (void)
   const char *name;
   guint synths = 0;
   FirstResult sawtooth = { window, "sawtooth" };
+  ResultsBelow sounds_count = { NULL, 0 };
   FirstResult bell = { window, "sjtestbell" };
   Progress progress = { repl, 0, 0 };
   GtkWidget *chip;
@@ -773,8 +868,12 @@ test_sounds_page (void)
   search_for (page, "");
   g_assert_cmpuint (g_list_model_get_n_items (_sj_sounds_page_get_results (SJ_SOUNDS_PAGE (page))), ==, synths);
 
-  /* A typo still finds the sawtooth. */
+  /* A typo still finds the sawtooth (the search runs a moment after the
+   * text changes; sawtooth already heads the synths, common sounds first). */
   search_for (page, "sawtoth");
+  sounds_count.page = SJ_SOUNDS_PAGE (page);
+  sounds_count.below = synths;
+  sj_test_spin_until (results_below, &sounds_count, "the search for “sawtoth” to run");
   sj_test_spin_until (first_sound_is, &sawtooth, "sawtooth to be found from “sawtoth”");
 
   /* Preview plays one note, without evaluating anything. */
@@ -972,6 +1071,7 @@ main (int   argc,
   g_test_add_func ("/window/navigation-is-refused", test_navigation_is_refused);
   g_test_add_func ("/window/sound-snapshot-follows-registry", test_sound_snapshot_follows_registry);
   g_test_add_func ("/window/console-copy-and-clear", test_console_copy_and_clear);
+  g_test_add_func ("/window/console-follows-newest", test_console_follows_newest);
   g_test_add_func ("/window/reference-page", test_reference_page);
   g_test_add_func ("/window/sounds-page", test_sounds_page);
   g_test_add_func ("/window/endless-loop-is-survivable", test_endless_loop_is_survivable);

@@ -313,7 +313,8 @@ sj_chat_format_cooked (gint64 duration_us)
   gint64 seconds = MAX (duration_us, 0) / G_USEC_PER_SEC;
 
   /* Translators: how long the agent took to answer, in minutes and seconds. */
-  return g_strdup_printf (_("Cooked for %" G_GINT64_FORMAT " m %" G_GINT64_FORMAT " s"), seconds / 60, seconds % 60);
+  /* (A G_GINT64_FORMAT inside _() would cut the msgid short for xgettext.) */
+  return g_strdup_printf (_("Cooked for %d m %d s"), (int) (seconds / 60), (int) (seconds % 60));
 }
 
 /**

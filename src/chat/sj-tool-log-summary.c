@@ -268,6 +268,7 @@ sj_tool_log_pretty_json (const char *text)
   g_autoptr(JsonGenerator) generator = NULL;
   g_autofree char *redacted = NULL;
   g_autofree char *pretty = NULL;
+  g_autofree char *shortened = NULL;
 
   if (text == NULL)
     return NULL;
@@ -283,6 +284,7 @@ sj_tool_log_pretty_json (const char *text)
   json_generator_set_indent (generator, 2);
   json_generator_set_root (generator, root);
   pretty = json_generator_to_data (generator, NULL);
+  shortened = sj_json_shorten_numbers (pretty);
 
-  return sj_redact (pretty);
+  return sj_redact (shortened);
 }

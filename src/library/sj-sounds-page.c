@@ -167,6 +167,22 @@ refresh (SjSoundsPage *self)
 
   if (*text == '\0')
     {
+      /* The sounds a newcomer reaches for first, then the rest in the
+       * index's (alphabetical) order, where "9000_bd" would come first. */
+      static const char * const common[] = {
+        "bd", "sd", "hh", "oh", "cp", "rim", "lt", "mt", "ht", "cr", "rd", "cb",
+        "piano", "sawtooth", "square", "triangle", "sine", "supersaw", "gm_acoustic_bass",
+        "gm_electric_guitar_clean", "gm_epiano1", "gm_string_ensemble_1", "gm_pad_warm",
+        "casio", "jazz", "metal", "east", "arpy", "bass", "pluck", NULL
+      };
+
+      for (guint c = 0; common[c] != NULL; c++)
+        {
+          const SjSound *sound = sj_sounds_index_lookup (sounds, common[c]);
+
+          if (sound != NULL && sj_sound_in_category (sound, self->category))
+            add_sound (items, seen, position_of (self, sound));
+        }
       for (guint i = 0; i < n; i++)
         if (sj_sound_in_category (sj_sounds_index_get_sound (sounds, i), self->category))
           add_sound (items, seen, i);

@@ -102,7 +102,9 @@ create_row (SjCodeTimeline          *self,
   gtk_label_set_xalign (GTK_LABEL (source), 0);
   gtk_widget_add_css_class (source, "heading");
 
-  if (isnan (snapshot->cycle))
+  /* NaN or negative: not known (a change made while stopped, an Undo
+   * before anything played), not "at cycle -1". */
+  if (isnan (snapshot->cycle) || snapshot->cycle < 0)
     detail_text = g_strdup (when);
   else
     {

@@ -75,6 +75,7 @@ struct _SjSettingsPage
   GtkSwitch            *download_sounds_switch;
   GtkSwitch            *local_sample_hosts_switch;
   GtkSwitch            *realtime_audio_switch;
+  GtkSwitch            *master_limiter_switch;
   AdwEntryRow          *osc_host_row;
   GtkSpinButton        *osc_port_spin;
   AdwComboRow          *midi_backend_row;

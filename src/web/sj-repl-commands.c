@@ -282,6 +282,8 @@ sj_repl_preview_sound_finish (SjRepl        *self,
  * @bars: with "bars", how many bars after the next bar line
  * @bar_cycles: cycles in a bar, 0 for the default (4)
  * @auto_start: when nothing plays, whether to start playing @code
+ * @refuse_unavailable: whether a sound of @code that fails to load refuses
+ *   it (the answer's status is then "unavailable", and nothing changed)
  *
  * Evaluates @code the way the REPL does and makes it play from an exact
  * cycle boundary B, beyond everything the scheduler has already queried:
@@ -301,20 +303,23 @@ sj_repl_schedule_swap_async (SjRepl              *self,
                              guint                bars,
                              guint                bar_cycles,
                              gboolean             auto_start,
+                             gboolean             refuse_unavailable,
                              GCancellable        *cancellable,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data)
 {
   g_return_if_fail (code != NULL);
 
-  /* WebKit refuses booleans as function arguments: auto_start goes as 0 or 1. */
+  /* WebKit refuses booleans as function arguments: they go as 0 or 1. */
   _sj_repl_call (self,
                 "return await window.sjBridge.scheduleSwap("
-                "{code, quantize, bars, barCycles, autoStart: autoStart !== 0});",
+                "{code, quantize, bars, barCycles, autoStart: autoStart !== 0, "
+                "refuseUnavailable: refuseUnavailable !== 0});",
                 g_variant_new_parsed ("{'code': <%s>, 'quantize': <%s>, 'bars': <%u>, "
-                                      "'barCycles': <%u>, 'autoStart': <%i>}",
+                                      "'barCycles': <%u>, 'autoStart': <%i>, 'refuseUnavailable': <%i>}",
                                       code, quantize ? quantize : "next_cycle", bars,
-                                      bar_cycles > 0 ? bar_cycles : 4, auto_start ? 1 : 0),
+                                      bar_cycles > 0 ? bar_cycles : 4, auto_start ? 1 : 0,
+                                      refuse_unavailable ? 1 : 0),
                 SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_schedule_swap_async);
 }
 
@@ -336,11 +341,12 @@ member_is (JsonObject *object,
   return held == type;
 }
 
-/* The three answers scheduleSwap() gives, each with what its readers need. */
+/* The four answers scheduleSwap() gives, each with what its readers need. */
 static gboolean
 swap_result_is_valid (JsonObject *answer)
 {
   const char *status;
+  JsonNode *sounds;
 
   if (!member_is (answer, "status", G_TYPE_STRING))
     return FALSE;
@@ -348,6 +354,9 @@ swap_result_is_valid (JsonObject *answer)
   status = json_object_get_string_member (answer, "status");
   if (g_str_equal (status, "error"))
     return member_is (answer, "message", G_TYPE_STRING);
+  if (g_str_equal (status, "unavailable"))
+    return member_is (answer, "message", G_TYPE_STRING) &&
+           (sounds = json_object_get_member (answer, "sounds")) != NULL && JSON_NODE_HOLDS_OBJECT (sounds);
 
   return (g_str_equal (status, "scheduled") || g_str_equal (status, "applied")) &&
          member_is (answer, "applyAtCycle", G_TYPE_DOUBLE) &&
@@ -364,7 +373,9 @@ swap_result_is_valid (JsonObject *answer)
  *
  * Returns: (transfer full): `{status: "scheduled", applyAtCycle, inSeconds,
  *   cps, cpsAtApply, id}`, `{status: "applied", applyAtCycle: 0, inSeconds:
- *   0, cps, id}` when nothing was playing, or `{status: "error", message}`
+ *   0, cps, id}` when nothing was playing, `{status: "error", message}`, or
+ *   (with @refuse_unavailable) `{status: "unavailable", message, sounds:
+ *   {failed, failures: [{name, reason}], …}}` when a sound failed to load
  */
 JsonObject *
 sj_repl_schedule_swap_finish (SjRepl        *self,
@@ -482,4 +493,27 @@ sj_repl_set_duck_finish (SjRepl        *self,
   g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_set_duck_async, error);
 
   return node != NULL;
+}
+
+static void
+limiter_sent_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (SJ_REPL (object), result, _sj_repl_send_limiter, &error);
+
+  if (node == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_warning ("The master limiter could not be set: %s", error->message);
+}
+
+/* The page takes the limiter at once, playing or not (limiter.mjs). */
+void
+_sj_repl_send_limiter (SjRepl   *self,
+                       gboolean  limiter)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  _sj_repl_call (self, limiter ? "return window.sjBridge.setLimiter(true);" : "return window.sjBridge.setLimiter(false);",
+                 NULL, SJ_REPL_DEFAULT_TIMEOUT_MS, NULL, limiter_sent_cb, NULL, _sj_repl_send_limiter);
 }

@@ -38,6 +38,10 @@ JsonNode *_sj_repl_call_finish (SjRepl               *self,
 /* sj-repl.c, for the other files of SjRepl. */
 SjWebAssets       *_sj_repl_get_assets              (SjRepl               *self);
 
+/* sj-repl-commands.c, for sj_repl_set_limiter() */
+void               _sj_repl_send_limiter            (SjRepl               *self,
+                                                    gboolean              limiter);
+
 /* sj-repl-user-samples.c */
 JsonNode          *_sj_repl_user_samples_for_hello  (SjRepl               *self);
 

@@ -143,7 +143,8 @@ sj_repl_target_schedule_swap_async (SjLiveTarget        *target,
     return;
 
   sj_repl_schedule_swap_async (self->repl, code, sj_quantize_to_string (policy->quantize),
-                               policy->bars, policy->bar_cycles, policy->auto_start, cancellable,
+                               policy->bars, policy->bar_cycles, policy->auto_start,
+                               policy->refuse_unavailable, cancellable,
                                schedule_swap_cb, g_task_new (self, cancellable, callback, user_data));
 }
 

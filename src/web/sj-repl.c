@@ -44,6 +44,7 @@ struct _SjRepl
   SjReplState               state;
   guint                     ready : 1;
   guint                     print_stats : 1;
+  guint                     limiter : 1;
   guint                     draw_fps;
 };
 
@@ -55,6 +56,7 @@ enum {
   PROP_PLAYING,
   PROP_CPS,
   PROP_CYCLE,
+  PROP_LIMITER,
   N_PROPS
 };
 
@@ -63,6 +65,7 @@ enum {
   STATE_CHANGED,
   LOG,
   EVAL_ERROR,
+  NOTHING_TO_PLAY,
   SOUNDS_CHANGED,
   CODE_CHANGED,
   EXTERNAL_REQUEST,
@@ -169,6 +172,9 @@ handle_message (SjRepl        *self,
       json_builder_add_string_value (builder, self->initial_code ? self->initial_code : "");
       json_builder_set_member_name (builder, "drawFps");
       json_builder_add_int_value (builder, self->draw_fps);
+      /* The master safety limiter (limiter.mjs), before any sound. */
+      json_builder_set_member_name (builder, "limiter");
+      json_builder_add_boolean_value (builder, self->limiter);
       /* The user's folders of samples (sj-repl-user-samples.c). */
       json_builder_set_member_name (builder, "userSamples");
       json_builder_add_value (builder, _sj_repl_user_samples_for_hello (self));
@@ -197,6 +203,10 @@ handle_message (SjRepl        *self,
 
     case SJ_PAGE_MESSAGE_EVAL_ERROR:
       g_signal_emit (self, signals[EVAL_ERROR], 0, message->text, message->line, message->column);
+      break;
+
+    case SJ_PAGE_MESSAGE_NOTHING_TO_PLAY:
+      g_signal_emit (self, signals[NOTHING_TO_PLAY], 0);
       break;
 
     case SJ_PAGE_MESSAGE_SOUNDS:
@@ -374,9 +384,62 @@ sj_repl_get_property (GObject    *object,
       g_value_set_double (value, self->state.cycle);
       break;
 
+    case PROP_LIMITER:
+      g_value_set_boolean (value, self->limiter);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+sj_repl_set_property (GObject      *object,
+                      guint         prop_id,
+                      const GValue *value,
+                      GParamSpec   *pspec)
+{
+  SjRepl *self = SJ_REPL (object);
+
+  switch (prop_id)
+    {
+    case PROP_LIMITER:
+      sj_repl_set_limiter (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+/**
+ * sj_repl_set_limiter:
+ * @limiter: whether the master output goes through the safety limiter
+ *
+ * Sets the master safety limiter (the "master-limiter" setting): the page
+ * gets it in its hello, and at once when it changes while the page runs.
+ */
+void
+sj_repl_set_limiter (SjRepl   *self,
+                     gboolean  limiter)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  limiter = !!limiter;
+  if (self->limiter == (guint) limiter)
+    return;
+  self->limiter = limiter;
+  if (self->ready)
+    _sj_repl_send_limiter (self, limiter);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIMITER]);
+}
+
+gboolean
+sj_repl_get_limiter (SjRepl *self)
+{
+  g_assert (SJ_IS_REPL (self));
+
+  return self->limiter;
 }
 
 static void
@@ -387,6 +450,7 @@ sj_repl_class_init (SjReplClass *klass)
   object_class->dispose = sj_repl_dispose;
   object_class->finalize = sj_repl_finalize;
   object_class->get_property = sj_repl_get_property;
+  object_class->set_property = sj_repl_set_property;
 
   properties[PROP_READY] =
     g_param_spec_boolean ("ready", NULL, NULL, FALSE,
@@ -400,6 +464,10 @@ sj_repl_class_init (SjReplClass *klass)
   properties[PROP_CYCLE] =
     g_param_spec_double ("cycle", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  /* The master safety limiter: on by default, as the setting is. */
+  properties[PROP_LIMITER] =
+    g_param_spec_boolean ("limiter", NULL, NULL, TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -415,6 +483,16 @@ sj_repl_class_init (SjReplClass *klass)
   signals[EVAL_ERROR] =
     g_signal_new ("eval-error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_INT, G_TYPE_INT);
+  /**
+   * SjRepl::nothing-to-play:
+   *
+   * Play was asked for (Ctrl+Enter in the editor, or the Play button)
+   * while the editor holds no code: upstream would throw "no code to
+   * evaluate" into the page's console, where nobody sees it.
+   */
+  signals[NOTHING_TO_PLAY] =
+    g_signal_new ("nothing-to-play", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SOUNDS_CHANGED] =
     g_signal_new ("sounds-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -480,6 +558,7 @@ static void
 sj_repl_init (SjRepl *self)
 {
   self->state.cps = 0.5;
+  self->limiter = TRUE;
   self->print_stats = g_strcmp0 (g_getenv ("STRUDEL_JAM_STATS"), "1") == 0;
   /* Strudel redraws its active-note highlighting on every animation frame.
    * Measured with bench/startup while playing the demo (no GPU): 73 % of a

@@ -98,6 +98,7 @@ void               sj_repl_schedule_swap_async     (SjRepl               *self,
                                                     guint                 bars,
                                                     guint                 bar_cycles,
                                                     gboolean              auto_start,
+                                                    gboolean              refuse_unavailable,
                                                     GCancellable         *cancellable,
                                                     GAsyncReadyCallback   callback,
                                                     gpointer              user_data);
@@ -123,5 +124,8 @@ void      sj_repl_set_duck_async            (SjRepl              *self,
 gboolean  sj_repl_set_duck_finish           (SjRepl              *self,
                                              GAsyncResult        *result,
                                              GError             **error);
+void      sj_repl_set_limiter               (SjRepl              *self,
+                                             gboolean             limiter);
+gboolean  sj_repl_get_limiter               (SjRepl              *self);
 
 G_END_DECLS

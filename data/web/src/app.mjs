@@ -23,7 +23,9 @@ import { capFrameRate } from './frame-rate.mjs';
 import { post, request } from './post.mjs';
 import { soundSnapshot, watchSounds } from './sounds.mjs';
 import { Swapper } from './swap.mjs';
-import { preloadPattern } from './preload.mjs';
+import { labelOf, preloadPattern } from './preload.mjs';
+import { installSoundFetchGuard, isLoadFailure, sayUnavailable } from './unavailable.mjs';
+import { installLimiter, setLimiter, limiterState } from './limiter.mjs';
 import * as remote from './remote-scope.mjs';
 import * as outputs from './outputs.mjs';
 import { receiveMidiControls } from './midi-in.mjs';
@@ -130,7 +132,7 @@ async function prebake() {
 // user is only reading code.
 let audioReady;
 function ensureAudio() {
-  audioReady ??= settle('audio', initAudio());
+  audioReady ??= settle('audio', initAudio().then(() => installLimiter(getSuperdoughAudioController())));
   return audioReady;
 }
 
@@ -142,7 +144,14 @@ function output(hap, deadline, duration, cps, t) {
     stats.late++;
     stats.maxLateMs = Math.max(stats.maxLateMs, lateMs);
   }
-  return webaudioOutput(hap, deadline, duration, cps, t);
+  // A note whose sound cannot be had is said once per sound, not once a
+  // note (unavailable.mjs); any other error is getTrigger's to log.
+  return Promise.resolve(webaudioOutput(hap, deadline, duration, cps, t)).catch((error) => {
+    if (!isLoadFailure(error)) {
+      throw error;
+    }
+    sayUnavailable(labelOf(hap.value) ?? 'a sound', error);
+  });
 }
 
 let mirror;
@@ -343,7 +352,9 @@ const bridge = {
   // next bar or a number of bars on, exactly there, with the editor showing
   // it at once. Stopped, it is applied at once (and played if `autoStart`).
   // Answers {status: 'scheduled'|'applied', applyAtCycle, inSeconds, cps,
-  // cpsAtApply?, id} or {status: 'error', message}.
+  // cpsAtApply?, id, sounds} or {status: 'error', message}; with
+  // `refuseUnavailable`, {status: 'unavailable', message, sounds} when a
+  // sound it plays could not be loaded, and nothing changed.
   async scheduleSwap(options) {
     await ensureAudio();
     return swapper.scheduleSwap(options);
@@ -387,6 +398,14 @@ const bridge = {
   getDuck() {
     return getSuperdoughAudioController().output.destinationGain?.gain.value ?? 1;
   },
+  // The master safety limiter (limiter.mjs): on, a brick wall just under
+  // full scale; off, superdough's output exactly as on the website.
+  setLimiter(on) {
+    return setLimiter(Boolean(on));
+  },
+  getLimiter() {
+    return limiterState();
+  },
 };
 window.sjBridge = bridge;
 
@@ -422,9 +441,11 @@ function focusEditorWithPage(view) {
 // refuses the navigation and hands http(s) URIs to the desktop.
 async function main() {
   installWorkletMap();
+  installSoundFetchGuard();
   const hello = await request({ type: 'hello', version: PROTOCOL_VERSION });
   const initialCode = typeof hello?.code === 'string' ? hello.code : '';
   capFrameRate(Number(hello?.drawFps ?? 60));
+  setLimiter(hello?.limiter !== false);
   const prebaked = prebake();
 
   mirror = new StrudelMirror({
@@ -450,6 +471,16 @@ async function main() {
     },
     onEvalError: (error) => post(describeError(error)),
   });
+  // Upstream throws "no code to evaluate" for an empty editor, into a
+  // console nobody sees: the app says it instead (Ctrl+Enter and Play).
+  const upstreamEvaluate = mirror.evaluate.bind(mirror);
+  mirror.evaluate = async (...args) => {
+    if (!mirror.code?.trim()) {
+      post({ type: 'nothing-to-play' });
+      return undefined;
+    }
+    return upstreamEvaluate(...args);
+  };
   swapper = new Swapper({
     mirror,
     post,

@@ -14,6 +14,8 @@ import { getSoundIndex } from '@strudel/core';
 import { getAudioContext, getSampleInfo, loadBuffer, soundMap } from '@strudel/webaudio';
 import { getFontBufferSource } from '@strudel/soundfonts';
 
+import { forgetUnavailable, reasonOf, sayUnavailable } from './unavailable.mjs';
+
 // How far a new pattern is looked at. Sounds that first appear later still
 // load on their first note, as in Strudel.
 export const PRELOAD_CYCLES = 8;
@@ -27,7 +29,7 @@ export const PRELOAD_TIMEOUT_MS = 20000;
 
 const settled = new Map(); // url -> 'loaded' | 'failed'
 
-function soundName(value) {
+export function soundName(value) {
   if (value === null || typeof value !== 'object') {
     return undefined;
   }
@@ -47,7 +49,7 @@ function soundName(value) {
 //    package's getFontBufferSource (its own caches);
 //  - a wavetable: its file fetched, so it is at least on disk (superdough
 //    exports no way to decode a table ahead).
-function fileOf(name, data, value) {
+export function fileOf(name, data, value) {
   if (data?.type === 'sample' && data.samples) {
     const { url, index } = getSampleInfo({ ...value, s: name }, data.samples);
     return typeof url === 'string' ? { key: url, sound: name, n: index, load: (ac, label) => loadBuffer(url, ac, label) } : null;
@@ -70,6 +72,22 @@ function fileOf(name, data, value) {
       : null;
   }
   return null;
+}
+
+// The sound a note plays, as preloading and the Console name it ("piano:0",
+// "bd:3"), or undefined when it plays none.
+export function labelOf(value) {
+  const name = soundName(value);
+  if (!name) {
+    return undefined;
+  }
+  try {
+    const data = soundMap.get()[name]?.data;
+    const file = data ? fileOf(name, data, value) : null;
+    return file ? `${file.sound}:${file.n}` : name;
+  } catch {
+    return name;
+  }
 }
 
 // The files (key -> {sound, n, load}) that `pattern` triggers in [begin, end).
@@ -119,19 +137,28 @@ function withTimeout(promise, ms) {
 }
 
 // Fetches and decodes `files` (from sampleFilesOf). Answers which were
-// already decoded, which had to load, and which failed or are still loading.
+// already decoded, which had to load, and which failed (with why, once per
+// sound: a pitched map's notes are several files of one "piano:0") or are
+// still loading.
 export async function preloadFiles(files, { timeoutMs = PRELOAD_TIMEOUT_MS } = {}) {
-  const result = { ready: [], loaded: [], failed: [], late: [], ms: 0 };
+  const result = { ready: [], loaded: [], failed: [], late: [], failures: [], ms: 0 };
   if (!files.size) {
     return result;
   }
   const t0 = performance.now();
   const ac = getAudioContext();
   const jobs = [];
+  const reasons = new Map(); // label -> why it failed
+  const errors = new Map(); // label -> the first error
+  const add = (list, label) => {
+    if (!result[list].includes(label)) {
+      result[list].push(label);
+    }
+  };
   for (const [key, { sound, n, load }] of files) {
     const label = `${sound}:${n}`;
     if (settled.get(key) === 'loaded') {
-      result.ready.push(label);
+      add('ready', label);
       continue;
     }
     // A sample is loaded as superdough's getSampleBuffer() loads it (with
@@ -143,11 +170,27 @@ export async function preloadFiles(files, { timeoutMs = PRELOAD_TIMEOUT_MS } = {
           settled.set(key, 'loaded');
           return 'loaded';
         },
-        () => 'failed',
+        (error) => {
+          if (!reasons.has(label)) {
+            reasons.set(label, reasonOf(error));
+            errors.set(label, error);
+          }
+          return 'failed';
+        },
       );
-    jobs.push(withTimeout(job, timeoutMs).then((outcome) => result[outcome === 'timeout' ? 'late' : outcome].push(label)));
+    jobs.push(withTimeout(job, timeoutMs).then((outcome) => add(outcome === 'timeout' ? 'late' : outcome, label)));
   }
   await Promise.all(jobs);
+  for (const label of result.failed) {
+    const reason = reasons.get(label) ?? 'it could not be loaded';
+    result.failures.push({ name: label, reason });
+    sayUnavailable(label, errors.get(label) ?? new Error(reason));
+  }
+  for (const label of result.loaded) {
+    if (!reasons.has(label)) {
+      forgetUnavailable(label);
+    }
+  }
   result.ms = Math.round(performance.now() - t0);
   return result;
 }

@@ -359,6 +359,20 @@ export class Swapper {
     return capture;
   }
 
+  // After a captured evaluation that does not go live: the REPL, its
+  // pattern and the editor's marks are what they were before it.
+  undoCapture(before) {
+    const mirror = this.mirror;
+    mirror.repl.setCode(mirror.code);
+    const playing = this.pending?.next.raw ?? this.live?.raw;
+    if (playing) {
+      mirror.repl.state.pattern = playing;
+    }
+    mirror.miniLocations = before.locations;
+    mirror.widgets = before.widgets;
+    this.showCode(mirror.editor.state.doc.toString());
+  }
+
   cycleBoundary({ quantize, bars, barCycles }) {
     // Strudel turns each span's float bounds into fractions; the last span
     // ended exactly at Fraction(lastEnd) (exclusive), so every onset from
@@ -381,7 +395,14 @@ export class Swapper {
     return run;
   }
 
-  async doScheduleSwap({ code, quantize = 'next_cycle', bars = 1, barCycles = 4, autoStart = false } = {}) {
+  async doScheduleSwap({
+    code,
+    quantize = 'next_cycle',
+    bars = 1,
+    barCycles = 4,
+    autoStart = false,
+    refuseUnavailable = false,
+  } = {}) {
     if (typeof code !== 'string') {
       throw new TypeError('code must be a string');
     }
@@ -408,6 +429,13 @@ export class Swapper {
     // Its sounds first: the boundary is chosen once they are loaded.
     const sounds = await this.preload(captured.pattern, s.started ? s.lastEnd : 0);
     this.lastPreload = sounds;
+
+    // A sound that could not be loaded would be silence: when asked, the
+    // change is refused before anything changes, naming the sounds and why.
+    if (refuseUnavailable && sounds?.failed?.length) {
+      this.undoCapture(before);
+      return { status: 'unavailable', message: `could not load ${sounds.failed.join(', ')}`, sounds };
+    }
 
     const id = this.nextSwapId++;
     const next = this.track(captured.pattern, id, 'new');

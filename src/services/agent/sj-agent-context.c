@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sj-json.h"
 #include "sj-agent-context.h"
 
 typedef enum
@@ -103,7 +104,7 @@ item_to_message (const Item *item)
     case ITEM_TOOL:
       {
         g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), item->result);
-        g_autofree char *content = json_to_string (node, FALSE);
+        g_autofree char *content = sj_json_to_string (node, FALSE);
 
         json_object_set_string_member (message, "role", "tool");
         json_object_set_string_member (message, "tool_call_id", item->call_id);

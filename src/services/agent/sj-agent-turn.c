@@ -18,6 +18,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sj-json.h"
 #include "sj-agent-private.h"
 
 static void start_round (SjAgent *self, SjAgentTurn *turn);
@@ -366,7 +367,7 @@ record_outcome (SjAgent       *self,
   sj_agent_context_add_tool_result (turn->context, outcome->call_id, outcome->result, carried);
 
   result_node = json_node_init_object (json_node_alloc (), outcome->result);
-  result_text = json_to_string (result_node, FALSE);
+  result_text = sj_json_to_string (result_node, FALSE);
   id = sj_history_store_record_tool_call (self->store, turn->message_id, outcome->name, outcome->arguments,
                                           result_text, outcome->status, outcome->duration_us / 1000,
                                           outcome->apply_cycle, &error);

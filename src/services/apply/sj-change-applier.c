@@ -200,6 +200,28 @@ success (ApplyData  *apply,
   return result;
 }
 
+/* The page refused the change: a sound of it could not be loaded (a
+ * download that failed, a body that is not a sound), and the change would
+ * have played silence where it plays. Nothing changed. */
+static SjChangeResult *
+refusal (SjChangeApplier *self,
+         JsonObject      *swap)
+{
+  g_autoptr(GPtrArray) unavailable = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_change_unknown_name_free);
+  g_autofree char *which = sj_change_sounds_read_refusal (swap, self->sound_cache, self->knowledge, unavailable);
+  g_autofree char *message = g_strdup_printf ("Not applied: the page could not load %s, so the change would "
+                                              "have been silent there. Nothing changed; use sounds that play "
+                                              "now (the alternatives, or strudel_knowledge \"sounds available "
+                                              "offline\").",
+                                              *which != '\0' ? which : "a sound of the change");
+  SjChangeResult *rejection = sj_change_result_new_rejected (SJ_CHANGE_PHASE_SOUNDS,
+                                                             SJ_CHANGE_REJECTION_SOUND_UNAVAILABLE,
+                                                             message, NULL);
+
+  g_ptr_array_extend_and_steal (rejection->unavailable_sounds, g_steal_pointer (&unavailable));
+  return rejection;
+}
+
 static void
 swap_cb (GObject      *object,
          GAsyncResult *result,
@@ -221,6 +243,11 @@ swap_cb (GObject      *object,
     }
 
   status = json_object_get_string_member_with_default (swap, "status", "error");
+  if (g_str_equal (status, "unavailable"))
+    {
+      _sj_change_applier_reject (g_steal_pointer (&task), refusal (self, swap));
+      return;
+    }
   if (!g_str_equal (status, "scheduled") && !g_str_equal (status, "applied"))
     {
       const char *message = json_object_get_string_member_with_default (swap, "message",
@@ -297,6 +324,9 @@ dry_run_cb (GObject      *object,
    * swap, stopping the agent must not leave a swap the caller believes
    * was canceled, so the result is reported whatever the cancellable says. */
   g_task_set_check_cancellable (task, FALSE);
+  /* The agent's change is refused by the page if a sound fails to load, as
+   * it would have been here had the cache known (see above). */
+  apply->request->policy.refuse_unavailable = !apply->undo && g_strcmp0 (apply->source, "agent") == 0;
   sj_live_target_schedule_swap_async (self->target, apply->code, &apply->request->policy,
                                       NULL, swap_cb, g_steal_pointer (&task));
 }

@@ -16,6 +16,7 @@
  *    diagnostics: [{message, field?, line?, column?}],
  *    unknownSymbols: [{name, kind, line, column, suggestions}],
  *    unknownSounds: [{name, suggestions}],
+ *    unavailableSounds?: [{name, reason?, alternatives}],
  *    suggestedNext: {action, queries?}, latestCode?, latestHash?}
  */
 
@@ -143,6 +144,7 @@ sj_change_unknown_name_free (SjChangeUnknownName *unknown)
   g_free (unknown->name);
   g_free (unknown->kind);
   g_strfreev (unknown->suggestions);
+  g_free (unknown->reason);
   g_free (unknown);
 }
 
@@ -454,8 +456,9 @@ suggested_next_to_json (const SjChangeResult *self)
   return next;
 }
 
-/* [{name: "casio:0", alternatives: [...]}]: what could not be had, and
- * sounds of its kind that play now. */
+/* [{name: "casio:0", reason?, alternatives: [...]}]: what could not be
+ * had, why when the page tried to load it, and sounds of its kind that
+ * play now. */
 static JsonArray *
 unavailable_to_json (GPtrArray *unavailable)
 {
@@ -467,6 +470,8 @@ unavailable_to_json (GPtrArray *unavailable)
       JsonObject *object = json_object_new ();
 
       json_object_set_string_member (object, "name", sound->name);
+      if (sound->reason != NULL)
+        json_object_set_string_member (object, "reason", sound->reason);
       json_object_set_array_member (object, "alternatives", strv_to_json ((const char * const *) sound->suggestions));
       json_array_add_object_element (array, object);
     }

@@ -67,6 +67,7 @@ typedef struct
   int    line;                 /* 1-based; 0 when unknown (always for sounds) */
   int    column;
   GStrv  suggestions;          /* from the knowledge indexes, never invented */
+  char  *reason;               /* an unavailable sound: why it cannot be had, or NULL */
 } SjChangeUnknownName;
 
 /* A tempo change the new code makes. */

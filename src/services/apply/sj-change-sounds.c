@@ -13,11 +13,18 @@
  * The sounds of a sample map the code loads from the network are judged
  * the same way, a sound at a time (SjRemoteSamples knows its files once
  * the map has been fetched); a map not fetched yet must be fetchable.
+ *
+ * A file the cache believed it could download may still fail when the page
+ * loads it (a resolver that fails, a host that answers an error page): the
+ * page then refuses the agent's change before it swaps
+ * (sj_change_sounds_read_refusal()), and the rejection names each sound
+ * once, with the page's reason and sounds that play now.
  */
 
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "sj-change-sounds.h"
 
@@ -82,7 +89,7 @@ alternatives_for (SjSoundCache *cache,
   return (GStrv) g_ptr_array_free (g_steal_pointer (&out), FALSE);
 }
 
-static void
+static SjChangeUnknownName *
 unavailable_add (GPtrArray    *unavailable,
                  const char   *label,
                  SjSoundCache *cache,
@@ -90,12 +97,16 @@ unavailable_add (GPtrArray    *unavailable,
                  const char   *name,
                  gboolean      drums)
 {
-  g_auto(GStrv) alternatives = alternatives_for (cache, knowledge, name, drums);
+  g_auto(GStrv) alternatives = NULL;
+  SjChangeUnknownName *sound;
 
   for (guint i = 0; i < unavailable->len; i++)
     if (g_str_equal (((SjChangeUnknownName *) g_ptr_array_index (unavailable, i))->name, label))
-      return;
-  g_ptr_array_add (unavailable, sj_change_unknown_name_new (label, NULL, 0, 0, (const char * const *) alternatives));
+      return g_ptr_array_index (unavailable, i);
+  alternatives = alternatives_for (cache, knowledge, name, drums);
+  sound = sj_change_unknown_name_new (label, NULL, 0, 0, (const char * const *) alternatives);
+  g_ptr_array_add (unavailable, sound);
+  return sound;
 }
 
 static const char *
@@ -109,11 +120,13 @@ member_string (JsonObject *object,
   return json_node_get_string (node);
 }
 
+/* The strings of @member, each once. */
 static GStrv
 labels (JsonObject *object,
         const char *member)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   JsonNode *node = json_object_get_member (object, member);
   JsonArray *array = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 
@@ -121,7 +134,8 @@ labels (JsonObject *object,
     {
       JsonNode *element = json_array_get_element (array, i);
 
-      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING)
+      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING &&
+          g_hash_table_add (seen, (gpointer) json_node_get_string (element)))
         g_strv_builder_add (builder, json_node_get_string (element));
     }
   return g_strv_builder_end (builder);
@@ -283,4 +297,88 @@ sj_change_sounds_read_page (SjChangeSounds *sounds,
   if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
       (json_node_get_value_type (node) == G_TYPE_INT64 || json_node_get_value_type (node) == G_TYPE_DOUBLE))
     sounds->load_ms = json_node_get_double (node);
+}
+
+/**
+ * sj_change_sounds_read_refusal:
+ * @swap: the page's answer {status: "unavailable", sounds: {failed,
+ *   failures: [{name, reason}]}} to a swap it refused
+ * @cache: (nullable): the sound cache, for alternatives that play now
+ * @unavailable: (element-type SjChangeUnknownName): filled with each sound
+ *   that failed, once ("piano:0", however many of its files failed), with
+ *   the page's reason
+ *
+ * Returns: (transfer full): "piano:0 (its reason); bd:3 (…)", for the
+ *   rejection's message
+ */
+char *
+sj_change_sounds_read_refusal (JsonObject   *swap,
+                               SjSoundCache *cache,
+                               SjKnowledge  *knowledge,
+                               GPtrArray    *unavailable)
+{
+  g_autoptr(GString) summary = g_string_new (NULL);
+  g_auto(GStrv) failed = NULL;
+  JsonNode *node;
+  JsonObject *page;
+  JsonArray *failures;
+  SjSoundLibrary *library;
+
+  g_return_val_if_fail (swap != NULL, NULL);
+  g_return_val_if_fail (unavailable != NULL, NULL);
+
+  node = json_object_get_member (swap, "sounds");
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return g_strdup ("");
+  page = json_node_get_object (node);
+  node = json_object_get_member (page, "failures");
+  failures = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  failed = labels (page, "failed");
+  library = cache != NULL ? sj_sound_cache_get_library (cache) : NULL;
+
+  for (guint i = 0; failed[i] != NULL; i++)
+    {
+      g_autofree char *name = g_strndup (failed[i], strcspn (failed[i], ":"));
+      const SjLibrarySound *sound = library != NULL ? sj_sound_library_lookup (library, name) : NULL;
+      const char *reason = NULL;
+      SjChangeUnknownName *entry;
+      guint before = unavailable->len;
+
+      for (guint k = 0; failures != NULL && k < json_array_get_length (failures); k++)
+        {
+          JsonNode *element = json_array_get_element (failures, k);
+
+          if (JSON_NODE_HOLDS_OBJECT (element) &&
+              g_strcmp0 (member_string (json_node_get_object (element), "name"), failed[i]) == 0)
+            {
+              reason = member_string (json_node_get_object (element), "reason");
+              break;
+            }
+        }
+
+      if (cache != NULL)
+        entry = unavailable_add (unavailable, failed[i], cache, knowledge, name,
+                                 sound != NULL && g_strcmp0 (sound->tag, "drum-machines") == 0);
+      else
+        {
+          entry = NULL;
+          for (guint k = 0; k < unavailable->len && entry == NULL; k++)
+            if (g_str_equal (((SjChangeUnknownName *) g_ptr_array_index (unavailable, k))->name, failed[i]))
+              entry = g_ptr_array_index (unavailable, k);
+          if (entry == NULL)
+            g_ptr_array_add (unavailable, entry = sj_change_unknown_name_new (failed[i], NULL, 0, 0, NULL));
+        }
+      if (unavailable->len == before)
+        continue;
+      if (reason != NULL && entry->reason == NULL)
+        entry->reason = g_strdup (reason);
+
+      if (summary->len > 0)
+        g_string_append (summary, "; ");
+      g_string_append (summary, failed[i]);
+      if (reason != NULL)
+        g_string_append_printf (summary, " (%s)", reason);
+    }
+
+  return g_string_free (g_steal_pointer (&summary), FALSE);
 }

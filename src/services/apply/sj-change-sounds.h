@@ -18,5 +18,9 @@ void sj_change_sounds_classify  (SjChangeSounds *sounds,
                                  GPtrArray      *unavailable);
 void sj_change_sounds_read_page (SjChangeSounds *sounds,
                                  JsonObject     *swap);
+char *sj_change_sounds_read_refusal (JsonObject   *swap,
+                                     SjSoundCache *cache,
+                                     SjKnowledge  *knowledge,
+                                     GPtrArray    *unavailable);
 
 G_END_DECLS

@@ -26,6 +26,8 @@ typedef struct
   guint      bar_cycles;     /* cycles per bar, from the settings */
   gboolean   auto_start;     /* start playback when stopped */
   guint      dry_run_bars;   /* bars the dry-run queries, 1–8 cycles in all */
+  gboolean   refuse_unavailable; /* the page refuses the code when a sound of it fails to load
+                                  * (set by the applier for the agent's changes) */
 } SjSwapPolicy;
 
 typedef struct

@@ -16,6 +16,8 @@
 
 #include <string.h>
 
+#include <math.h>
+
 #include "sj-json.h"
 
 G_DEFINE_QUARK (sj-json-error-quark, sj_json_error)
@@ -253,4 +255,105 @@ sj_json_parse_bytes (GBytes              *bytes,
   const char *data = bytes != NULL ? g_bytes_get_data (bytes, &size) : NULL;
 
   return sj_json_parse (data != NULL ? data : "", size, limits, error);
+}
+
+/* Numbers ----------------------------------------------------------------- */
+
+/* The shortest spelling of @value that reads back as the same double:
+ * json-glib writes every double with 17 significant digits, so a beat at
+ * 7.4 reaches the model, the tool logs and the command line as
+ * 7.4000000000000004. */
+static void
+append_shortest (GString *out,
+                 double   value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", digits);
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
+      if (g_ascii_strtod (buffer, NULL) == value)
+        break;
+    }
+  g_string_append (out, buffer);
+}
+
+/**
+ * sj_json_shorten_numbers:
+ * @json: JSON text, as json-glib writes it
+ *
+ * Returns: (transfer full): @json with every number that has a fraction or
+ *   an exponent written in its shortest exact form; strings are untouched.
+ */
+char *
+sj_json_shorten_numbers (const char *json)
+{
+  GString *out;
+  const char *p = json;
+
+  g_return_val_if_fail (json != NULL, NULL);
+
+  out = g_string_sized_new (strlen (json));
+  while (*p != '\0')
+    {
+      if (*p == '"')
+        {
+          const char *start = p++;
+
+          while (*p != '\0' && *p != '"')
+            p += (*p == '\\' && p[1] != '\0') ? 2 : 1;
+          if (*p == '"')
+            p++;
+          g_string_append_len (out, start, p - start);
+        }
+      else if (*p == '-' || g_ascii_isdigit (*p))
+        {
+          const char *start = p;
+          gboolean fraction = FALSE;
+          char *end = NULL;
+          double value;
+
+          while (*p == '-' || *p == '+' || *p == '.' || *p == 'e' || *p == 'E' || g_ascii_isdigit (*p))
+            {
+              fraction |= (*p == '.' || *p == 'e' || *p == 'E');
+              p++;
+            }
+          value = g_ascii_strtod (start, &end);
+          if (fraction && end == p && isfinite (value))
+            append_shortest (out, value);
+          else
+            g_string_append_len (out, start, p - start);
+        }
+      else
+        g_string_append_c (out, *p++);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * sj_json_to_string:
+ * @node: a JSON tree
+ * @pretty: whether to indent
+ *
+ * json_to_string() with numbers as a person writes them (see
+ * sj_json_shorten_numbers()): for what the model, the tool logs and the
+ * command line show.
+ *
+ * Returns: (transfer full): the JSON text
+ */
+char *
+sj_json_to_string (JsonNode *node,
+                   gboolean  pretty)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  text = json_to_string (node, pretty);
+
+  return sj_json_shorten_numbers (text);
 }

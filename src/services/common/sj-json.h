@@ -42,5 +42,8 @@ gboolean  sj_json_check       (const char          *data,
                                const SjJsonLimits  *limits,
                                gboolean            *needs_repair,
                                GError             **error);
+char     *sj_json_to_string   (JsonNode            *node,
+                               gboolean             pretty);
+char     *sj_json_shorten_numbers (const char      *json);
 
 G_END_DECLS

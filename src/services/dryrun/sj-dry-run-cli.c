@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "sj-json.h"
 #include "sj-dry-run.h"
 #include "sj-dry-run-cli.h"
 #include "sj-dry-run-report.h"
@@ -42,11 +43,13 @@ print_json (JsonObject *object)
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
   g_autofree char *text = NULL;
+  g_autofree char *shortened = NULL;
 
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_root (generator, node);
   text = json_generator_to_data (generator, NULL);
-  g_print ("%s\n", text);
+  shortened = sj_json_shorten_numbers (text);
+  g_print ("%s\n", shortened);
 }
 
 static char *

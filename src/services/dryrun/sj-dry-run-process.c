@@ -27,6 +27,8 @@ struct _SjDryRunProcess
   GOutputStream    *input;
   GDataInputStream *output;
   GCancellable     *cancellable;
+  GQueue            writes;   /* lines waiting for the one being written */
+  gboolean          writing;
   gboolean          ready;
   gboolean          gone;  /* killed, or "exited" emitted */
 };
@@ -63,6 +65,7 @@ sj_dry_run_process_finalize (GObject *object)
   g_clear_object (&self->input);
   g_clear_object (&self->output);
   g_clear_object (&self->cancellable);
+  g_queue_clear_full (&self->writes, g_free);
 
   G_OBJECT_CLASS (sj_dry_run_process_parent_class)->finalize (object);
 }
@@ -211,28 +214,45 @@ sj_dry_run_process_get_ready (SjDryRunProcess *self)
   return self->ready && !self->gone;
 }
 
-typedef struct
-{
-  SjDryRunProcess *self;
-  char            *line;
-} Write;
+static void write_next (SjDryRunProcess *self);
 
 static void
 on_written (GObject      *source,
             GAsyncResult *result,
             gpointer      data)
 {
-  Write *write = data;
-  g_autoptr(SjDryRunProcess) self = write->self;
+  g_autoptr(SjDryRunProcess) self = data;
   g_autoptr(GError) error = NULL;
 
-  g_free (write->line);
-  g_free (write);
+  self->writing = FALSE;
+  g_free (g_queue_pop_head (&self->writes));
 
   /* A helper that cannot take input is of no use: killing it makes its
    * output end, which reports it gone. */
-  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error) && !self->gone)
-    g_subprocess_force_exit (self->process);
+  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error))
+    {
+      if (!self->gone)
+        g_subprocess_force_exit (self->process);
+      return;
+    }
+
+  write_next (self);
+}
+
+/* One write at a time: a GOutputStream refuses a second one while the first
+ * is pending, and the helper can answer a request (and the next be sent)
+ * before the first write's callback has run. */
+static void
+write_next (SjDryRunProcess *self)
+{
+  const char *line;
+
+  if (self->writing || self->gone || (line = g_queue_peek_head (&self->writes)) == NULL)
+    return;
+
+  self->writing = TRUE;
+  g_output_stream_write_all_async (self->input, line, strlen (line), G_PRIORITY_DEFAULT,
+                                   self->cancellable, on_written, g_object_ref (self));
 }
 
 /**
@@ -243,18 +263,13 @@ void
 sj_dry_run_process_send (SjDryRunProcess *self,
                          const char      *line)
 {
-  Write *write;
-
   g_return_if_fail (SJ_IS_DRY_RUN_PROCESS (self));
   g_return_if_fail (self->ready && !self->gone);
 
-  /* The write keeps its own copy: the request may be answered (a timeout)
+  /* The queue keeps its own copy: the request may be answered (a timeout)
    * and freed while a long line is still going out. */
-  write = g_new0 (Write, 1);
-  write->self = g_object_ref (self);
-  write->line = g_strdup (line);
-  g_output_stream_write_all_async (self->input, write->line, strlen (write->line), G_PRIORITY_DEFAULT,
-                                   self->cancellable, on_written, write);
+  g_queue_push_tail (&self->writes, g_strdup (line));
+  write_next (self);
 }
 
 /**

@@ -608,7 +608,7 @@ sj_dry_run_run_full_async (SjDryRun            *self,
   if ((length = strlen (code)) > SJ_DRY_RUN_MAX_CODE_BYTES)
     {
       g_task_return_new_error (task, SJ_DRY_RUN_ERROR, SJ_DRY_RUN_ERROR_INVALID_INPUT,
-                               _("The code is %" G_GSIZE_FORMAT " bytes; a dry-run takes at most 1 MiB."), length);
+                               _("The code is %zu bytes; a dry-run takes at most 1 MiB."), (size_t) length);
       return;
     }
   if (!g_utf8_validate (code, length, NULL))

@@ -42,11 +42,13 @@ print_json (JsonNode *node)
 {
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autofree char *text = NULL;
+  g_autofree char *shortened = NULL;
 
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_root (generator, node);
   text = json_generator_to_data (generator, NULL);
-  g_print ("%s\n", text);
+  shortened = sj_json_shorten_numbers (text);
+  g_print ("%s\n", shortened);
 }
 
 static GBytes *

@@ -32,6 +32,7 @@ static const struct {
   { "swap", SJ_PAGE_MESSAGE_SWAP },
   { "output", SJ_PAGE_MESSAGE_OUTPUT },
   { "midi-in", SJ_PAGE_MESSAGE_MIDI_IN },
+  { "nothing-to-play", SJ_PAGE_MESSAGE_NOTHING_TO_PLAY },
 };
 
 /* What can happen to a quantized swap (data/web/src/swap.mjs). */
@@ -318,6 +319,7 @@ parse_body (SjPageMessage  *message,
   switch (message->type)
     {
     case SJ_PAGE_MESSAGE_HELLO:
+    case SJ_PAGE_MESSAGE_NOTHING_TO_PLAY:
       return TRUE;
 
     case SJ_PAGE_MESSAGE_READY:

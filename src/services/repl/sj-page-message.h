@@ -33,6 +33,7 @@ typedef enum
   SJ_PAGE_MESSAGE_SWAP,
   SJ_PAGE_MESSAGE_OUTPUT,
   SJ_PAGE_MESSAGE_MIDI_IN,
+  SJ_PAGE_MESSAGE_NOTHING_TO_PLAY,
 } SjPageMessageType;
 
 /* What the page says about Strudel's scheduler. */

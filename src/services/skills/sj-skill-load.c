@@ -400,7 +400,8 @@ scan_folder (GFile         *folder,
 
       if (size > limit)
         return _sj_skill_fail (error, SJ_SKILL_ERROR_TOO_LARGE, name, file,
-                     _("%" G_GUINT64_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " allowed"), size, limit);
+                     _("%llu bytes, more than the %llu allowed"),
+                     (unsigned long long) size, (unsigned long long) limit);
       total += size;
       if (total > SJ_SKILL_MAX_FOLDER)
         return _sj_skill_fail (error, SJ_SKILL_ERROR_TOO_LARGE, name, ".", _("the folder holds more than %d bytes"), SJ_SKILL_MAX_FOLDER);

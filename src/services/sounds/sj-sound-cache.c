@@ -502,6 +502,12 @@ _sj_sound_cache_file_cached (SjSoundCache        *self,
                              gsize                size)
 {
   g_hash_table_remove (self->reported, key);
+  if (file->note != NULL)
+    {
+      g_autofree char *notes = g_strconcat (file->pack, "/", file->sound->name, "#notes", NULL);
+
+      g_hash_table_remove (self->reported, notes);
+    }
   g_signal_emit (self, signals[FILE_CACHED], 0, file->pack, file->path, (guint64)size);
 }
 
@@ -570,7 +576,16 @@ fail (SjSoundCache *self,
         }
     }
 
-  _sj_sound_cache_report_failure (self, load->file->pack, load->file->path, load->key, error, voice);
+  /* The notes of a pitched map (piano) are one sound, "piano:0" to the
+   * page: a failure is said once for all of them, not once a note. */
+  if (load->file->note != NULL)
+    {
+      g_autofree char *key = g_strconcat (load->file->pack, "/", load->file->sound->name, "#notes", NULL);
+
+      _sj_sound_cache_report_failure (self, load->file->pack, load->file->path, key, error, voice);
+    }
+  else
+    _sj_sound_cache_report_failure (self, load->file->pack, load->file->path, load->key, error, voice);
   if (bytes != NULL)
     return_bytes (task, bytes, SJ_SOUND_SOURCE_FALLBACK);
   else

@@ -110,7 +110,7 @@ load_thread (GTask        *task,
   if (g_mapped_file_get_length (mapped) > job->max_size)
     {
       g_task_return_new_error (task, SJ_USER_SAMPLES_ERROR, SJ_USER_SAMPLES_ERROR_TOO_LARGE,
-                               _("It is larger than %" G_GSIZE_FORMAT " bytes"), job->max_size);
+                               _("It is larger than %zu bytes"), (size_t) job->max_size);
       return;
     }
 
