@@ -201,8 +201,12 @@ test_commands (Fixture       *fixture,
   g_test_message ("WER %.1f %% (%u/%u words), %u/%u exact, latency mean %.0f ms, worst %.0f ms",
                   100.0 * errors / words, errors, words, exact, SJ_TEST_VOICE_N_COMMANDS,
                   total_latency / 1000.0 / SJ_TEST_VOICE_N_COMMANDS, worst_latency / 1000.0);
-  g_assert_cmpfloat (100.0 * errors / words, <, 15.0);
-  g_assert_cmpuint (exact, >=, 22);
+  /* With the domain language model beside the grammar (issue 30) the
+   * tuned commands lose a little for the sake of unheard phrasings:
+   * 10.6 % at load 6, 16.3 % at load 10 (2026-11-29, 2 cores), where
+   * the grammar alone was at 3–8 %. */
+  g_assert_cmpfloat (100.0 * errors / words, <, 20.0);
+  g_assert_cmpuint (exact, >=, 20);
   /* Words heard right are mostly sure enough to be sent at once with the
    * default threshold (voice-confidence-threshold). */
   g_test_message ("%u of %u exact commands at confidence 0.5 or more", exact_confident, exact);
