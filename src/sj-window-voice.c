@@ -7,7 +7,10 @@
  * partial and final words go to the composer; its failures to the banner
  * above it, with the way forward. While listening, the music is lowered
  * (the voice-duck-music setting) through the page's master gain, which
- * leaves the scheduler alone. The transcription endpoint and its model
+ * leaves the scheduler alone. Words sent at once (voice-send-automatically)
+ * are sent only when the recogniser is sure of them
+ * (voice-confidence-threshold); uncertain ones stay in the composer,
+ * selected, to be checked. The transcription endpoint and its model
  * come from the settings and its key from the keyring (provider
  * "transcription" and the endpoint's URL), read at each start.
  */
@@ -138,8 +141,14 @@ stopped_cb (GObject      *object,
       return;
     }
 
-  if (g_settings_get_boolean (self->settings, "voice-send-automatically"))
+  /* Uncertain words are shown for checking, even when they would be sent
+   * at once: a wrong command to the agent costs more than a look. */
+  if (sj_voice_session_should_send (g_settings_get_boolean (self->settings, "voice-send-automatically"),
+                                    sj_voice_session_get_confidence (SJ_VOICE_SESSION (object)),
+                                    g_settings_get_double (self->settings, "voice-confidence-threshold")))
     sj_composer_send (composer);
+  else if (g_settings_get_boolean (self->settings, "voice-send-automatically"))
+    sj_composer_select_voice_text (composer);
 }
 
 static void

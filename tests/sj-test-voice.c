@@ -62,9 +62,22 @@ sj_test_voice_render (const char *text,
                       const char *dir,
                       guint       index)
 {
-  g_autofree char *name = g_strdup_printf ("command-%02u.wav", index);
+  return sj_test_voice_render_as (text, dir, index, "en-us", 160);
+}
+
+/* Returns the path of a WAV of @text said by espeak-ng's @voice at @speed
+ * words a minute, in @dir. */
+char *
+sj_test_voice_render_as (const char *text,
+                         const char *dir,
+                         guint       index,
+                         const char *voice,
+                         guint       speed)
+{
+  g_autofree char *name = g_strdup_printf ("command-%04u.wav", index);
+  g_autofree char *speed_arg = g_strdup_printf ("%u", speed);
   char *path = g_build_filename (dir, name, NULL);
-  const char *argv[] = { "espeak-ng", "-v", "en-us", "-s", "160", "-w", path, text, NULL };
+  const char *argv[] = { "espeak-ng", "-v", voice, "-s", speed_arg, "-w", path, text, NULL };
   g_autoptr(GError) error = NULL;
   int status = 0;
 

@@ -19,6 +19,11 @@ gboolean  sj_test_voice_available    (void);
 char     *sj_test_voice_render       (const char  *text,
                                       const char  *dir,
                                       guint        index);
+char     *sj_test_voice_render_as    (const char  *text,
+                                      const char  *dir,
+                                      guint        index,
+                                      const char  *voice,
+                                      guint        speed);
 void      sj_test_voice_play         (const char  *wav);
 char     *sj_test_voice_normalize    (const char  *text);
 typedef struct

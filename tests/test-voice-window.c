@@ -201,6 +201,86 @@ test_shortcut (void)
   sj_test_evaluate (window->repl, "silence");
 }
 
+static void
+sent_cb (SjComposer *composer,
+         const char *text,
+         guint      *n_sent)
+{
+  (*n_sent)++;
+}
+
+/* "Send spoken messages at once" on, and a confidence threshold no offline
+ * reading reaches: the words stay in the composer, selected, with the
+ * keyboard there, and nothing is sent. Then, with the threshold at 0,
+ * the next words are sent at once. */
+static void
+test_uncertain_not_sent (void)
+{
+  SjWindow *window = sj_test_open_chat_window (&keys, WAIT_TIMEOUT_S);
+  SjComposer *composer = sj_chat_panel_get_composer (window->chat_panel);
+  SjVoiceSession *voice = _sj_window_get_voice (window);
+  g_autofree char *wav = NULL;
+  g_autofree char *text = NULL;
+  SjTestLevel seen = { 0 };
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+  guint n_sent = 0;
+  gulong level_handler, send_handler;
+
+  if (!sj_test_voice_available ())
+    {
+      g_test_skip ("needs tests/with-pulse.sh, espeak-ng and paplay");
+      return;
+    }
+
+  wav = sj_test_voice_render ("make the bass deeper", wav_dir, 1);
+  g_settings_set_boolean (window->settings, "voice-send-automatically", TRUE);
+  g_settings_set_double (window->settings, "voice-confidence-threshold", 1.0);
+  send_handler = g_signal_connect (composer, "send", G_CALLBACK (sent_cb), &n_sent);
+  sj_composer_set_text (composer, "");
+
+  for (guint round = 0; round < 2; round++)
+    {
+      sj_test_key_window_press (&keys, shortcut);
+      sj_test_widgets_spin_until (sj_test_is_listening, composer, WAIT_TIMEOUT_S, "listening to start");
+      seen.n = 0;
+      level_handler = g_signal_connect (voice, "level", G_CALLBACK (sj_test_level_cb), &seen);
+      sj_test_widgets_spin_until (sj_test_heard_silence, &seen, WAIT_TIMEOUT_S, "the microphone to deliver");
+      sj_test_voice_play (wav);
+      seen.n = 0;
+      sj_test_widgets_spin_until (sj_test_heard_silence, &seen, WAIT_TIMEOUT_S, "the end of speech");
+      g_signal_handler_disconnect (voice, level_handler);
+      sj_test_key_window_press (&keys, shortcut);
+      sj_test_widgets_spin_until (sj_test_is_not_listening, composer, WAIT_TIMEOUT_S, "listening to stop");
+      sj_test_widgets_spin_until (sj_test_voice_is_stopped, window, WAIT_TIMEOUT_S, "the final words");
+      g_test_message ("round %u: confidence %.2f", round, sj_voice_session_get_confidence (voice));
+
+      if (round == 0)
+        {
+          /* Uncertain: kept, selected, to be checked. */
+          g_assert_cmpfloat (sj_voice_session_get_confidence (voice), <, 1.0);
+          g_assert_cmpuint (n_sent, ==, 0);
+          text = sj_composer_get_text (composer);
+          g_test_message ("composer: \"%s\"", text);
+          g_assert_cmpuint (strlen (g_strstrip (text)), >, 0);
+          g_assert_true (GTK_IS_TEXT_VIEW (gtk_root_get_focus (GTK_ROOT (window))));
+          buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (gtk_root_get_focus (GTK_ROOT (window))));
+          g_assert_true (gtk_text_buffer_get_selection_bounds (buffer, &start, &end));
+          g_assert_cmpstr (g_strstrip (gtk_text_buffer_get_text (buffer, &start, &end, FALSE)), ==, text);
+          sj_composer_set_text (composer, "");
+          g_settings_set_double (window->settings, "voice-confidence-threshold", 0.0);
+        }
+      else
+        {
+          g_assert_cmpuint (n_sent, ==, 1);
+        }
+    }
+
+  g_signal_handler_disconnect (composer, send_handler);
+  g_settings_set_boolean (window->settings, "voice-send-automatically", FALSE);
+  g_settings_reset (window->settings, "voice-confidence-threshold");
+}
+
 /* Every event recorded plays at the pattern's own gain: lowering the music
  * happens after the scheduler, on the master gain. */
 static void
@@ -325,6 +405,7 @@ main (int   argc,
   g_test_add_func ("/voice-window/shortcut", test_shortcut);
   g_test_add_func ("/voice-window/shortcut-shows-chat", test_shortcut_shows_chat);
   g_test_add_func ("/voice-window/duck-keeps-swap-timing", test_duck_keeps_swap_timing);
+  g_test_add_func ("/voice-window/uncertain-not-sent", test_uncertain_not_sent);
 
   ret = g_test_run ();
 

@@ -157,6 +157,7 @@ test_commands (Fixture       *fixture,
   guint with_partials = 0;
   gint64 total_latency = 0;
   gint64 worst_latency = 0;
+  guint exact_confident = 0;
 
   if (!sj_test_voice_available ())
     {
@@ -180,6 +181,15 @@ test_commands (Fixture       *fixture,
       g_test_message ("\"%s\" → \"%s\" (%u errors, %.0f ms, %u partials)%s%s",
                       sj_test_voice_commands[i], normal, e, latency / 1000.0, fixture->n_partials,
                       error != NULL ? ": " : "", error != NULL ? error->message : "");
+      if (text != NULL)
+        {
+          double confidence = sj_voice_session_get_confidence (fixture->session);
+
+          /* Offline words are never quite certain. */
+          g_assert_cmpfloat (confidence, >=, 0.0);
+          g_assert_cmpfloat (confidence, <, 1.0);
+          exact_confident += e == 0 && confidence >= 0.5;
+        }
       errors += e;
       words += n;
       exact += e == 0;
@@ -191,10 +201,36 @@ test_commands (Fixture       *fixture,
   g_test_message ("WER %.1f %% (%u/%u words), %u/%u exact, latency mean %.0f ms, worst %.0f ms",
                   100.0 * errors / words, errors, words, exact, SJ_TEST_VOICE_N_COMMANDS,
                   total_latency / 1000.0 / SJ_TEST_VOICE_N_COMMANDS, worst_latency / 1000.0);
-  g_assert_cmpfloat (100.0 * errors / words, <, 15.0);
-  g_assert_cmpuint (exact, >=, 22);
+  /* With the domain language model beside the grammar (issue 30) the
+   * tuned commands lose a little for the sake of unheard phrasings:
+   * 10.6 % at load 6, 16.3 % at load 10 (2026-11-29, 2 cores), where
+   * the grammar alone was at 3–8 %. */
+  g_assert_cmpfloat (100.0 * errors / words, <, 20.0);
+  g_assert_cmpuint (exact, >=, 20);
+  /* Words heard right are mostly sure enough to be sent at once with the
+   * default threshold (voice-confidence-threshold). */
+  g_test_message ("%u of %u exact commands at confidence 0.5 or more", exact_confident, exact);
+  g_assert_cmpuint (exact_confident * 10, >=, exact * 8);
   g_assert_cmpuint (with_partials, >=, 22);
   g_assert_cmpfloat (total_latency / 1000.0 / SJ_TEST_VOICE_N_COMMANDS, <, 1000.0);
+}
+
+/* Spoken words go to the agent at once only when that was asked for and
+ * the recogniser is sure of them; uncertain ones stay to be checked. */
+static void
+test_should_send (void)
+{
+  /* Asked, and sure: sent. */
+  g_assert_true (sj_voice_session_should_send (TRUE, 0.9, 0.35));
+  g_assert_true (sj_voice_session_should_send (TRUE, 0.35, 0.35));
+  /* Asked, but uncertain: kept for editing. */
+  g_assert_false (sj_voice_session_should_send (TRUE, 0.2, 0.35));
+  g_assert_false (sj_voice_session_should_send (TRUE, 0.99, 1.0));
+  /* Not asked: never sent, however sure. */
+  g_assert_false (sj_voice_session_should_send (FALSE, 1.0, 0.0));
+  g_assert_false (sj_voice_session_should_send (FALSE, 0.2, 0.35));
+  /* A threshold of 0 sends everything that was asked for. */
+  g_assert_true (sj_voice_session_should_send (TRUE, 0.0, 0.0));
 }
 
 /* A microphone that is not there fails to start, clearly. */
@@ -437,13 +473,15 @@ test_endpoint_fallback (Fixture       *fixture,
   endpoint_start (&endpoint);
   endpoint.status = SOUP_STATUS_UNAUTHORIZED;
   sj_voice_session_set_endpoint (fixture->session, endpoint.url, NULL, "sk-wrong-key");
-  wav = wav_for (1);
+  /* A command every run hears word for word (the fallback is what is
+   * tested here, not the recogniser). */
+  wav = wav_for (4);
   {
     g_autoptr(GError) error = NULL;
     g_autofree char *text = say (fixture, wav, NULL, &error);
 
     g_assert_no_error (error);
-    g_assert_cmpstr (text, ==, "more reverb");
+    g_assert_cmpstr (text, ==, "make it faster");
     g_assert_error (fixture->endpoint_error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_REFUSED);
     g_assert_cmpstr (endpoint.model, ==, "whisper-1");
   }
@@ -458,7 +496,7 @@ test_endpoint_fallback (Fixture       *fixture,
     g_autofree char *text = say (fixture, wav, NULL, &error);
 
     g_assert_no_error (error);
-    g_assert_cmpstr (text, ==, "more reverb");
+    g_assert_cmpstr (text, ==, "make it faster");
     g_assert_error (fixture->endpoint_error, SJ_VOICE_ERROR, SJ_VOICE_ERROR_ENDPOINT_UNREACHABLE);
   }
 }
@@ -576,6 +614,7 @@ main (int   argc,
   wav_dir = g_dir_make_tmp ("sj-voice-XXXXXX", &error);
   g_assert_no_error (error);
 
+  g_test_add_func ("/voice/should-send", test_should_send);
   g_test_add ("/voice/commands", Fixture, NULL, fixture_set_up, test_commands, fixture_tear_down);
   g_test_add ("/voice/no-microphone", Fixture, NULL, fixture_set_up, test_no_microphone, fixture_tear_down);
   g_test_add ("/voice/busy", Fixture, NULL, fixture_set_up, test_busy, fixture_tear_down);

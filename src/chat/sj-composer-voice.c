@@ -213,3 +213,29 @@ sj_composer_set_voice_text (SjComposer *self,
   gtk_text_buffer_place_cursor (buffer, &end);
   gtk_text_view_scroll_mark_onscreen (self->text_view, gtk_text_buffer_get_insert (buffer));
 }
+
+/**
+ * sj_composer_select_voice_text:
+ *
+ * Selects the spoken words and puts the keyboard in the composer: words
+ * the recogniser was unsure of, to be checked and retyped before sending.
+ */
+void
+sj_composer_select_voice_text (SjComposer *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+
+  g_assert (SJ_IS_COMPOSER (self));
+
+  if (self->voice_start == NULL)
+    return;
+
+  buffer = get_buffer (self);
+  gtk_text_buffer_get_iter_at_mark (buffer, &start, self->voice_start);
+  gtk_text_buffer_get_iter_at_mark (buffer, &end, self->voice_end);
+  while (gtk_text_iter_compare (&start, &end) < 0 && g_unichar_isspace (gtk_text_iter_get_char (&start)))
+    gtk_text_iter_forward_char (&start);
+  gtk_text_buffer_select_range (buffer, &end, &start);
+  gtk_widget_grab_focus (GTK_WIDGET (self->text_view));
+}

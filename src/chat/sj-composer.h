@@ -27,6 +27,7 @@ void       sj_composer_set_voice_level (SjComposer *self,
                                         double      level);
 void       sj_composer_set_voice_text  (SjComposer *self,
                                         const char *text);
+void       sj_composer_select_voice_text (SjComposer *self);
 void       sj_composer_send            (SjComposer *self);
 
 G_END_DECLS

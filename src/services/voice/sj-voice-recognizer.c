@@ -2,12 +2,16 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * The offline recogniser: PocketSphinx with its US English acoustic model,
- * searching a grammar of jam commands (data/voice/jam-commands.gram) with
- * the words CMUdict lacks added (jam-extra.dict), as sj-voice-decoder.c
- * sets it up. The general English language model, which turns jam
- * commands into noise on its own, is only the fallback for an utterance
- * the grammar cannot cover.
+ * The offline recogniser: PocketSphinx with its US English acoustic model
+ * and the words CMUdict lacks added (jam-extra.dict), as sj-voice-decoder.c
+ * sets it up. At the end of an utterance it is decoded twice: with the
+ * grammar of jam commands (data/voice/jam-commands.gram), exact on the
+ * phrases it was written from, and with the jam's domain language model
+ * (data/voice/make-corpus.py), which takes a musician's own words. The
+ * grammar's words win when they fit the sound about as well as the
+ * domain model's; otherwise the domain model's do (choose_hyp). The
+ * general English language model, which turns jam commands into noise,
+ * is only the peer bench/voice measures.
  *
  * The decoder is not thread-safe and decoding takes time, so it lives on a
  * worker thread of its own that takes messages from a queue: load, begin,
@@ -18,6 +22,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <glib/gi18n.h>
 #include <pocketsphinx.h>
 
@@ -40,6 +45,7 @@ typedef struct
   GTask   *task;
   /* The outcome of a load or an end, returned on the owner's context. */
   char    *text;
+  double   confidence;
   GError  *error;
 } Msg;
 
@@ -56,10 +62,11 @@ struct _SjVoiceRecognizer
   GMutex        audio_lock;
   GByteArray   *audio;
 
-  /* Atomic: whether the final text comes from the grammar (the default)
-   * or only from the general English model (the baseline bench/voice
-   * compares with). */
-  gint          use_grammar;
+  /* Atomic: an SjVoiceMode, what gives the final text. */
+  gint          mode;
+
+  /* The confidence of the last text, on the owner's context. */
+  double        confidence;
 
   /* Only the worker thread touches these. */
   ps_decoder_t *ps;
@@ -96,7 +103,12 @@ complete_cb (gpointer data)
   if (msg->error != NULL)
     g_task_return_error (msg->task, g_steal_pointer (&msg->error));
   else if (msg->kind == MSG_END)
-    g_task_return_pointer (msg->task, g_steal_pointer (&msg->text), g_free);
+    {
+      SjVoiceRecognizer *self = g_task_get_source_object (msg->task);
+
+      self->confidence = msg->confidence;
+      g_task_return_pointer (msg->task, g_steal_pointer (&msg->text), g_free);
+    }
   else
     g_task_return_boolean (msg->task, TRUE);
 
@@ -171,33 +183,20 @@ update_partial (SjVoiceRecognizer *self)
   g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, emit_partial_cb, partial, partial_free);
 }
 
-/* Decodes the whole utterance again with @search. Decoding it whole
- * normalises the cepstra over all of it, which recognises much better
- * than the live decoding that gives the partial words (which only knows
- * the utterances before), and takes a few tens of milliseconds. */
-static char *
+/* Decodes the whole utterance again with @search, then goes back to the
+ * grammar for the live decoding of the next one. */
+static void
 decode_utterance (SjVoiceRecognizer *self,
-                  const char        *search)
+                  const char        *search,
+                  guint              n_best,
+                  SjVoiceHyp        *hyp)
 {
   g_autoptr(GBytes) audio = sj_voice_recognizer_get_audio (self);
-  const char *hyp;
-  char *text = NULL;
 
-  if (ps_set_search (self->ps, search) != 0)
-    return NULL;
-
-  if (ps_start_utt (self->ps) == 0)
-    {
-      ps_process_raw (self->ps, g_bytes_get_data (audio, NULL), g_bytes_get_size (audio) / sizeof (gint16),
-                      FALSE, TRUE);
-      ps_end_utt (self->ps);
-      hyp = ps_get_hyp (self->ps, NULL);
-      text = g_strdup (hyp);
-    }
-
+  if (!_sj_voice_decoder_decode (self->ps, search, g_bytes_get_data (audio, NULL),
+                                 g_bytes_get_size (audio) / sizeof (gint16), n_best, hyp))
+    hyp->text = g_strdup ("");
   ps_set_search (self->ps, SJ_VOICE_GRAMMAR_SEARCH);
-
-  return text;
 }
 
 static gboolean
@@ -206,11 +205,107 @@ is_blank (const char *text)
   return text == NULL || *text == '\0';
 }
 
+/* How many of the domain model's best readings the grammar's must be
+ * among to be taken: the grammar only holds sentences a jam uses, so
+ * when the domain model also finds its words likely, they are the better
+ * guess; when it does not, the musician said something the grammar
+ * cannot hold, and the grammar's words are only its nearest sentence.
+ * (Their scores cannot be compared directly: each search scores its
+ * paths against the best in its own beam, with its own language
+ * weights.) Chosen with bench/voice on the tuned commands and a
+ * development set drawn from the corpus. */
+#define DOMAIN_N_BEST 10
+
+/* Or how far the two readings must agree, word for word, for the
+ * grammar's to be taken (agreement()). */
+#define GRAMMAR_AGREEMENT 0.5
+
+/* How much two readings agree, 0 to 1: one less the word edit distance
+ * over the longer one's length. */
+static double
+agreement (const char *a,
+           const char *b)
+{
+  g_auto(GStrv) x = g_strsplit (a, " ", -1);
+  g_auto(GStrv) y = g_strsplit (b, " ", -1);
+  guint n = g_strv_length (x), m = g_strv_length (y);
+  g_autofree guint *row = g_new (guint, m + 1);
+
+  for (guint j = 0; j <= m; j++)
+    row[j] = j;
+  for (guint i = 1; i <= n; i++)
+    {
+      guint diagonal = row[0];
+
+      row[0] = i;
+      for (guint j = 1; j <= m; j++)
+        {
+          guint above = row[j];
+
+          row[j] = MIN (MIN (row[j] + 1, row[j - 1] + 1), diagonal + (g_str_equal (x[i - 1], y[j - 1]) ? 0 : 1));
+          diagonal = above;
+        }
+    }
+
+  return 1.0 - (double) row[m] / MAX (MAX (n, m), 1);
+}
+
+/* Returns the text of @grammar or @domain, and in @confidence how sure the
+ * choice is, 0 to 1: high when both searches agree (two different models
+ * hearing the same words), the mean posterior probability of the domain
+ * model's words (from its lattice) when they are taken, and in between
+ * when the grammar's words are taken over a differing reading. */
+static char *
+choose_hyp (SjVoiceRecognizer *self,
+            SjVoiceHyp        *grammar,
+            SjVoiceHyp        *domain,
+            double            *confidence)
+{
+  guint n_best = 0;
+  gboolean take_grammar;
+
+  if (is_blank (grammar->text) || is_blank (domain->text) || g_str_equal (grammar->text, domain->text))
+    {
+      take_grammar = !is_blank (grammar->text);
+      *confidence = g_strcmp0 (grammar->text, domain->text) == 0 ? 1.0 - (1.0 - domain->word_posterior) * 0.25
+                                                                 : take_grammar ? 0.5 : domain->word_posterior;
+    }
+  else
+    {
+      guint limit = DOMAIN_N_BEST;
+      const char *env = g_getenv ("SJ_VOICE_N_BEST");
+
+      if (env != NULL)
+        limit = atoi (env);
+      const char *agree_env = g_getenv ("SJ_VOICE_AGREE");
+      double agree = agreement (grammar->text, domain->text);
+
+      /* Mostly the same words: the grammar's are the domain model's
+       * reading put right. */
+      take_grammar = agree >= (agree_env != NULL ? g_ascii_strtod (agree_env, NULL) : GRAMMAR_AGREEMENT);
+      for (n_best = 0; !take_grammar && domain->nbest != NULL && domain->nbest[n_best] != NULL && n_best < limit; n_best++)
+        if (g_str_equal (domain->nbest[n_best], grammar->text))
+          {
+            take_grammar = TRUE;
+            break;
+          }
+      *confidence = take_grammar ? 0.5 : domain->word_posterior;
+    }
+
+  g_debug ("Voice: grammar \"%s\" (path %.0f), domain \"%s\" (path %.0f, posterior %.3f), %d frames: %s (%u)",
+           grammar->text, grammar->path, domain->text, domain->path, domain->posterior, domain->n_frames,
+           take_grammar ? "grammar" : "domain", n_best);
+
+  return g_strdup (take_grammar ? grammar->text : domain->text);
+}
+
 static void
 handle_end (SjVoiceRecognizer *self,
             Msg               *msg)
 {
+  SjVoiceHyp grammar = { 0 }, domain = { 0 }, english = { 0 };
   g_autofree char *text = NULL;
+  double confidence = 1.0;
 
   if (self->ps == NULL || !self->in_utterance)
     {
@@ -221,18 +316,55 @@ handle_end (SjVoiceRecognizer *self,
   ps_end_utt (self->ps);
   self->in_utterance = FALSE;
 
-  text = g_atomic_int_get (&self->use_grammar) ? decode_utterance (self, SJ_VOICE_GRAMMAR_SEARCH) : NULL;
-  if (is_blank (text))
+  switch ((SjVoiceMode) g_atomic_int_get (&self->mode))
     {
-      /* Speech the grammar cannot cover. */
-      g_free (text);
-      text = decode_utterance (self, SJ_VOICE_LM_SEARCH);
+    case SJ_VOICE_MODE_JAM:
+      decode_utterance (self, SJ_VOICE_GRAMMAR_SEARCH, 0, &grammar);
+      decode_utterance (self, SJ_VOICE_DOMAIN_SEARCH, DOMAIN_N_BEST, &domain);
+      text = choose_hyp (self, &grammar, &domain, &confidence);
+      break;
+
+    case SJ_VOICE_MODE_GRAMMAR:
+      decode_utterance (self, SJ_VOICE_GRAMMAR_SEARCH, 0, &grammar);
+      if (is_blank (grammar.text))
+        {
+          /* Speech the grammar cannot cover. */
+          decode_utterance (self, SJ_VOICE_LM_SEARCH, 0, &english);
+          text = g_strdup (english.text);
+          confidence = english.word_posterior;
+        }
+      else
+        {
+          text = g_strdup (grammar.text);
+          confidence = grammar.word_posterior;
+        }
+      break;
+
+    case SJ_VOICE_MODE_DOMAIN:
+      decode_utterance (self, SJ_VOICE_DOMAIN_SEARCH, 0, &domain);
+      text = g_strdup (domain.text);
+      confidence = domain.word_posterior;
+      break;
+
+    case SJ_VOICE_MODE_ENGLISH:
+    default:
+      decode_utterance (self, SJ_VOICE_LM_SEARCH, 0, &english);
+      text = g_strdup (english.text);
+      confidence = english.word_posterior;
+      break;
     }
+  _sj_voice_hyp_clear (&grammar);
+  _sj_voice_hyp_clear (&domain);
+  _sj_voice_hyp_clear (&english);
 
   if (is_blank (text))
     msg->error = g_error_new (SJ_VOICE_ERROR, SJ_VOICE_ERROR_NOTHING_HEARD, _("No words were recognised"));
   else
-    msg->text = _sj_voice_spell_out (g_steal_pointer (&text));
+    {
+      msg->text = _sj_voice_spell_out (g_steal_pointer (&text));
+      /* An offline reading is never quite certain. */
+      msg->confidence = CLAMP (confidence, 0.0, 0.99);
+    }
 }
 
 static gpointer
@@ -331,7 +463,8 @@ sj_voice_recognizer_init (SjVoiceRecognizer *self)
   self->audio = g_byte_array_new ();
   self->queue = g_async_queue_new ();
   self->context = g_main_context_ref_thread_default ();
-  self->use_grammar = TRUE;
+  self->mode = SJ_VOICE_MODE_JAM;
+  self->confidence = 1.0;
 }
 
 /**
@@ -467,18 +600,30 @@ sj_voice_recognizer_get_audio (SjVoiceRecognizer *self)
 }
 
 /**
- * sj_voice_recognizer_set_use_grammar:
- * @use_grammar: %FALSE to recognise with the general English model only
+ * sj_voice_recognizer_get_confidence:
  *
- * The jam grammar is what makes jam commands come through; without it,
- * the recogniser is PocketSphinx as it ships, which bench/voice measures
- * beside it.
+ * Returns: how sure the recogniser is of the last text it gave, 0 to 1
  */
-void
-sj_voice_recognizer_set_use_grammar (SjVoiceRecognizer *self,
-                                     gboolean           use_grammar)
+double
+sj_voice_recognizer_get_confidence (SjVoiceRecognizer *self)
 {
   g_assert (SJ_IS_VOICE_RECOGNIZER (self));
 
-  g_atomic_int_set (&self->use_grammar, !!use_grammar);
+  return self->confidence;
+}
+
+/**
+ * sj_voice_recognizer_set_mode:
+ * @mode: what gives the final text
+ *
+ * The jam's two searches together are the default; the others are what
+ * bench/voice measures beside them.
+ */
+void
+sj_voice_recognizer_set_mode (SjVoiceRecognizer *self,
+                              SjVoiceMode        mode)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  g_atomic_int_set (&self->mode, mode);
 }

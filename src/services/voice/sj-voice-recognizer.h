@@ -14,6 +14,16 @@ G_BEGIN_DECLS
 /* The audio the recogniser takes: 16 kHz, signed 16-bit, mono. */
 #define SJ_VOICE_SAMPLE_RATE 16000
 
+/* What gives the final text: the jam's two searches together (the
+ * default), or one alone, for bench/voice's comparisons. */
+typedef enum
+{
+  SJ_VOICE_MODE_JAM,      /* the grammar when it fits, the domain model otherwise */
+  SJ_VOICE_MODE_GRAMMAR,  /* the grammar, the general English model when it finds nothing */
+  SJ_VOICE_MODE_DOMAIN,   /* the domain language model alone */
+  SJ_VOICE_MODE_ENGLISH,  /* the general English model: PocketSphinx as it ships */
+} SjVoiceMode;
+
 #define SJ_TYPE_VOICE_RECOGNIZER (sj_voice_recognizer_get_type ())
 
 G_DECLARE_FINAL_TYPE (SjVoiceRecognizer, sj_voice_recognizer, SJ, VOICE_RECOGNIZER, GObject)
@@ -37,7 +47,8 @@ char              *sj_voice_recognizer_end_finish  (SjVoiceRecognizer    *self,
                                                     GAsyncResult         *result,
                                                     GError              **error);
 GBytes            *sj_voice_recognizer_get_audio   (SjVoiceRecognizer    *self);
-void               sj_voice_recognizer_set_use_grammar (SjVoiceRecognizer *self,
-                                                        gboolean           use_grammar);
+double             sj_voice_recognizer_get_confidence (SjVoiceRecognizer *self);
+void               sj_voice_recognizer_set_mode    (SjVoiceRecognizer    *self,
+                                                    SjVoiceMode           mode);
 
 G_END_DECLS

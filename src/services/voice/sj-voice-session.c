@@ -33,7 +33,9 @@ struct _SjVoiceSession
   SjTranscriptionClient *endpoint;
   gboolean               listening;
   gboolean               loaded;
-  gboolean               use_grammar;
+  SjVoiceMode            mode;
+  /* How sure the recogniser was of the last text stop gave. */
+  double                 confidence;
 };
 
 G_DEFINE_FINAL_TYPE (SjVoiceSession, sj_voice_session, G_TYPE_OBJECT)
@@ -106,7 +108,7 @@ ensure_parts (SjVoiceSession *self)
   if (self->recognizer == NULL)
     {
       self->recognizer = sj_voice_recognizer_new (self->model_dir);
-      sj_voice_recognizer_set_use_grammar (self->recognizer, self->use_grammar);
+      sj_voice_recognizer_set_mode (self->recognizer, self->mode);
       g_signal_connect_object (self->recognizer, "partial", G_CALLBACK (partial_cb), self, G_CONNECT_SWAPPED);
     }
 
@@ -197,7 +199,8 @@ sj_voice_session_class_init (SjVoiceSessionClass *klass)
 static void
 sj_voice_session_init (SjVoiceSession *self)
 {
-  self->use_grammar = TRUE;
+  self->mode = SJ_VOICE_MODE_JAM;
+  self->confidence = 1.0;
 }
 
 SjVoiceSession *
@@ -382,7 +385,8 @@ sj_voice_session_start_finish (SjVoiceSession  *self,
 
 typedef struct
 {
-  char  *offline_text;
+  char   *offline_text;
+  double  offline_confidence;
   GError *offline_error;
 } StopData;
 
@@ -400,7 +404,9 @@ static void
 return_offline (GTask *task)
 {
   StopData *stop = g_task_get_task_data (task);
+  SjVoiceSession *self = g_task_get_source_object (task);
 
+  self->confidence = stop->offline_confidence;
   if (stop->offline_text != NULL)
     g_task_return_pointer (task, g_steal_pointer (&stop->offline_text), g_free);
   else
@@ -420,6 +426,8 @@ transcribed_cb (GObject      *object,
   text = sj_transcription_client_transcribe_finish (SJ_TRANSCRIPTION_CLIENT (object), result, &error);
   if (text != NULL && *text != '\0')
     {
+      /* A transcription service gives no confidence: its words stand. */
+      self->confidence = 1.0;
       g_task_return_pointer (task, g_steal_pointer (&text), g_free);
       return;
     }
@@ -443,6 +451,7 @@ recognized_cb (GObject      *object,
   StopData *stop = g_new0 (StopData, 1);
 
   stop->offline_text = sj_voice_recognizer_end_finish (SJ_VOICE_RECOGNIZER (object), result, &stop->offline_error);
+  stop->offline_confidence = sj_voice_recognizer_get_confidence (SJ_VOICE_RECOGNIZER (object));
   g_task_set_task_data (task, stop, stop_data_free);
 
   if (self->endpoint != NULL && !g_task_return_error_if_cancelled (task))
@@ -519,13 +528,57 @@ sj_voice_session_cancel (SjVoiceSession *self)
     sj_voice_recognizer_begin (self->recognizer);
 }
 
-void
-_sj_voice_session_set_use_grammar (SjVoiceSession *self,
-                                   gboolean        use_grammar)
+/**
+ * sj_voice_session_get_confidence:
+ *
+ * Returns: how sure the recogniser was of the last text
+ *   sj_voice_session_stop_finish() gave, 0 to 1 (1 for a transcription
+ *   service's, which gives none)
+ */
+double
+sj_voice_session_get_confidence (SjVoiceSession *self)
 {
   g_assert (SJ_IS_VOICE_SESSION (self));
 
-  self->use_grammar = use_grammar;
+  return self->confidence;
+}
+
+/**
+ * sj_voice_session_should_send:
+ * @send_at_once: whether the musician asked for the words to be sent as
+ *   soon as they are recognised (the voice-send-automatically setting)
+ * @confidence: how sure the recogniser was of them
+ *   (sj_voice_session_get_confidence())
+ * @threshold: the confidence under which words are uncertain (the
+ *   voice-confidence-threshold setting)
+ *
+ * Returns: whether the words go to the agent at once: only when asked and
+ *   certain; uncertain words stay in the composer to be checked first
+ */
+gboolean
+sj_voice_session_should_send (gboolean send_at_once,
+                              double   confidence,
+                              double   threshold)
+{
+  return send_at_once && confidence >= threshold;
+}
+
+void
+_sj_voice_session_set_mode (SjVoiceSession *self,
+                            SjVoiceMode     mode)
+{
+  g_assert (SJ_IS_VOICE_SESSION (self));
+
+  self->mode = mode;
   if (self->recognizer != NULL)
-    sj_voice_recognizer_set_use_grammar (self->recognizer, use_grammar);
+    sj_voice_recognizer_set_mode (self->recognizer, mode);
+}
+
+/* Returns: (transfer full) (nullable): the audio of the last utterance. */
+GBytes *
+_sj_voice_session_get_audio (SjVoiceSession *self)
+{
+  g_assert (SJ_IS_VOICE_SESSION (self));
+
+  return self->recognizer != NULL ? sj_voice_recognizer_get_audio (self->recognizer) : NULL;
 }

@@ -40,5 +40,9 @@ char           *sj_voice_session_stop_finish   (SjVoiceSession       *self,
                                                 GAsyncResult         *result,
                                                 GError              **error);
 void            sj_voice_session_cancel        (SjVoiceSession       *self);
+double          sj_voice_session_get_confidence (SjVoiceSession      *self);
+gboolean        sj_voice_session_should_send   (gboolean              send_at_once,
+                                                double                confidence,
+                                                double                threshold);
 
 G_END_DECLS
