@@ -1109,6 +1109,51 @@ test_big_answer (Fixture       *fixture,
   g_assert_cmpstr (sj_chat_message_get_content (last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT)), ==, "Short.");
 }
 
+/* A change of an earlier session read back from the history says how it
+ * landed when its call said so, and otherwise only that it was sent: never
+ * "Queued" for a cycle long gone (issue 31). */
+static void
+test_reloaded_swaps (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  SjHistoryStore *store = fixture->stack.store;
+  GListModel *messages = _sj_chat_panel_get_messages (fixture->panel);
+  g_autoptr(GError) error = NULL;
+  gint64 session, heard, unknown;
+
+  session = sj_history_store_create_session (store, "make it groovier", &error);
+  sj_history_store_append_message (store, session, SJ_HISTORY_ROLE_USER, "make it groovier", NULL,
+                                   SJ_HISTORY_MESSAGE_COMPLETE, &error);
+  heard = sj_history_store_append_message (store, session, SJ_HISTORY_ROLE_ASSISTANT, "Swung.", "test/model",
+                                           SJ_HISTORY_MESSAGE_COMPLETE, &error);
+  sj_history_store_record_tool_call (store, heard, "apply_strudel_change", "{}",
+                                     "{\"status\":\"scheduled\",\"verification\":{\"status\":\"heard\"}}",
+                                     SJ_HISTORY_TOOL_SUCCEEDED, 5, 2, &error);
+  sj_history_store_append_message (store, session, SJ_HISTORY_ROLE_USER, "and darker", NULL,
+                                   SJ_HISTORY_MESSAGE_COMPLETE, &error);
+  unknown = sj_history_store_append_message (store, session, SJ_HISTORY_ROLE_ASSISTANT, "Darker.", "test/model",
+                                             SJ_HISTORY_MESSAGE_COMPLETE, &error);
+  sj_history_store_record_tool_call (store, unknown, "apply_strudel_change", "{}", "{\"status\":\"scheduled\"}",
+                                     SJ_HISTORY_TOOL_SUCCEEDED, 5, 4, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (sj_agent_load_session (fixture->agent, session, NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 4);
+  {
+    g_autoptr(SjChatMessage) first = g_list_model_get_item (messages, 1);
+    g_autoptr(SjChatMessage) second = g_list_model_get_item (messages, 3);
+
+    g_assert_cmpint (sj_chat_message_get_swap (first), ==, SJ_CHAT_SWAP_APPLIED);
+    g_assert_cmpfloat (sj_chat_message_get_swap_cycle (first), ==, 2);
+    g_assert_cmpint (sj_chat_message_get_swap (second), ==, SJ_CHAT_SWAP_SENT);
+    g_assert_cmpfloat (sj_chat_message_get_swap_cycle (second), ==, 4);
+  }
+  wait_frames (fixture, 3);
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (fixture->panel), "Applied at cycle 2"));
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (fixture->panel), "Sent for cycle 4"));
+  g_assert_null (find_label_containing (GTK_WIDGET (fixture->panel), "Queued"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1144,6 +1189,7 @@ main (int   argc,
   ADD ("/chat/screenshots", test_screenshots);
   ADD ("/chat/banner", test_banner);
   ADD ("/chat/skill-chips", test_skill_chips);
+  ADD ("/chat/reloaded-swaps", test_reloaded_swaps);
 #undef ADD
 
   return g_test_run ();

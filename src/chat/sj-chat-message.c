@@ -279,7 +279,8 @@ sj_chat_message_add_tool_call (SjChatMessage           *self,
   g_assert (SJ_IS_CHAT_MESSAGE (self));
 
   g_list_store_append (self->tool_calls, item);
-  if (!g_str_equal (call->name, "apply_strudel_change") || isnan (call->apply_cycle))
+  /* Only a change that was applied has a cycle. */
+  if (isnan (call->apply_cycle))
     return;
 
   /* An apply waits until its change was heard: the result says how that

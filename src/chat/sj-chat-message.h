@@ -21,6 +21,7 @@ typedef enum
   SJ_CHAT_SWAP_LISTENING, /* it plays: the app listens to it (sj-change-verify.c) */
   SJ_CHAT_SWAP_REVERTED,  /* it made no sound or failed to play: put back */
   SJ_CHAT_SWAP_WARNED,    /* it made no sound or failed to play: kept */
+  SJ_CHAT_SWAP_SENT,      /* read back from the history, with no word of how it landed */
 } SjChatSwap;
 
 #define SJ_TYPE_CHAT_MESSAGE (sj_chat_message_get_type ())

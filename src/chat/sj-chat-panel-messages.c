@@ -292,6 +292,12 @@ sj_chat_panel_load_session (SjChatPanel *self,
         k++;
       if (message->role == SJ_HISTORY_ROLE_ASSISTANT)
         sj_chat_message_set_skills (item, sj_history_store_list_message_skills (store, message->id, NULL));
+      /* Read back, nothing is pending any more: a change whose call did not
+       * say how it landed (history from before changes were listened to, or
+       * a verdict that never came) is not "Queued" or "Listening…" now. */
+      if (sj_chat_message_get_swap (item) == SJ_CHAT_SWAP_QUEUED ||
+          sj_chat_message_get_swap (item) == SJ_CHAT_SWAP_LISTENING)
+        sj_chat_message_set_swap (item, SJ_CHAT_SWAP_SENT, sj_chat_message_get_swap_cycle (item));
       g_ptr_array_add (items, item);
     }
 

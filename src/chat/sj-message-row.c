@@ -133,6 +133,11 @@ update_swap (SjMessageRow *self)
       text = g_strdup_printf (_("Applied at cycle %.0f, but it made no sound or failed to play"), cycle);
       warning = TRUE;
       break;
+    case SJ_CHAT_SWAP_SENT:
+      /* TRANSLATORS: a change of an earlier session, read back: it was
+       * sent to play from that cycle, and whether it did is not known */
+      text = g_strdup_printf (_("Sent for cycle %.0f"), cycle);
+      break;
     case SJ_CHAT_SWAP_NONE:
     default:
       break;
