@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * What the tools' files share: the instance (sj-agent-tools.c holds the
- * table and the music and knowledge tools, sj-agent-tools-skills.c the
- * skill tools) and the helpers that make and finish an outcome.
+ * table, sj-agent-tools-music.c the music, knowledge and listening tools,
+ * sj-agent-tools-skills.c the skill tools) and the helpers that make and
+ * finish an outcome.
  */
 
 #pragma once
@@ -32,6 +33,26 @@ struct _SjAgentTools
 void _sj_agent_tools_finish_outcome (GTask         *task,
                                      SjToolOutcome *outcome);
 
+void _sj_agent_tools_run_read_code (SjAgentTools  *self,
+                                    SjToolOutcome *outcome,
+                                    JsonNode      *arguments,
+                                    GTask         *task);
+void _sj_agent_tools_run_apply (SjAgentTools  *self,
+                                SjToolOutcome *outcome,
+                                JsonNode      *arguments,
+                                GTask         *task);
+void _sj_agent_tools_run_strudel_knowledge (SjAgentTools  *self,
+                                            SjToolOutcome *outcome,
+                                            JsonNode      *arguments,
+                                            GTask         *task);
+void _sj_agent_tools_run_search_knowledge (SjAgentTools  *self,
+                                           SjToolOutcome *outcome,
+                                           JsonNode      *arguments,
+                                           GTask         *task);
+void _sj_agent_tools_run_listen (SjAgentTools  *self,
+                                 SjToolOutcome *outcome,
+                                 JsonNode      *arguments,
+                                 GTask         *task);
 void _sj_agent_tools_run_skills_list     (SjAgentTools  *self,
                                           SjToolOutcome *outcome,
                                           JsonNode      *arguments,
