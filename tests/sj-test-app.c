@@ -10,6 +10,10 @@
 
 #include "config.h"
 
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+
 #include <glib/gstdio.h>
 #include <webkit/webkit.h>
 
@@ -386,4 +390,64 @@ sj_test_app_stop (void)
 {
   g_application_release (G_APPLICATION (sj_test_app));
   g_clear_object (&sj_test_app);
+}
+
+static gboolean
+time_reached (gpointer data)
+{
+  return g_get_monotonic_time () >= *(gint64 *) data;
+}
+
+/**
+ * sj_test_record_sink:
+ * @seconds: how long to measure
+ * @skip_seconds: recorded first and left out (parecord's start-up)
+ *
+ * Records the monitor of $SJ_TEST_PULSE_SINK (s16le stereo, 44.1 kHz)
+ * while the main loop runs, and measures it.
+ */
+SjTestRecording
+sj_test_record_sink (double seconds,
+                     double skip_seconds)
+{
+  g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "sink.raw", NULL);
+  g_autofree char *device = g_strdup_printf ("--device=%s.monitor", g_getenv ("SJ_TEST_PULSE_SINK"));
+  g_autoptr(GSubprocess) recorder = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  const gsize rate = 44100, channels = 2;
+  const gint16 *frames;
+  gsize length = 0, skip = (gsize) (skip_seconds * rate) * channels;
+  SjTestRecording recording = { 0, -INFINITY, -INFINITY, 0 };
+  gint64 until = g_get_monotonic_time () + (gint64) ((seconds + skip_seconds) * G_USEC_PER_SEC);
+  double sum = 0;
+  int peak = 0;
+
+  g_assert_nonnull (g_getenv ("SJ_TEST_PULSE_SINK"));
+  recorder = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "parecord", "--raw", device, "--format=s16le",
+                               "--rate=44100", "--channels=2", "--latency-msec=10", file, NULL);
+  g_assert_no_error (error);
+  sj_test_spin_until (time_reached, &until, "the recording's time to pass");
+  g_subprocess_send_signal (recorder, SIGTERM);
+  g_subprocess_wait (recorder, NULL, NULL);
+
+  g_assert_true (g_file_get_contents (file, &contents, &length, NULL));
+  frames = (const gint16 *) contents;
+  g_assert_cmpuint (length / 2, >, skip + rate * channels);
+  for (gsize i = skip; i < length / 2; i++)
+    {
+      int x = abs ((int) GINT16_FROM_LE (frames[i]));
+
+      if (x >= 32767)
+        recording.full_scale++;
+      peak = MAX (peak, x);
+      sum += (double) x * x;
+    }
+  recording.seconds = (double) (length / 2 - skip) / (rate * channels);
+  recording.peak_db = peak > 0 ? 20 * log10 (peak / 32768.0) : -INFINITY;
+  if (sum > 0)
+    recording.rms_db = 10 * log10 (sum / (length / 2 - skip) / (32768.0 * 32768.0));
+  g_remove (file);
+
+  return recording;
 }

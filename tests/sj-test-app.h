@@ -81,4 +81,16 @@ JsonObject   *sj_test_schedule_swap   (SjRepl        *repl,
                                        gboolean       auto_start);
 gboolean      sj_test_cancel_swap     (SjRepl        *repl);
 
+/* What parecord heard of the test's null sink (tests/with-pulse.sh). */
+typedef struct
+{
+  guint64 full_scale; /* samples at |x| >= 32767 */
+  double peak_db;     /* dBFS, -INFINITY for silence */
+  double rms_db;
+  double seconds;     /* measured, the skipped start left out */
+} SjTestRecording;
+
+SjTestRecording sj_test_record_sink (double seconds,
+                                     double skip_seconds);
+
 G_END_DECLS

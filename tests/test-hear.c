@@ -35,37 +35,14 @@
 #include "sj-test-model-server.h"
 #include "sj-window-private.h"
 
-#define RATE     44100
-#define CHANNELS 2
-
 #define SINE  "$: note(\"a4\").s(\"sine\")\n"
 #define QUIET "$: note(\"a4\").s(\"sine\").gain(.0001)\n"
-
-typedef struct
-{
-  double peak_db;
-  double rms_db;
-} Recorded;
 
 typedef struct
 {
   SjLevels *levels;
   double    after;     /* the cycle that must be measured */
 } Measured;
-
-static gboolean
-time_reached (gpointer data)
-{
-  return g_get_monotonic_time () >= *(gint64 *) data;
-}
-
-static void
-wait_seconds (double seconds)
-{
-  gint64 until = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
-
-  sj_test_spin_until (time_reached, &until, "time to pass");
-}
 
 static gboolean
 have_sink (void)
@@ -111,46 +88,6 @@ stop (SjWindow *window)
   sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
 }
 
-/* Records the sink for @seconds. */
-static Recorded
-record (double seconds)
-{
-  g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "hear.raw", NULL);
-  g_autofree char *device = g_strdup_printf ("--device=%s.monitor", g_getenv ("SJ_TEST_PULSE_SINK"));
-  g_autoptr(GSubprocess) recorder = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  const gint16 *frames;
-  gsize length = 0, skip = (gsize) (0.3 * RATE) * CHANNELS;
-  Recorded recorded = { -INFINITY, -INFINITY };
-  double sum = 0;
-  int peak = 0;
-
-  recorder = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "parecord", "--raw", device, "--format=s16le",
-                               "--rate=44100", "--channels=2", "--latency-msec=10", file, NULL);
-  g_assert_no_error (error);
-  wait_seconds (seconds + 0.3);
-  g_subprocess_send_signal (recorder, SIGTERM);
-  g_subprocess_wait (recorder, NULL, NULL);
-
-  g_assert_true (g_file_get_contents (file, &contents, &length, NULL));
-  frames = (const gint16 *) contents;
-  g_assert_cmpuint (length / 2, >, skip + RATE * CHANNELS);
-  for (gsize i = skip; i < length / 2; i++)
-    {
-      int x = abs ((int) GINT16_FROM_LE (frames[i]));
-
-      peak = MAX (peak, x);
-      sum += (double) x * x;
-    }
-  recorded.peak_db = peak > 0 ? 20 * log10 (peak / 32768.0) : -INFINITY;
-  if (sum > 0)
-    recorded.rms_db = 10 * log10 (sum / (length / 2 - skip) / (32768.0 * 32768.0));
-  g_remove (file);
-
-  return recorded;
-}
-
 /* listen's figures for a sine agree with what reached the sink. */
 static void
 test_sine (void)
@@ -158,7 +95,7 @@ test_sine (void)
   SjWindow *window;
   g_autoptr(JsonObject) heard = NULL;
   JsonObject *bands;
-  Recorded recorded;
+  SjTestRecording recorded;
   double low, mid, high;
 
   if (!have_sink ())
@@ -166,7 +103,7 @@ test_sine (void)
 
   window = sj_test_open_window ();
   play_and_measure (window, SINE, 2);
-  recorded = record (4);
+  recorded = sj_test_record_sink (4, 0.3);
   heard = sj_levels_listen (_sj_window_get_levels (window), 2);
   bands = json_object_get_object_member (heard, "bands");
   low = json_object_get_double_member (bands, "low");

@@ -26,27 +26,12 @@
 #include "sj-test-app.h"
 #include "sj-window-private.h"
 
-#define RATE      44100
-#define CHANNELS  2
-#define FULL      32767
 /* What the output may still hold from before a switch (its latency). */
 #define SKIP_S    0.4
 
 #define DRUMS "s(\"bd*4, [~ sd]*2, hh*8\")"
 
-typedef struct
-{
-  guint64 full_scale;
-  double  peak_db;
-  double  rms_db;
-  double  seconds;
-} Level;
-
-static gboolean
-time_reached (gpointer data)
-{
-  return g_get_monotonic_time () >= *(gint64 *) data;
-}
+typedef SjTestRecording Level;
 
 static gboolean
 limiter_is (gpointer data)
@@ -59,14 +44,6 @@ limiter_is (gpointer data)
          json_object_get_boolean_member (object, "enabled") == GPOINTER_TO_INT (data);
 }
 
-static void
-wait_seconds (double seconds)
-{
-  gint64 until = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
-
-  sj_test_spin_until (time_reached, &until, "time to pass");
-}
-
 static double
 recording_seconds (void)
 {
@@ -74,51 +51,6 @@ recording_seconds (void)
   double seconds = text != NULL ? g_ascii_strtod (text, NULL) : 0;
 
   return seconds >= 1 ? seconds : 6;
-}
-
-/* Records the sink for @seconds and counts what reached full scale. */
-static Level
-record (const char *sink,
-        double      seconds)
-{
-  g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "limiter.raw", NULL);
-  g_autofree char *device = g_strdup_printf ("--device=%s.monitor", sink);
-  g_autoptr(GSubprocess) recorder = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  const gint16 *frames;
-  gsize length = 0, skip;
-  Level level = { 0, -INFINITY, -INFINITY, 0 };
-  double sum = 0;
-  int peak = 0;
-
-  recorder = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "parecord", "--raw", device, "--format=s16le",
-                               "--rate=44100", "--channels=2", "--latency-msec=10", file, NULL);
-  g_assert_no_error (error);
-  wait_seconds (seconds + SKIP_S);
-  g_subprocess_send_signal (recorder, SIGTERM);
-  g_subprocess_wait (recorder, NULL, NULL);
-
-  g_assert_true (g_file_get_contents (file, &contents, &length, NULL));
-  frames = (const gint16 *) contents;
-  skip = (gsize) (SKIP_S * RATE) * CHANNELS;
-  g_assert_cmpuint (length / 2, >, skip + RATE * CHANNELS);
-  for (gsize i = skip; i < length / 2; i++)
-    {
-      int x = abs ((int) GINT16_FROM_LE (frames[i]));
-
-      if (x >= FULL)
-        level.full_scale++;
-      peak = MAX (peak, x);
-      sum += (double) x * x;
-    }
-  level.seconds = (double) (length / 2 - skip) / (RATE * CHANNELS);
-  level.peak_db = peak > 0 ? 20 * log10 (peak / 32768.0) : -INFINITY;
-  if (sum > 0)
-    level.rms_db = 10 * log10 (sum / (length / 2 - skip) / (32768.0 * 32768.0));
-  g_remove (file);
-
-  return level;
 }
 
 static void
@@ -141,7 +73,6 @@ measure (const char *name,
   SjRepl *repl = _sj_window_get_repl (window);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   g_autoptr(JsonObject) outcome = NULL;
-  const char *sink = g_getenv ("SJ_TEST_PULSE_SINK");
   Progress progress = { repl, 0, 0 };
 
   g_settings_set_boolean (settings, "master-limiter", FALSE);
@@ -152,9 +83,9 @@ measure (const char *name,
   sj_test_spin_until (sj_test_progressed, &progress, "a cycle of music");
 
   set_limiter (settings, FALSE);
-  *off = record (sink, recording_seconds ());
+  *off = sj_test_record_sink (recording_seconds (), SKIP_S);
   set_limiter (settings, TRUE);
-  *on = record (sink, recording_seconds ());
+  *on = sj_test_record_sink (recording_seconds (), SKIP_S);
 
   g_test_message ("%s: limiter off: %" G_GUINT64_FORMAT " full-scale samples in %.1f s, peak %.2f dBFS, "
                   "RMS %.2f dBFS; on: %" G_GUINT64_FORMAT " in %.1f s, peak %.2f dBFS, RMS %.2f dBFS",
