@@ -163,6 +163,58 @@ test_clock_blocks (void)
   g_rand_free (rand);
 }
 
+/* A sound server catching up after a stall renders blocks in a burst: a
+ * pair read then has its audio clock ahead of the truth. One such pair
+ * must not shift the timetags, as it did when the smallest offset won. */
+static void
+test_clock_burst (void)
+{
+  g_autoptr(SjOutputClock) clock = sj_output_clock_new ();
+  const double block = 128.0 / 48000.0;
+  const double epoch_start_ms = 1.7e12;
+  gint64 mapped;
+
+  for (int i = 0; i < 16; i++)
+    {
+      double t = 1.0 + i * 0.5;
+      double reported = floor (t / block) * block;
+
+      /* The seventh pair, 3 ms ahead. */
+      if (i == 6)
+        reported += 0.003;
+      sj_output_clock_add_pair (clock, reported, epoch_start_ms + t * 1000, (gint64)(t * 1e6));
+      g_assert_true (sj_output_clock_map (clock, 10.0, &mapped));
+      g_assert_cmpfloat (fabs ((double)mapped - (epoch_start_ms * 1000 + 10e6)), <, 1000 * block * 1000);
+    }
+
+  /* Twenty seconds on, the burst is forgotten altogether, and the one new
+   * pair is the estimate. */
+  sj_output_clock_add_pair (clock, 40.0, epoch_start_ms + 40000, 40 * G_USEC_PER_SEC);
+  g_assert_true (sj_output_clock_map (clock, 31.0, &mapped));
+  g_assert_cmpint (mapped, ==, (gint64)(epoch_start_ms * 1000 + 31e6));
+}
+
+/* Under load most pairs are late: the good ones seen a few seconds ago
+ * must keep the estimate, or it steps by milliseconds mid-performance as
+ * they age out (which a five-second window did). */
+static void
+test_clock_holds_best (void)
+{
+  g_autoptr(SjOutputClock) clock = sj_output_clock_new ();
+  const double epoch_start_ms = 1.7e12;
+  gint64 mapped;
+
+  for (int i = 0; i < 3; i++)
+    sj_output_clock_add_pair (clock, 1.0 + i * 0.1, epoch_start_ms + (1.0 + i * 0.1) * 1000, (1 + i) * 100000);
+  for (int i = 2; i < 16; i++)
+    {
+      /* Every later pair 2 ms late. */
+      sj_output_clock_add_pair (clock, i, epoch_start_ms + i * 1000 + 2, i * G_USEC_PER_SEC);
+      g_assert_true (sj_output_clock_map (clock, 20.0, &mapped));
+      g_assert_cmpint (mapped, ==, (gint64)(epoch_start_ms * 1000 + 20e6));
+    }
+}
+
 static void
 test_clock_new_context (void)
 {
@@ -656,6 +708,8 @@ main (int   argc,
 
   g_test_add_func ("/outputs/clock/blocks", test_clock_blocks);
   g_test_add_func ("/outputs/clock/new-context", test_clock_new_context);
+  g_test_add_func ("/outputs/clock/burst", test_clock_burst);
+  g_test_add_func ("/outputs/clock/holds-best", test_clock_holds_best);
   g_test_add_func ("/outputs/osc/timetag", test_timetag);
   g_test_add_func ("/outputs/page-message", test_page_message);
   g_test_add_func ("/outputs/osc/bundles", test_osc_bundles);
