@@ -95,7 +95,10 @@ test_invalid (void)
                         /* A short \u escape, found by fuzz-llm-response: json-glib
                          * made text that was not UTF-8 of it. */
                         "{\"s\":\"\\ud80) rest\"}", "{\"s\":\"nul \\u0000 \\ud80) rest\"}",
-                        "[\"\\u\"]", "[\"\\u00e\"]", NULL };
+                        "[\"\\u\"]", "[\"\\u00e\"]",
+                        /* An octal escape, found by fuzz-llm-response:
+                         * json-glib made the byte 0x80 of it. */
+                        "{\"s\":\"nul \\20000\"}", "[\"\\x41\"]", "[\"\\a\"]", "[\"\\'\"]", NULL };
 
   for (guint i = 0; bad[i] != NULL; i++)
     {

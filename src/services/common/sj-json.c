@@ -129,6 +129,16 @@ sj_json_check (const char          *data,
                                "A \\u escape in the JSON does not have four hexadecimal digits");
                   return FALSE;
                 }
+              /* json-glib also reads C's escapes, octal ("\\200") among
+               * them, and hands back the bytes they make, which need not be
+               * UTF-8: JSON has only these. */
+              if (strchr ("\"\\/bfnrtu", p[1]) == NULL || p[1] == '\0')
+                {
+                  g_set_error (error, SJ_JSON_ERROR, SJ_JSON_ERROR_INVALID,
+                               "The JSON has an escape (\\%c) that JSON does not know",
+                               g_ascii_isprint (p[1]) ? p[1] : '?');
+                  return FALSE;
+                }
               if (escape_is_bad (p + 1, end, &span))
                 repair = TRUE;
               p += span;
