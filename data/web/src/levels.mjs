@@ -5,7 +5,7 @@
 // when it is on, superdough's master gain when it is off: limiter.mjs's
 // finalNode(), tapped again whenever onOutputRouted() says the wiring
 // changed), so the figures are what the listener hears: AnalyserNodes on
-// its two channels and, after band filters, on its mono mix; and an
+// its two channels and on its mono mix (whose spectrum gives the bands); and an
 // AnalyserNode on each orbit's output (the `$:` layers when they play on
 // their own orbits; layers sharing an orbit are heard together). No script
 // runs on the audio thread (an AudioWorklet cost the web process several %
@@ -30,7 +30,11 @@ const FLOOR_DB = -120;
 // is read once.
 const READ_FRAMES = 32768;
 const CHUNK_FRAMES = 2048; // the sums go to a cycle this many at a time
-const BUTTERWORTH_Q_DB = 20 * Math.log10(Math.SQRT1_2);
+// The spectrum for the bands: 16384 samples (371 ms at 44.1 kHz, 2.7 Hz a
+// bin), about the samples of a tick once windowed.
+const SPECTRUM_FRAMES = 16384;
+const LOW_HZ = 250; // the low band ends here
+const HIGH_HZ = 4000; // and the high one starts here
 const BLOCK = 128; // onsets are looked for a render quantum at a time
 const ONSET_FLOOR = 1e-5; // -50 dBFS: quieter blocks never start an onset
 const ONSET_RATIO = 4; // 6 dB over the background
@@ -144,37 +148,52 @@ export class Levels {
   }
 
   // The master output, heard through native nodes only: its two channels
-  // (for the peak and the full-scale samples of each), and the mono mix
-  // through low-pass 250 Hz, band 250 Hz-4 kHz and high-pass 4 kHz
-  // filters (second-order Butterworth, as the bands are defined), each into
-  // an AnalyserNode that keeps the last READ_FRAMES samples. Each tick reads
-  // the samples that came since the one before (readMaster()).
+  // (for the RMS, the peak and the full-scale samples of each), each into
+  // an AnalyserNode that keeps the last READ_FRAMES samples, and its mono
+  // mix into one more whose spectrum gives the bands. Each tick reads the
+  // samples that came since the one before (readMaster()). The bands were
+  // four Butterworth biquads and three more analysers, which cost the audio
+  // thread 2 % of a core (bench/levels): an analyser computes its FFT only
+  // when read, on the main thread, four times a second.
   tap(source) {
     const ac = this.getAudioContext();
-    const analyser = () => new AnalyserNode(ac, { fftSize: READ_FRAMES, channelCount: 1, channelCountMode: 'explicit', channelInterpretation: 'speakers' });
-    // A low- or high-pass filter's Q is in dB: -3.01 dB is Butterworth's 1/sqrt(2).
-    const filter = (type, frequency) => new BiquadFilterNode(ac, { type, frequency, Q: BUTTERWORTH_Q_DB });
+    const mono = { channelCount: 1, channelCountMode: 'explicit', channelInterpretation: 'speakers' };
     const splitter = new ChannelSplitterNode(ac, { numberOfOutputs: 2 });
-    const left = analyser();
-    const right = analyser();
-    const low = filter('lowpass', 250);
-    const midHigh = filter('highpass', 250);
-    const midLow = filter('lowpass', 4000);
-    const high = filter('highpass', 4000);
-    const bands = [analyser(), analyser(), analyser()];
+    const left = new AnalyserNode(ac, { fftSize: READ_FRAMES, ...mono });
+    const right = new AnalyserNode(ac, { fftSize: READ_FRAMES, ...mono });
+    const spectrum = new AnalyserNode(ac, { fftSize: SPECTRUM_FRAMES, smoothingTimeConstant: 0, ...mono });
     source.connect(splitter);
     splitter.connect(left, 0);
     splitter.connect(right, 1);
-    source.connect(low).connect(bands[0]);
-    source.connect(midHigh).connect(midLow).connect(bands[1]);
-    source.connect(high).connect(bands[2]);
+    source.connect(spectrum);
     return {
       source,
-      inputs: [splitter, low, midHigh, high],
-      analysers: [left, right, ...bands],
-      data: Array.from({ length: 5 }, () => new Float32Array(READ_FRAMES)),
+      inputs: [splitter, spectrum],
+      analysers: [left, right],
+      spectrum,
+      bins: new Float32Array(SPECTRUM_FRAMES / 2),
+      data: [new Float32Array(READ_FRAMES), new Float32Array(READ_FRAMES)],
       lastTime: null,
     };
+  }
+
+  // The share of the mono mix's power in each band, from the spectrum of
+  // its last SPECTRUM_FRAMES samples (Blackman-windowed by the analyser):
+  // [low, mid, high], or zeros in silence. Multiplied by a chunk's mean
+  // square, they give its bands in the units of its RMS.
+  bandShares(m, sampleRate) {
+    m.spectrum.getFloatFrequencyData(m.bins);
+    const hz = sampleRate / SPECTRUM_FRAMES;
+    const lowEnd = Math.min(m.bins.length, Math.ceil(LOW_HZ / hz));
+    const highStart = Math.min(m.bins.length, Math.floor(HIGH_HZ / hz) + 1);
+    const shares = [0, 0, 0];
+    for (let i = 0; i < m.bins.length; i++) {
+      const level = m.bins[i];
+      if (!(level > FLOOR_DB)) continue;
+      shares[i < lowEnd ? 0 : i < highStart ? 1 : 2] += 10 ** (level / 10);
+    }
+    const total = shares[0] + shares[1] + shares[2];
+    return total > 0 ? shares.map((x) => x / total) : shares;
   }
 
   untap(entry) {
@@ -210,14 +229,21 @@ export class Levels {
       return;
     }
     m.analysers.forEach((node, i) => node.getFloatTimeDomainData(m.data[i]));
-    const [left, right, low, mid, high] = m.data;
+    const [left, right] = m.data;
+    const [lowShare, midShare, highShare] = this.bandShares(m, sr);
+    const flush = (chunk) => {
+      chunk.lowSq = lowShare * chunk.monoSq;
+      chunk.midSq = midShare * chunk.monoSq;
+      chunk.highSq = highShare * chunk.monoSq;
+      this.masterChunk(chunk);
+    };
     const onset = this.onset;
     let chunk = null;
     for (let i = READ_FRAMES - frames; i < READ_FRAMES; i += BLOCK) {
       const end = Math.min(READ_FRAMES, i + BLOCK);
       const t = now - (READ_FRAMES - i) / sr;
       if (!chunk) {
-        chunk = { t, d: 0, n: 0, frames: 0, sumSq: 0, peak: 0, clipped: 0, lowSq: 0, midSq: 0, highSq: 0, onsets: 0, onsetAt: -1 };
+        chunk = { t, d: 0, n: 0, frames: 0, sumSq: 0, monoSq: 0, peak: 0, clipped: 0, lowSq: 0, midSq: 0, highSq: 0, onsets: 0, onsetAt: -1 };
       }
       let blockSq = 0;
       for (let j = i; j < end; j++) {
@@ -230,13 +256,11 @@ export class Levels {
         if (ar > chunk.peak) chunk.peak = ar;
         if (al >= 1) chunk.clipped++;
         if (ar >= 1) chunk.clipped++;
-        chunk.lowSq += low[j] * low[j];
-        chunk.midSq += mid[j] * mid[j];
-        chunk.highSq += high[j] * high[j];
         const x = (l + r) * 0.5;
         blockSq += x * x;
       }
       const n = end - i;
+      chunk.monoSq += blockSq;
       chunk.n += 2 * n;
       chunk.frames += n;
       chunk.d += n / sr;
@@ -249,12 +273,12 @@ export class Levels {
       }
       onset.background = 0.7 * onset.background + 0.3 * energy;
       if (chunk.frames >= CHUNK_FRAMES) {
-        this.masterChunk(chunk);
+        flush(chunk);
         chunk = null;
       }
     }
     if (chunk) {
-      this.masterChunk(chunk);
+      flush(chunk);
     }
   }
 
