@@ -21,18 +21,18 @@ services = src / 'services'
 # domain -> the domains its files may include (besides its own)
 ALLOWED = {
     'common': set(),
-    'repl': {'common'},
-    'sounds': {'common', 'repl'},
+    'page': {'common'},
+    'sounds': {'common', 'page'},
     'knowledge': {'common', 'sounds'},
     'dryrun': {'common', 'sounds', 'knowledge'},
-    'apply': {'common', 'repl', 'sounds', 'knowledge', 'dryrun'},
+    'apply': {'common', 'page', 'sounds', 'knowledge', 'dryrun'},
     'history': {'common'},
     'llm': {'common'},
     'skills': {'common', 'knowledge', 'dryrun'},
     'voice': {'common', 'llm'},
-    'outputs': {'common', 'repl'},
+    'outputs': {'common', 'page'},
     'realtime': set(),
-    'agent': {'common', 'repl', 'sounds', 'knowledge', 'dryrun', 'apply', 'history', 'llm', 'skills'},
+    'agent': {'common', 'page', 'sounds', 'knowledge', 'dryrun', 'apply', 'history', 'llm', 'skills'},
 }
 UI_HEADERS = re.compile(r'#\s*include\s*<(gtk/|gdk/|adwaita\.h|webkit/|jsc/|gtksourceview/)')
 LOCAL_INCLUDE = re.compile(r'#\s*include\s*"([^"]+)"')
