@@ -6,7 +6,7 @@ A private Xvfb, D-Bus session bus and PulseAudio null sink; process-tree
 bookkeeping (spawn, stop, descendants, PSS, CPU ticks); the loopback HTTP
 server that serves the page bundle to headless Chromium with the hook script;
 the org.gtk.Actions monitor that sees the app's page become ready; the demo
-code extracted from src/services/repl/sj-code-store.c; machine information.
+code extracted from src/services/page/sj-code-store.c; machine information.
 Python 3 standard library only.
 """
 

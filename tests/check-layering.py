@@ -21,18 +21,20 @@ services = src / 'services'
 # domain -> the domains its files may include (besides its own)
 ALLOWED = {
     'common': set(),
-    'repl': {'common'},
-    'sounds': {'common', 'repl'},
-    'knowledge': {'common', 'sounds'},
-    'dryrun': {'common', 'sounds', 'knowledge'},
-    'apply': {'common', 'repl', 'sounds', 'knowledge', 'dryrun'},
+    'page': {'common'},
+    'sounds': {'common', 'page'},
+    'user-samples': {'common', 'sounds'},
+    'sound-cache': {'common', 'sounds', 'user-samples'},
+    'knowledge': {'common', 'sounds', 'user-samples', 'sound-cache'},
+    'dryrun': {'common', 'sounds', 'user-samples', 'sound-cache', 'knowledge'},
+    'apply': {'common', 'page', 'sounds', 'user-samples', 'sound-cache', 'knowledge', 'dryrun'},
     'history': {'common'},
     'llm': {'common'},
     'skills': {'common', 'knowledge', 'dryrun'},
     'voice': {'common', 'llm'},
-    'outputs': {'common', 'repl'},
+    'outputs': {'common', 'page'},
     'realtime': set(),
-    'agent': {'common', 'repl', 'sounds', 'knowledge', 'dryrun', 'apply', 'history', 'llm', 'skills'},
+    'agent': {'common', 'page', 'sounds', 'user-samples', 'sound-cache', 'knowledge', 'dryrun', 'apply', 'history', 'llm', 'skills'},
 }
 UI_HEADERS = re.compile(r'#\s*include\s*<(gtk/|gdk/|adwaita\.h|webkit/|jsc/|gtksourceview/)')
 LOCAL_INCLUDE = re.compile(r'#\s*include\s*"([^"]+)"')

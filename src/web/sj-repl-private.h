@@ -17,6 +17,59 @@ G_BEGIN_DECLS
 #define SJ_REPL_BRIDGE_HANDLER      "sj"
 #define SJ_REPL_WEB_RESOURCE_PREFIX "/io/github/strudeljam/StrudelJam/web"
 
+/* The instance, shared by sj-repl.c and sj-repl-messages.c. */
+struct _SjRepl
+{
+  GObject                   parent_instance;
+
+  WebKitWebView            *view;
+  WebKitUserContentManager *content_manager;
+  SjWebAssets              *assets;
+  SjAudioPriority          *audio_priority;
+
+  char                     *initial_code;
+  char                     *code;
+  JsonObject               *sounds;
+  JsonObject               *versions;
+  GPtrArray                *external_requests;
+  SjReplState               state;
+  guint                     ready : 1;
+  guint                     print_stats : 1;
+  guint                     limiter : 1;
+  guint                     draw_fps;
+};
+
+/* SjRepl's properties and signals: the other files of SjRepl notify and
+ * emit them through _sj_repl_notify () and _sj_repl_emit (), as the arrays
+ * stay in sj-repl.c. */
+typedef enum
+{
+  SJ_REPL_PROP_0,
+  SJ_REPL_PROP_READY,
+  SJ_REPL_PROP_PLAYING,
+  SJ_REPL_PROP_CPS,
+  SJ_REPL_PROP_CYCLE,
+  SJ_REPL_PROP_LIMITER,
+  SJ_REPL_N_PROPS
+} SjReplProperty;
+
+typedef enum
+{
+  SJ_REPL_SIGNAL_READY,
+  SJ_REPL_SIGNAL_LOG,
+  SJ_REPL_SIGNAL_EVAL_ERROR,
+  SJ_REPL_SIGNAL_NOTHING_TO_PLAY,
+  SJ_REPL_SIGNAL_SOUNDS_CHANGED,
+  SJ_REPL_SIGNAL_CODE_CHANGED,
+  SJ_REPL_SIGNAL_EXTERNAL_REQUEST,
+  SJ_REPL_SIGNAL_NAVIGATION_REFUSED,
+  SJ_REPL_SIGNAL_SWAP_CHANGED,
+  SJ_REPL_SIGNAL_OUTPUT,
+  SJ_REPL_SIGNAL_MIDI_INPUT,
+  SJ_REPL_SIGNAL_LEVELS,
+  SJ_REPL_N_SIGNALS
+} SjReplSignal;
+
 /* sj-repl-view.c */
 WebKitWebView *_sj_repl_view_new   (SjRepl                   *repl,
                                     SjWebAssets              *assets,
@@ -37,6 +90,26 @@ JsonNode *_sj_repl_call_finish (SjRepl               *self,
 
 /* sj-repl.c, for the other files of SjRepl. */
 SjWebAssets       *_sj_repl_get_assets              (SjRepl               *self);
+void               _sj_repl_emit                    (SjRepl               *self,
+                                                    SjReplSignal          signal,
+                                                    ...);
+void               _sj_repl_notify                  (SjRepl               *self,
+                                                    SjReplProperty        property);
+
+/* sj-repl-messages.c */
+void               _sj_repl_set_state               (SjRepl               *self,
+                                                    const SjReplState    *state);
+gboolean           _sj_repl_script_message_cb       (WebKitUserContentManager *manager,
+                                                    JSCValue                 *value,
+                                                    WebKitScriptMessageReply *reply,
+                                                    gpointer                  user_data);
+void               _sj_repl_resource_load_started_cb  (WebKitWebView     *view,
+                                                      WebKitWebResource *resource,
+                                                      WebKitURIRequest  *request,
+                                                      gpointer           user_data);
+void               _sj_repl_web_process_terminated_cb (WebKitWebView                     *view,
+                                                      WebKitWebProcessTerminationReason  reason,
+                                                      gpointer                           user_data);
 
 /* sj-repl-commands.c, for sj_repl_set_limiter() */
 void               _sj_repl_send_limiter            (SjRepl               *self,

@@ -13,6 +13,11 @@
  *  - Commands go the other way with webkit_web_view_call_async_javascript_function()
  *    on window.sjBridge, each with a GCancellable and a timeout, so that a
  *    page stuck in a user's endless loop can never hang the app.
+ *
+ * What the page posts is handled in sj-repl-messages.c, the commands are
+ * in sj-repl-commands.c and the web view is built in sj-repl-view.c; this
+ * file holds the object: its properties and signals, loading the page and
+ * what the rest of the app reads of it.
  */
 
 #include "config.h"
@@ -27,57 +32,10 @@
 #include "sj-web-assets.h"
 #include "sj-web-resources.h"
 
-struct _SjRepl
-{
-  GObject                   parent_instance;
-
-  WebKitWebView            *view;
-  WebKitUserContentManager *content_manager;
-  SjWebAssets              *assets;
-  SjAudioPriority          *audio_priority;
-
-  char                     *initial_code;
-  char                     *code;
-  JsonObject               *sounds;
-  JsonObject               *versions;
-  GPtrArray                *external_requests;
-  SjReplState               state;
-  guint                     ready : 1;
-  guint                     print_stats : 1;
-  guint                     limiter : 1;
-  guint                     draw_fps;
-};
-
 G_DEFINE_FINAL_TYPE (SjRepl, sj_repl, G_TYPE_OBJECT)
 
-enum {
-  PROP_0,
-  PROP_READY,
-  PROP_PLAYING,
-  PROP_CPS,
-  PROP_CYCLE,
-  PROP_LIMITER,
-  N_PROPS
-};
-
-enum {
-  READY,
-  LOG,
-  EVAL_ERROR,
-  NOTHING_TO_PLAY,
-  SOUNDS_CHANGED,
-  CODE_CHANGED,
-  EXTERNAL_REQUEST,
-  NAVIGATION_REFUSED,
-  SWAP_CHANGED,
-  OUTPUT,
-  MIDI_INPUT,
-  LEVELS,
-  N_SIGNALS
-};
-
-static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
+static GParamSpec *properties[SJ_REPL_N_PROPS];
+static guint signals[SJ_REPL_N_SIGNALS];
 
 /* Commands run only once the page has said it is ready. */
 void
@@ -127,203 +85,29 @@ _sj_repl_get_audio_priority (SjRepl *self)
   return self->audio_priority;
 }
 
-/* Page messages ---------------------------------------------------------- */
-
-static void
-set_state (SjRepl            *self,
-           const SjReplState *state)
+/* The signal and property arrays stay in this file; the other files of
+ * SjRepl emit and notify through these two. */
+void
+_sj_repl_emit (SjRepl       *self,
+               SjReplSignal  signal,
+               ...)
 {
-  gboolean playing_changed = self->state.playing != state->playing;
-  gboolean cps_changed = self->state.cps != state->cps;
-
-  self->state = *state;
-
-  /* For benchmarks and soak tests: STRUDEL_JAM_STATS=1 prints each state
-   * report, so that scheduler lateness can be read from outside. */
-  if (self->print_stats)
-    g_print ("sj-stats playing=%d cycle=%.3f cps=%.4f triggered=%" G_GINT64_FORMAT
-             " late=%" G_GINT64_FORMAT " max_late_ms=%.1f\n",
-             state->playing, state->cycle, state->cps, state->triggered, state->late, state->max_late_ms);
-
-  if (playing_changed)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
-  if (cps_changed)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CPS]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CYCLE]);
-}
-
-static char *
-handle_message (SjRepl        *self,
-                SjPageMessage *message)
-{
-  g_autoptr(SjLogEntry) entry = NULL;
-  g_autoptr(JsonBuilder) builder = NULL;
-  g_autoptr(JsonNode) root = NULL;
-
-  switch (message->type)
-    {
-    case SJ_PAGE_MESSAGE_HELLO:
-      /* The page asks for the code to start with before it builds the editor. */
-      builder = json_builder_new ();
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "code");
-      json_builder_add_string_value (builder, self->initial_code ? self->initial_code : "");
-      json_builder_set_member_name (builder, "drawFps");
-      json_builder_add_int_value (builder, self->draw_fps);
-      /* The master safety limiter (limiter.mjs), before any sound. */
-      json_builder_set_member_name (builder, "limiter");
-      json_builder_add_boolean_value (builder, self->limiter);
-      /* The user's folders of samples (sj-repl-user-samples.c). */
-      json_builder_set_member_name (builder, "userSamples");
-      json_builder_add_value (builder, _sj_repl_user_samples_for_hello (self));
-      /* The level analysis (levels.mjs); bench/levels turns it off for its
-       * A/B run. */
-      json_builder_set_member_name (builder, "levels");
-      json_builder_add_boolean_value (builder, g_strcmp0 (g_getenv ("STRUDEL_JAM_LEVELS"), "0") != 0);
-      json_builder_end_object (builder);
-      root = json_builder_get_root (builder);
-      return json_to_string (root, FALSE);
-
-    case SJ_PAGE_MESSAGE_READY:
-      g_clear_pointer (&self->versions, json_object_unref);
-      self->versions = message->object ? json_object_ref (message->object) : NULL;
-      if (self->code == NULL)
-        self->code = g_strdup (self->initial_code);
-      self->ready = TRUE;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
-      g_signal_emit (self, signals[READY], 0);
-      break;
-
-    case SJ_PAGE_MESSAGE_STATE:
-      set_state (self, &message->state);
-      break;
-
-    case SJ_PAGE_MESSAGE_LOG:
-      entry = sj_log_entry_new (message->level, message->text);
-      g_signal_emit (self, signals[LOG], 0, entry);
-      break;
-
-    case SJ_PAGE_MESSAGE_EVAL_ERROR:
-      g_signal_emit (self, signals[EVAL_ERROR], 0, message->text, message->line, message->column);
-      break;
-
-    case SJ_PAGE_MESSAGE_NOTHING_TO_PLAY:
-      g_signal_emit (self, signals[NOTHING_TO_PLAY], 0);
-      break;
-
-    case SJ_PAGE_MESSAGE_SOUNDS:
-      g_clear_pointer (&self->sounds, json_object_unref);
-      self->sounds = json_object_ref (message->object);
-      g_signal_emit (self, signals[SOUNDS_CHANGED], 0);
-      break;
-
-    case SJ_PAGE_MESSAGE_CODE:
-      if (g_strcmp0 (self->code, message->text) != 0)
-        {
-          g_free (self->code);
-          self->code = g_strdup (message->text);
-          g_signal_emit (self, signals[CODE_CHANGED], 0, self->code);
-        }
-      break;
-
-    case SJ_PAGE_MESSAGE_SWAP:
-      g_signal_emit (self, signals[SWAP_CHANGED], 0, message->text, message->cycle);
-      break;
-
-    case SJ_PAGE_MESSAGE_OUTPUT:
-      g_signal_emit (self, signals[OUTPUT], 0, message->text, message->object);
-      break;
-
-    case SJ_PAGE_MESSAGE_MIDI_IN:
-      g_signal_emit (self, signals[MIDI_INPUT], 0, message->text);
-      break;
-
-    case SJ_PAGE_MESSAGE_LEVELS:
-      g_signal_emit (self, signals[LEVELS], 0, message->levels);
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-
-  return NULL;
-}
-
-static gboolean
-script_message_cb (WebKitUserContentManager *manager,
-                   JSCValue                 *value,
-                   WebKitScriptMessageReply *reply,
-                   gpointer                  user_data)
-{
-  SjRepl *self = user_data;
-  g_autoptr(SjPageMessage) message = NULL;
-  g_autoptr(JSCValue) answer = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *reply_json = NULL;
-  JSCContext *context = jsc_value_get_context (value);
+  va_list args;
 
   g_assert (SJ_IS_REPL (self));
 
-  if (!jsc_value_is_string (value))
-    g_message ("Ignoring a page message that is not a string");
-  else if ((message = sj_page_message_parse ((text = jsc_value_to_string (value)), -1, &error)) == NULL)
-    g_message ("Ignoring a page message: %s", error->message);
-  else
-    reply_json = handle_message (self, message);
-
-  if (reply_json != NULL)
-    answer = jsc_value_new_from_json (context, reply_json);
-  else
-    answer = jsc_value_new_null (context);
-
-  webkit_script_message_reply_return_value (reply, answer);
-
-  return TRUE;
+  va_start (args, signal);
+  g_signal_emit_valist (self, signals[signal], 0, args);
+  va_end (args);
 }
 
-/* Navigation and resources ------------------------------------------------ */
-
-static void
-resource_load_started_cb (WebKitWebView     *view,
-                          WebKitWebResource *resource,
-                          WebKitURIRequest  *request,
-                          gpointer           user_data)
+void
+_sj_repl_notify (SjRepl         *self,
+                 SjReplProperty  property)
 {
-  SjRepl *self = user_data;
-  const char *uri = webkit_uri_request_get_uri (request);
-
-  g_debug ("Resource load started: %s", uri);
-
-  /* Remember every request that would leave the app (not our scheme, not an
-   * in-memory data: or blob: URI): offline-first is checked with this. */
-  if (sj_web_assets_is_own_uri (uri) || g_str_has_prefix (uri, "data:") ||
-      g_str_has_prefix (uri, "blob:") || g_str_has_prefix (uri, "about:"))
-    return;
-
-  g_ptr_array_insert (self->external_requests, self->external_requests->len - 1, g_strdup (uri));
-  g_signal_emit (self, signals[EXTERNAL_REQUEST], 0, uri);
-}
-
-static void
-web_process_terminated_cb (WebKitWebView                     *view,
-                           WebKitWebProcessTerminationReason  reason,
-                           gpointer                           user_data)
-{
-  SjRepl *self = user_data;
-  g_autoptr(SjLogEntry) entry = NULL;
-
   g_assert (SJ_IS_REPL (self));
 
-  /* The music stops with the process, but the code survives: reload the
-   * page with the last code the page reported. */
-  if (reason == WEBKIT_WEB_PROCESS_TERMINATED_BY_API)
-    entry = sj_log_entry_new (SJ_LOG_LEVEL_WARNING, _("The Strudel page was restarted"));
-  else
-    entry = sj_log_entry_new (SJ_LOG_LEVEL_ERROR, _("The Strudel page stopped unexpectedly and was reloaded"));
-  g_signal_emit (self, signals[LOG], 0, entry);
-
-  sj_repl_load (self, self->code ? self->code : self->initial_code);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[property]);
 }
 
 /* GObject ---------------------------------------------------------------- */
@@ -374,23 +158,23 @@ sj_repl_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_READY:
+    case SJ_REPL_PROP_READY:
       g_value_set_boolean (value, self->ready);
       break;
 
-    case PROP_PLAYING:
+    case SJ_REPL_PROP_PLAYING:
       g_value_set_boolean (value, self->state.playing);
       break;
 
-    case PROP_CPS:
+    case SJ_REPL_PROP_CPS:
       g_value_set_double (value, self->state.cps);
       break;
 
-    case PROP_CYCLE:
+    case SJ_REPL_PROP_CYCLE:
       g_value_set_double (value, self->state.cycle);
       break;
 
-    case PROP_LIMITER:
+    case SJ_REPL_PROP_LIMITER:
       g_value_set_boolean (value, self->limiter);
       break;
 
@@ -409,7 +193,7 @@ sj_repl_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_LIMITER:
+    case SJ_REPL_PROP_LIMITER:
       sj_repl_set_limiter (self, g_value_get_boolean (value));
       break;
 
@@ -437,7 +221,7 @@ sj_repl_set_limiter (SjRepl   *self,
   self->limiter = limiter;
   if (self->ready)
     _sj_repl_send_limiter (self, limiter);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIMITER]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[SJ_REPL_PROP_LIMITER]);
 }
 
 gboolean
@@ -458,32 +242,32 @@ sj_repl_class_init (SjReplClass *klass)
   object_class->get_property = sj_repl_get_property;
   object_class->set_property = sj_repl_set_property;
 
-  properties[PROP_READY] =
+  properties[SJ_REPL_PROP_READY] =
     g_param_spec_boolean ("ready", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  properties[PROP_PLAYING] =
+  properties[SJ_REPL_PROP_PLAYING] =
     g_param_spec_boolean ("playing", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  properties[PROP_CPS] =
+  properties[SJ_REPL_PROP_CPS] =
     g_param_spec_double ("cps", NULL, NULL, 0, G_MAXDOUBLE, 0.5,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  properties[PROP_CYCLE] =
+  properties[SJ_REPL_PROP_CYCLE] =
     g_param_spec_double ("cycle", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   /* The master safety limiter: on by default, as the setting is. */
-  properties[PROP_LIMITER] =
+  properties[SJ_REPL_PROP_LIMITER] =
     g_param_spec_boolean ("limiter", NULL, NULL, TRUE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_install_properties (object_class, SJ_REPL_N_PROPS, properties);
 
-  signals[READY] =
+  signals[SJ_REPL_SIGNAL_READY] =
     g_signal_new ("ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[LOG] =
+  signals[SJ_REPL_SIGNAL_LOG] =
     g_signal_new ("log", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, SJ_TYPE_LOG_ENTRY);
-  signals[EVAL_ERROR] =
+  signals[SJ_REPL_SIGNAL_EVAL_ERROR] =
     g_signal_new ("eval-error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_INT, G_TYPE_INT);
   /**
@@ -493,13 +277,13 @@ sj_repl_class_init (SjReplClass *klass)
    * while the editor holds no code: upstream would throw "no code to
    * evaluate" into the page's console, where nobody sees it.
    */
-  signals[NOTHING_TO_PLAY] =
+  signals[SJ_REPL_SIGNAL_NOTHING_TO_PLAY] =
     g_signal_new ("nothing-to-play", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[SOUNDS_CHANGED] =
+  signals[SJ_REPL_SIGNAL_SOUNDS_CHANGED] =
     g_signal_new ("sounds-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[CODE_CHANGED] =
+  signals[SJ_REPL_SIGNAL_CODE_CHANGED] =
     g_signal_new ("code-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   /**
@@ -509,7 +293,7 @@ sj_repl_class_init (SjReplClass *klass)
    * The page tried to leave the REPL and was kept in place. A web link the
    * user clicked has been handed to their browser.
    */
-  signals[NAVIGATION_REFUSED] =
+  signals[SJ_REPL_SIGNAL_NAVIGATION_REFUSED] =
     g_signal_new ("navigation-refused", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   /**
@@ -524,7 +308,7 @@ sj_repl_class_init (SjReplClass *klass)
    * "canceled" when the user's own evaluation or sj_repl_cancel_swap_async()
    * did. A superseded or canceled swap never played.
    */
-  signals[SWAP_CHANGED] =
+  signals[SJ_REPL_SIGNAL_SWAP_CHANGED] =
     g_signal_new ("swap-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
   /**
@@ -536,7 +320,7 @@ sj_repl_class_init (SjReplClass *klass)
    * A hap of a pattern with .osc() or .midi() is due (data/web/src/outputs.mjs);
    * SjOutputs sends it.
    */
-  signals[OUTPUT] =
+  signals[SJ_REPL_SIGNAL_OUTPUT] =
     g_signal_new ("output", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, JSON_TYPE_OBJECT);
   /**
@@ -547,7 +331,7 @@ sj_repl_class_init (SjReplClass *klass)
    * The code asks for MIDI input; sj_repl_send_midi_controls() hands the
    * control changes back.
    */
-  signals[MIDI_INPUT] =
+  signals[SJ_REPL_SIGNAL_MIDI_INPUT] =
     g_signal_new ("midi-input", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   /**
@@ -558,10 +342,10 @@ sj_repl_class_init (SjReplClass *klass)
    * What the page measured of its output (data/web/src/levels.mjs), four
    * times a second while it sounds; SjLevels keeps it.
    */
-  signals[LEVELS] =
+  signals[SJ_REPL_SIGNAL_LEVELS] =
     g_signal_new ("levels", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
-  signals[EXTERNAL_REQUEST] =
+  signals[SJ_REPL_SIGNAL_EXTERNAL_REQUEST] =
     g_signal_new ("external-request", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
@@ -589,12 +373,12 @@ sj_repl_init (SjRepl *self)
                                                                           SJ_REPL_BRIDGE_HANDLER,
                                                                           SJ_REPL_BRIDGE_WORLD);
   g_signal_connect (self->content_manager, "script-message-with-reply-received::" SJ_REPL_BRIDGE_HANDLER,
-                    G_CALLBACK (script_message_cb), self);
+                    G_CALLBACK (_sj_repl_script_message_cb), self);
   self->view = _sj_repl_view_new (self, self->assets, self->content_manager);
 
   self->audio_priority = sj_audio_priority_new (self);
-  g_signal_connect (self->view, "resource-load-started", G_CALLBACK (resource_load_started_cb), self);
-  g_signal_connect (self->view, "web-process-terminated", G_CALLBACK (web_process_terminated_cb), self);
+  g_signal_connect (self->view, "resource-load-started", G_CALLBACK (_sj_repl_resource_load_started_cb), self);
+  g_signal_connect (self->view, "web-process-terminated", G_CALLBACK (_sj_repl_web_process_terminated_cb), self);
 }
 
 SjRepl *
@@ -629,14 +413,14 @@ sj_repl_load (SjRepl     *self,
   if (self->ready)
     {
       self->ready = FALSE;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[SJ_REPL_PROP_READY]);
     }
   if (self->state.playing)
     {
       SjReplState stopped = self->state;
 
       stopped.playing = FALSE;
-      set_state (self, &stopped);
+      _sj_repl_set_state (self, &stopped);
     }
 
   g_free (self->initial_code);
