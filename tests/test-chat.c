@@ -1154,6 +1154,154 @@ test_reloaded_swaps (Fixture       *fixture,
   g_assert_null (find_label_containing (GTK_WIDGET (fixture->panel), "Queued"));
 }
 
+/* The answer in the order it was written --------------------------------- */
+
+static gboolean
+no_answer_shown (gpointer data)
+{
+  return last_message (data, SJ_HISTORY_ROLE_ASSISTANT) == NULL;
+}
+
+/* Appends what @widget and its children show, in order: "text:" and a
+ * Markdown view's text, "tool:" and a tool call's name. */
+static void
+collect_parts (GtkWidget *widget,
+               GPtrArray *parts)
+{
+  if (!gtk_widget_get_visible (widget))
+    return;
+
+  if (SJ_IS_MARKDOWN_VIEW (widget))
+    {
+      const char *text = _sj_markdown_view_get_text (SJ_MARKDOWN_VIEW (widget));
+
+      if (*text != '\0')
+        g_ptr_array_add (parts, g_strconcat ("text:", text, NULL));
+      return;
+    }
+  if (SJ_IS_TOOL_LOG_ROW (widget))
+    {
+      GtkWidget *name = sj_test_find_by_class (widget, "sj-tool-log-name");
+
+      g_ptr_array_add (parts, g_strconcat ("tool:", name ? gtk_label_get_label (GTK_LABEL (name)) : "?", NULL));
+      return;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    collect_parts (child, parts);
+}
+
+/* Parts in the answer's row, each a prefix of what it shows. */
+typedef struct
+{
+  Fixture            *fixture;
+  const char * const *expected;
+} Parts;
+
+static gboolean
+answer_parts_are (gpointer data)
+{
+  Parts *parts = data;
+  SjMessageRow *row = answer_row (parts->fixture);
+  g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
+  guint n = g_strv_length ((char **) parts->expected);
+
+  if (row == NULL)
+    return FALSE;
+  collect_parts (GTK_WIDGET (row), shown);
+  if (shown->len != n)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (!g_str_has_prefix (shown->pdata[i], parts->expected[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+assert_answer_parts (Fixture            *fixture,
+                     const char * const *expected,
+                     const char         *what)
+{
+  Parts parts = { fixture, expected };
+  g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func (g_free);
+
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
+
+  /* Spun here rather than by spin_until(), to say what was shown instead. */
+  while (!answer_parts_are (&parts) && g_get_monotonic_time () < deadline)
+    {
+      GSource *tick = g_timeout_source_new (50);
+
+      /* Wakes the loop when nothing else does. */
+      g_source_set_dummy_callback (tick);
+      g_source_attach (tick, NULL);
+      g_main_context_iteration (NULL, TRUE);
+      g_source_destroy (tick);
+      g_source_unref (tick);
+    }
+  if (!answer_parts_are (&parts))
+    {
+      if (answer_row (fixture) != NULL)
+        collect_parts (GTK_WIDGET (answer_row (fixture)), shown);
+      for (guint i = 0; i < shown->len; i++)
+        g_test_message ("part %u: %.80s", i, (char *) shown->pdata[i]);
+      g_error ("The answer's parts are not in order: %s", what);
+    }
+  /* Each part says only its own words. */
+  collect_parts (GTK_WIDGET (answer_row (fixture)), shown);
+  for (guint i = 0; i < shown->len; i++)
+    if (g_str_has_prefix (shown->pdata[i], "text:First"))
+      g_assert_null (strstr (shown->pdata[i], "Middle"));
+    else if (g_str_has_prefix (shown->pdata[i], "text:Middle"))
+      g_assert_null (strstr (shown->pdata[i], "Last"));
+}
+
+/* An answer that says something, calls a tool, says more, calls another
+ * and goes on shows its tool rows where the calls were made, not after all
+ * its text: while it streams, and read back from the history (issue 31). */
+static void
+test_tool_row_order (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  const char * const live[] = { "text:First words: I look the filter up.", "tool:strudel_knowledge",
+                                "text:Middle words: now I read the code.", "tool:read_code",
+                                "text:Last words", NULL };
+  g_autoptr(GPtrArray) calls = NULL;
+  SjChatMessage *answer;
+  gint64 session;
+
+  sj_test_model_server_reply_tool_call (fixture->stack.server, "First words: I look the filter up.",
+                                        "k1", "strudel_knowledge", "{\"query\":\"lpf\"}");
+  sj_test_model_server_reply_tool_call (fixture->stack.server, "Middle words: now I read the code.",
+                                        "r1", "read_code", "{}");
+  sj_test_model_server_reply_hold (fixture->stack.server, "Last words: the filter is lpf");
+  send_message (fixture, "what does lpf do?");
+
+  /* While it streams: the third round's words are there, after both rows. */
+  assert_answer_parts (fixture, live, "while streaming");
+  g_assert_true (sj_agent_is_busy (fixture->agent));
+
+  PRESS (fixture, "Escape");
+  spin_until (answer_stopped, fixture, "the turn to stop");
+  assert_answer_parts (fixture, live, "once stopped");
+
+  /* The store knows where each call was made: after the text before it. */
+  answer = last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT);
+  calls = sj_history_store_list_tool_calls (fixture->stack.store, sj_chat_message_get_id (answer), NULL);
+  g_assert_cmpuint (calls->len, ==, 2);
+  g_assert_cmpint (((SjHistoryToolCall *) calls->pdata[0])->text_offset, ==, strlen ("First words: I look the filter up."));
+  g_assert_cmpint (((SjHistoryToolCall *) calls->pdata[1])->text_offset, ==,
+                   strlen ("First words: I look the filter up.\n\nMiddle words: now I read the code."));
+
+  /* Read back from the history, in new rows: the same order. */
+  session = sj_agent_get_session_id (fixture->agent);
+  sj_agent_new_session (fixture->agent);
+  spin_until (no_answer_shown, fixture, "the chat to be empty");
+  g_assert_true (sj_agent_load_session (fixture->agent, session, NULL));
+  g_assert_true (last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT) != answer);
+  assert_answer_parts (fixture, live, "read back from the history");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1190,6 +1338,7 @@ main (int   argc,
   ADD ("/chat/banner", test_banner);
   ADD ("/chat/skill-chips", test_skill_chips);
   ADD ("/chat/reloaded-swaps", test_reloaded_swaps);
+  ADD ("/chat/tool-row-order", test_tool_row_order);
 #undef ADD
 
   return g_test_run ();

@@ -713,6 +713,7 @@ test_migrate_v1 (Fixture       *fixture,
   g_assert_no_error (error);
   g_assert_cmpuint (calls->len, ==, 2);
   g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (calls, 1))->message_id, ==, 4);
+  g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (calls, 1))->text_offset, ==, -1);
   snapshots = sj_history_store_list_snapshots (store, 7, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (snapshots->len, ==, 1);
@@ -729,6 +730,97 @@ test_migrate_v1 (Fixture       *fixture,
   g_assert_cmpint (query_int (db, "SELECT count(*) FROM tool_calls"), ==, 0);
   g_assert_cmpint (query_int (db, "SELECT count(*) FROM code_snapshots"), ==, 0);
   sqlite3_close (db);
+}
+
+/* Where in its answer each call was made is kept; a call recorded without
+ * it reads back as not known (issue 31). */
+static void
+test_tool_call_offset (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SjHistoryStore) store = open_store (fixture);
+  g_autoptr(GPtrArray) calls = NULL;
+  g_autoptr(GPtrArray) session_calls = NULL;
+  gint64 session, answer;
+
+  session = sj_history_store_create_session (store, "Offsets", &error);
+  answer = sj_history_store_append_message (store, session, SJ_HISTORY_ROLE_ASSISTANT, "Let me look. Found it.",
+                                            "m", SJ_HISTORY_MESSAGE_COMPLETE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sj_history_store_record_tool_call_at (store, answer, "strudel_knowledge", "{}", "{}",
+                                                         SJ_HISTORY_TOOL_SUCCEEDED, 3, NAN, 12, &error), >, 0);
+  g_assert_cmpint (sj_history_store_record_tool_call_at (store, answer, "read_code", "{}", "{}",
+                                                         SJ_HISTORY_TOOL_SUCCEEDED, 3, NAN, 0, &error), >, 0);
+  g_assert_cmpint (sj_history_store_record_tool_call (store, answer, "read_code", "{}", "{}",
+                                                      SJ_HISTORY_TOOL_SUCCEEDED, 3, NAN, &error), >, 0);
+  g_assert_no_error (error);
+
+  calls = sj_history_store_list_tool_calls (store, answer, &error);
+  session_calls = sj_history_store_list_session_tool_calls (store, session, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (calls->len, ==, 3);
+  g_assert_cmpuint (session_calls->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      gint64 expected[] = { 12, 0, -1 };
+
+      g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (calls, i))->text_offset, ==, expected[i]);
+      g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (session_calls, i))->text_offset, ==, expected[i]);
+    }
+}
+
+/* A history of version 4, before calls knew where they were made: opened,
+ * its calls are all there, their place not known (the chat lists them
+ * after the text, as before), and new calls keep theirs. */
+static void
+test_migrate_v4 (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) calls = NULL;
+  SjHistoryStore *store;
+  sqlite3 *db;
+  gint64 session, answer;
+
+  store = open_store (fixture);
+  session = sj_history_store_create_session (store, "Old jam", &error);
+  answer = sj_history_store_append_message (store, session, SJ_HISTORY_ROLE_ASSISTANT, "Hats added.", "m",
+                                            SJ_HISTORY_MESSAGE_COMPLETE, &error);
+  sj_history_store_record_tool_call (store, answer, "read_code", "{}", "{}", SJ_HISTORY_TOOL_SUCCEEDED, 1, NAN, &error);
+  sj_history_store_record_tool_call (store, answer, "apply_strudel_change", "{}", "{\"ok\":true}",
+                                     SJ_HISTORY_TOOL_SUCCEEDED, 40, 8, &error);
+  g_assert_no_error (error);
+  g_object_unref (store);
+
+  /* Back to version 4's table, as an older app left it. */
+  db = open_raw (fixture->path);
+  exec_raw (db, "ALTER TABLE tool_calls DROP COLUMN text_offset; PRAGMA user_version = 4");
+  g_assert_cmpint (query_int (db, "SELECT count(*) FROM pragma_table_info('tool_calls') WHERE name = 'text_offset'"), ==, 0);
+  sqlite3_close (db);
+
+  store = open_store (fixture);
+  db = open_raw (fixture->path);
+  g_assert_cmpint (query_int (db, "PRAGMA user_version"), ==, SJ_HISTORY_STORE_SCHEMA_VERSION);
+  g_assert_cmpint (query_int (db, "SELECT count(*) FROM tool_calls"), ==, 2);
+  g_assert_cmpint (query_int (db, "SELECT count(*) FROM tool_calls WHERE text_offset IS NULL"), ==, 2);
+  sqlite3_close (db);
+
+  calls = sj_history_store_list_session_tool_calls (store, session, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (calls->len, ==, 2);
+  g_assert_cmpstr (((SjHistoryToolCall *) g_ptr_array_index (calls, 1))->name, ==, "apply_strudel_change");
+  g_assert_cmpfloat (((SjHistoryToolCall *) g_ptr_array_index (calls, 1))->apply_cycle, ==, 8);
+  g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (calls, 0))->text_offset, ==, -1);
+  g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (calls, 1))->text_offset, ==, -1);
+  g_clear_pointer (&calls, g_ptr_array_unref);
+
+  sj_history_store_record_tool_call_at (store, answer, "read_code", "{}", "{}", SJ_HISTORY_TOOL_SUCCEEDED, 1, NAN, 5, &error);
+  g_assert_no_error (error);
+  calls = sj_history_store_list_tool_calls (store, answer, &error);
+  g_assert_cmpuint (calls->len, ==, 3);
+  g_assert_cmpint (((SjHistoryToolCall *) g_ptr_array_index (calls, 2))->text_offset, ==, 5);
+  g_object_unref (store);
 }
 
 static void
@@ -1074,6 +1166,8 @@ main (int   argc,
   ADD ("interrupted", test_interrupted);
   ADD ("live-stream-untouched", test_live_stream_untouched);
   ADD ("migrate-v1", test_migrate_v1);
+  ADD ("migrate-v4", test_migrate_v4);
+  ADD ("tool-call-offset", test_tool_call_offset);
   g_test_add_func ("/history-store/redact", test_redact);
   ADD ("redact-columns", test_redact_columns);
   ADD ("export", test_export);

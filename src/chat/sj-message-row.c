@@ -10,6 +10,9 @@
  * to a streaming message it follows the message's "appended" signal, and
  * the Markdown view renders the new text on the next frame, never the
  * whole message again.
+ *
+ * An answer is shown in the order it was written, its text and its tool
+ * calls in parts: sj-message-row-parts.c.
  */
 
 #include "config.h"
@@ -20,31 +23,7 @@
 
 #include "sj-markdown-view.h"
 #include "sj-message-row-private.h"
-#include "sj-tool-call-item.h"
-#include "sj-tool-log-row.h"
 
-struct _SjMessageRow
-{
-  GtkWidget      parent_instance;
-
-  SjChatMessage *message;
-  GSignalGroup  *signals;
-
-  GtkLabel      *role_label;
-  GtkExpander   *thinking_expander;
-  GtkLabel      *reasoning_label;
-  GtkLabel      *text_label;
-  SjMarkdownView *markdown;
-  GtkBox        *skills_box;
-  GtkListBox    *tool_list;
-  GtkLabel      *swap_label;
-  GtkWidget     *footer;
-  GtkSpinner    *spinner;
-  GtkLabel      *cooked_label;
-  GtkWidget     *edit_button;
-  GtkWidget     *copy_button;
-  GtkWidget     *regenerate_button;
-};
 
 G_DEFINE_FINAL_TYPE (SjMessageRow, sj_message_row, GTK_TYPE_WIDGET)
 
@@ -234,30 +213,7 @@ appended_cb (SjMessageRow *self,
   if (reasoning)
     update_reasoning (self);
   else
-    sj_markdown_view_append (self->markdown, text);
-}
-
-static void
-tool_calls_changed_cb (SjMessageRow *self)
-{
-  GListModel *calls = sj_chat_message_get_tool_calls (self->message);
-
-  gtk_widget_set_visible (GTK_WIDGET (self->tool_list), g_list_model_get_n_items (calls) > 0);
-}
-
-static GtkWidget *
-create_tool_row_cb (gpointer item,
-                    gpointer user_data)
-{
-  GtkWidget *row = gtk_list_box_row_new ();
-
-  /* The row only holds the call: its expander is what the keyboard and a
-   * screen reader reach, not a nameless row around it. */
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), sj_tool_log_row_new_readable (sj_tool_call_item_get_call (SJ_TOOL_CALL_ITEM (item))));
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_widget_set_focusable (row, FALSE);
-
-  return row;
+    _sj_message_row_append_text (self, text);
 }
 
 static void
@@ -289,27 +245,23 @@ sj_message_row_bind (SjMessageRow  *self,
 
   gtk_label_set_label (self->role_label, _(role_names[MIN (role, G_N_ELEMENTS (role_names) - 1)]));
   gtk_widget_set_visible (GTK_WIDGET (self->text_label), role != SJ_HISTORY_ROLE_ASSISTANT);
-  gtk_widget_set_visible (GTK_WIDGET (self->markdown), role == SJ_HISTORY_ROLE_ASSISTANT);
   gtk_widget_set_visible (self->copy_button, role != SJ_HISTORY_ROLE_SYSTEM);
 
   gtk_widget_remove_css_class (GTK_WIDGET (self), "sj-app-message");
-  if (role == SJ_HISTORY_ROLE_ASSISTANT)
-    sj_markdown_view_set_text (self->markdown, sj_chat_message_get_content (message));
-  else
+  if (role != SJ_HISTORY_ROLE_ASSISTANT)
     {
       gtk_label_set_label (self->text_label, sj_chat_message_get_content (message));
       if (role == SJ_HISTORY_ROLE_SYSTEM)
         gtk_widget_add_css_class (GTK_WIDGET (self), "sj-app-message");
     }
+  /* The answer's text and its calls, each where it was written. */
+  _sj_message_row_show_parts (self);
 
   gtk_expander_set_expanded (self->thinking_expander, FALSE);
   update_reasoning (self);
-  gtk_list_box_bind_model (self->tool_list, sj_chat_message_get_tool_calls (message),
-                           create_tool_row_cb, NULL, NULL);
-  /* Calls finish while the row shows the message: the list appears then. */
+  /* Calls finish while the row shows the message: they join it then. */
   g_signal_connect_object (sj_chat_message_get_tool_calls (message), "items-changed",
-                           G_CALLBACK (tool_calls_changed_cb), self, G_CONNECT_SWAPPED);
-  tool_calls_changed_cb (self);
+                           G_CALLBACK (_sj_message_row_calls_changed), self, G_CONNECT_SWAPPED);
   update_skills (self);
   update_status (self);
   update_swap (self);
@@ -327,8 +279,8 @@ sj_message_row_unbind (SjMessageRow *self)
     return;
 
   g_signal_group_set_target (self->signals, NULL);
-  g_signal_handlers_disconnect_by_func (sj_chat_message_get_tool_calls (self->message), tool_calls_changed_cb, self);
-  gtk_list_box_bind_model (self->tool_list, NULL, NULL, NULL, NULL);
+  g_signal_handlers_disconnect_by_func (sj_chat_message_get_tool_calls (self->message), _sj_message_row_calls_changed, self);
+  _sj_message_row_clear_parts (self);
   g_clear_object (&self->message);
 }
 
@@ -339,10 +291,18 @@ _sj_message_row_get_message (SjMessageRow *self)
   return self->message;
 }
 
+/* Returns: (transfer none): the Markdown view of the answer's last text,
+ * where streamed text goes (the only one of an answer without calls) */
 GtkWidget *
 _sj_message_row_get_markdown (SjMessageRow *self)
 {
   g_assert (SJ_IS_MESSAGE_ROW (self));
+
+  for (GtkWidget *child = gtk_widget_get_last_child (GTK_WIDGET (self->body));
+       child != NULL;
+       child = gtk_widget_get_prev_sibling (child))
+    if (SJ_IS_MARKDOWN_VIEW (child))
+      return child;
   return GTK_WIDGET (self->markdown);
 }
 
@@ -372,6 +332,7 @@ sj_message_row_class_init (SjMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, thinking_expander);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, reasoning_label);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, text_label);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, body);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, markdown);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, skills_box);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, tool_list);
@@ -389,6 +350,8 @@ static void
 sj_message_row_init (SjMessageRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->text_view = self->markdown;
+  self->group_offset = -1;
 
   self->signals = g_signal_group_new (SJ_TYPE_CHAT_MESSAGE);
   g_signal_group_connect_swapped (self->signals, "appended", G_CALLBACK (appended_cb), self);

@@ -43,6 +43,7 @@ typedef struct
   gboolean      sent_reasoning;
   gboolean      received;        /* this round streamed something */
   gboolean      has_content;     /* the message has text from an earlier round */
+  gsize         content_length;  /* bytes of the message's content so far: where a call is made */
 
   GPtrArray    *skills;          /* of SjHistorySkillUse: the skills this turn used */
 

@@ -368,9 +368,11 @@ record_outcome (SjAgent       *self,
 
   result_node = json_node_init_object (json_node_alloc (), outcome->result);
   result_text = sj_json_to_string (result_node, FALSE);
-  id = sj_history_store_record_tool_call (self->store, turn->message_id, outcome->name, outcome->arguments,
-                                          result_text, outcome->status, outcome->duration_us / 1000,
-                                          outcome->apply_cycle, &error);
+  /* The calls of a round come after its text, and the next round's text
+   * after them: the chat shows them where they were made. */
+  id = sj_history_store_record_tool_call_at (self->store, turn->message_id, outcome->name, outcome->arguments,
+                                             result_text, outcome->status, outcome->duration_us / 1000,
+                                             outcome->apply_cycle, turn->content_length, &error);
   if (id == 0)
     g_warning ("Could not record a tool call: %s", error->message);
   else

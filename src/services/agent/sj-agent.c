@@ -16,6 +16,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "sj-agent-private.h"
@@ -61,10 +63,14 @@ on_delta (SjAgent          *self,
   if (kind == SJ_AGENT_DELTA_CONTENT && !turn->received && turn->has_content)
     {
       sj_history_store_append_text (self->store, turn->message_id, "\n\n", NULL);
+      turn->content_length += 2;
       g_signal_emit (self, signals[SIGNAL_TEXT_DELTA], 0, turn->message_id, kind, "\n\n");
     }
   if (kind == SJ_AGENT_DELTA_CONTENT)
-    turn->has_content = TRUE;
+    {
+      turn->has_content = TRUE;
+      turn->content_length += strlen (text);
+    }
   turn->received = TRUE;
 
   sj_history_store_append_text (self->store, turn->message_id,

@@ -149,6 +149,9 @@ column_cycle (sqlite3_stmt *stmt,
  * @result: (nullable): its result as JSON text
  * @apply_cycle: the cycle a change was applied at, or NAN
  *
+ * Records a call whose place in its answer's text is not known (see
+ * sj_history_store_record_tool_call_at()).
+ *
  * Returns: the new tool call's id, 0 on error
  */
 gint64
@@ -162,6 +165,32 @@ sj_history_store_record_tool_call (SjHistoryStore      *self,
                                    double               apply_cycle,
                                    GError             **error)
 {
+  return sj_history_store_record_tool_call_at (self, message_id, name, arguments, result, status,
+                                               duration_ms, apply_cycle, -1, error);
+}
+
+/**
+ * sj_history_store_record_tool_call_at:
+ * @text_offset: how many bytes of the message's content the model had
+ *   written when it made the call, or -1 when not known
+ *
+ * As sj_history_store_record_tool_call(), with where the call was made:
+ * the chat shows it between the text before and the text after.
+ *
+ * Returns: the new tool call's id, 0 on error
+ */
+gint64
+sj_history_store_record_tool_call_at (SjHistoryStore      *self,
+                                      gint64               message_id,
+                                      const char          *name,
+                                      const char          *arguments,
+                                      const char          *result,
+                                      SjHistoryToolStatus  status,
+                                      gint64               duration_ms,
+                                      double               apply_cycle,
+                                      gint64               text_offset,
+                                      GError             **error)
+{
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autofree char *clean_name = NULL;
   g_autofree char *clean_arguments = NULL;
@@ -173,7 +202,7 @@ sj_history_store_record_tool_call (SjHistoryStore      *self,
 
   stmt = _sj_history_store_prepare (self,
                                     "INSERT INTO tool_calls (message_id, name, arguments, result, status, "
-                                    "duration_ms, apply_cycle) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                    "duration_ms, apply_cycle, text_offset) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                     error);
   if (stmt == NULL)
     return 0;
@@ -188,6 +217,10 @@ sj_history_store_record_tool_call (SjHistoryStore      *self,
   sqlite3_bind_text (stmt, 5, tool_status_names[status], -1, SQLITE_STATIC);
   sqlite3_bind_int64 (stmt, 6, MAX (duration_ms, 0));
   bind_cycle (stmt, 7, apply_cycle);
+  if (text_offset >= 0)
+    sqlite3_bind_int64 (stmt, 8, text_offset);
+  else
+    sqlite3_bind_null (stmt, 8);
 
   if (!_sj_history_store_step_done (self, stmt, error))
     return 0;
@@ -230,6 +263,7 @@ query_tool_calls (SjHistoryStore  *self,
                                              (const char *)sqlite3_column_text (stmt, 5));
       call->duration_ms = sqlite3_column_int64 (stmt, 6);
       call->apply_cycle = column_cycle (stmt, 7);
+      call->text_offset = sqlite3_column_type (stmt, 8) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 8);
       g_ptr_array_add (calls, call);
     }
 
@@ -251,7 +285,7 @@ sj_history_store_list_tool_calls (SjHistoryStore  *self,
 
   return query_tool_calls (self,
                            "SELECT id, message_id, name, arguments, result, status, duration_ms, "
-                           "apply_cycle FROM tool_calls WHERE message_id = ? ORDER BY id",
+                           "apply_cycle, text_offset FROM tool_calls WHERE message_id = ? ORDER BY id",
                            message_id, error);
 }
 
@@ -273,7 +307,7 @@ sj_history_store_list_session_tool_calls (SjHistoryStore  *self,
 
   return query_tool_calls (self,
                            "SELECT t.id, t.message_id, t.name, t.arguments, t.result, t.status, t.duration_ms, "
-                           "t.apply_cycle FROM tool_calls t JOIN messages m ON m.id = t.message_id "
+                           "t.apply_cycle, t.text_offset FROM tool_calls t JOIN messages m ON m.id = t.message_id "
                            "WHERE m.session_id = ? ORDER BY t.message_id, t.id",
                            session_id, error);
 }

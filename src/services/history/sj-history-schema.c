@@ -98,6 +98,12 @@ static const char * const migrations[] = {
   "  content TEXT NOT NULL DEFAULT '',"
   "  reasoning TEXT);"
   "CREATE INDEX message_parts_message ON message_parts(message_id, id);",
+
+  /* 5: where in its answer's text each tool call was made (the bytes of
+   * the content written before it), so the chat shows the calls between
+   * the words around them. NULL for the calls of older answers, which are
+   * shown after the text as before. */
+  "ALTER TABLE tool_calls ADD COLUMN text_offset INTEGER;",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == SJ_HISTORY_STORE_SCHEMA_VERSION);

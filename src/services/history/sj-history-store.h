@@ -83,6 +83,8 @@ typedef struct
   SjHistoryToolStatus  status;
   gint64               duration_ms;
   double               apply_cycle;  /* NAN when the call applied nothing */
+  gint64               text_offset;  /* bytes of the answer's content written before
+                                      * the call was made, -1 when not known */
 } SjHistoryToolCall;
 
 typedef struct
@@ -123,7 +125,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistoryToolCall, sj_history_tool_call_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistorySnapshot, sj_history_snapshot_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistorySkillUse, sj_history_skill_use_free)
 
-#define SJ_HISTORY_STORE_SCHEMA_VERSION 4
+#define SJ_HISTORY_STORE_SCHEMA_VERSION 5
 #define SJ_HISTORY_STORE_FLUSH_INTERVAL_MS 1000
 
 #define SJ_TYPE_HISTORY_STORE (sj_history_store_get_type ())
@@ -190,6 +192,16 @@ gint64          sj_history_store_record_tool_call (SjHistoryStore          *self
                                                    SjHistoryToolStatus      status,
                                                    gint64                   duration_ms,
                                                    double                   apply_cycle,
+                                                   GError                 **error);
+gint64          sj_history_store_record_tool_call_at (SjHistoryStore    *self,
+                                                   gint64                   message_id,
+                                                   const char              *name,
+                                                   const char              *arguments,
+                                                   const char              *result,
+                                                   SjHistoryToolStatus      status,
+                                                   gint64                   duration_ms,
+                                                   double                   apply_cycle,
+                                                   gint64                   text_offset,
                                                    GError                 **error);
 GPtrArray      *sj_history_store_list_session_tool_calls (SjHistoryStore   *self,
                                                    gint64                   session_id,
