@@ -45,6 +45,7 @@ typedef struct
   gboolean      has_content;     /* the message has text from an earlier round */
 
   GPtrArray    *skills;          /* of SjHistorySkillUse: the skills this turn used */
+  SjUsage       usage;           /* what the turn's requests cost so far */
 
   JsonArray    *calls;           /* the round's tool calls, run in order */
   guint         next_call;
@@ -60,6 +61,7 @@ struct _SjAgent
   SjHistoryStore *store;
   SjLlmClient    *client;
   gboolean        openrouter;
+  gboolean        local;         /* a server on this machine: it costs nothing */
   GError         *config_error;
   gulong          content_id;
   gulong          reasoning_id;
@@ -74,6 +76,9 @@ struct _SjAgent
   guint           max_retries;
   guint           retry_base_ms;
   guint           retry_max_ms;
+  SjAgentBudgetKind budget_kind;
+  guint64         budget_tokens;
+  double          budget_money;
 
   SjAgentContext *context;
   char           *known_hash;    /* the code the model has seen in full */
@@ -131,6 +136,13 @@ void _sj_agent_turn_free          (SjAgentTurn           *turn);
 void _sj_agent_add_system_message (SjAgent               *self,
                                    gint64                 session_id,
                                    const char            *text);
+
+/* sj-agent-budget.c: what a turn costs, and the session's budget */
+void    _sj_agent_account_usage (SjAgent     *self,
+                                 SjAgentTurn *turn,
+                                 JsonObject  *answer);
+GError *_sj_agent_check_budget  (SjAgent     *self,
+                                 gint64       session_id);
 
 /* sj-agent-skills.c */
 char *_sj_agent_skills_begin_turn  (SjAgent       *self,
