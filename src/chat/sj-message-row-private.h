@@ -13,5 +13,6 @@ G_BEGIN_DECLS
 
 SjChatMessage *_sj_message_row_get_message  (SjMessageRow *self);
 GtkWidget     *_sj_message_row_get_markdown (SjMessageRow *self);
+GtkWidget     *_sj_message_row_get_usage_label (SjMessageRow *self);
 
 G_END_DECLS
