@@ -161,7 +161,10 @@ _sj_sessions_page_create_row_cb (gpointer item_ptr,
   gtk_widget_set_margin_bottom (box, 6);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   /* A screen reader names the row by its title and when it was used. */
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY, title, time, usage, NULL, -1);
+  if (usage != NULL)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY, title, time, usage, NULL, -1);
+  else
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY, title, time, NULL, -1);
 
   g_object_set_data (G_OBJECT (row), "sj-session-id", GSIZE_TO_POINTER (id));
   g_object_set_data (G_OBJECT (row), "sj-stack", stack);
