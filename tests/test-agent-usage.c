@@ -324,7 +324,7 @@ test_budget_money (Fixture       *fixture,
   g_assert_no_error (fixture->error);
   run_turn (fixture, "Three");
   g_assert_error (fixture->error, SJ_AGENT_ERROR, SJ_AGENT_ERROR_BUDGET_USED_UP);
-  g_assert_nonnull (strstr (fixture->error->message, "$0.5000"));
+  g_assert_nonnull (strstr (fixture->error->message, "$0.50"));
   g_assert_cmpuint (sj_test_model_server_get_n_requests (fixture->stack.server), ==, 2);
 }
 

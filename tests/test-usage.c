@@ -152,6 +152,12 @@ test_sum_and_format (void)
   g_clear_pointer (&caption, g_free);
   caption = sj_usage_format_cost (0);
   g_assert_cmpstr (caption, ==, "$0");
+  g_clear_pointer (&caption, g_free);
+  caption = sj_usage_format_cost (0.5);
+  g_assert_cmpstr (caption, ==, "$0.50");
+  g_clear_pointer (&caption, g_free);
+  caption = sj_usage_format_cost (0.00004);
+  g_assert_cmpstr (caption, ==, "$0.000040");
 
   /* A cost known, the tokens not. */
   none.cost = 0;

@@ -193,8 +193,9 @@ sj_usage_format_tokens (gint64 tokens)
                           number);
 }
 
-/* "$0.0021", "$1.50": cents once it is worth it, four places below a
- * dollar, where one answer's cost usually is. */
+/* "$0.0021", "$0.50", "$1.50": cents from a dollar up or when the amount
+ * is whole cents (a budget), four places otherwise, where one answer's
+ * cost usually is. */
 char *
 sj_usage_format_cost (double cost)
 {
@@ -202,12 +203,12 @@ sj_usage_format_cost (double cost)
 
   if (cost == 0)
     number = g_strdup ("0");
-  else if (cost >= 1)
+  else if (cost >= 1 || fabs (cost * 100 - round (cost * 100)) < 1e-9)
     number = g_strdup_printf ("%'.2f", cost);
   else if (cost >= 0.0001)
     number = g_strdup_printf ("%.4f", cost);
   else
-    number = g_strdup_printf ("%.2g", cost);
+    number = g_strdup_printf ("%.6f", cost);
 
   /* TRANSLATORS: an amount of US dollars, such as "$0.0021" */
   return g_strdup_printf (_("$%s"), number);
