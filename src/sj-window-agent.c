@@ -366,6 +366,19 @@ _sj_window_agent_class_init (GtkWidgetClass *widget_class)
 
 }
 
+/* An answer finished: the Sessions list shows what the session cost so
+ * far (issue 32), so it is read again. */
+static void
+agent_message_finished_cb (SjWindow *self,
+                           gint64    message_id,
+                           int       status,
+                           SjAgent  *agent)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  sj_sessions_page_reload (self->sessions_page);
+}
+
 void
 _sj_window_agent_init (SjWindow *self)
 {
@@ -374,6 +387,8 @@ _sj_window_agent_init (SjWindow *self)
   self->agent_signals = g_signal_group_new (SJ_TYPE_AGENT);
   g_signal_group_connect_object (self->agent_signals, "tool-finished", G_CALLBACK (tool_finished_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->agent_signals, "notify::session-id", G_CALLBACK (agent_session_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->agent_signals, "message-finished", G_CALLBACK (agent_message_finished_cb), self,
+                                 G_CONNECT_SWAPPED);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), agent_entries, G_N_ELEMENTS (agent_entries), self);
   g_action_map_add_action_entries (G_ACTION_MAP (agent_group), retry_entries, G_N_ELEMENTS (retry_entries), self);

@@ -211,6 +211,34 @@ test_answer_deadline (Fixture       *fixture,
   g_assert_cmpuint (fixture->agent->client->deadline_ms, ==, 1000);
 }
 
+/* The session budget (issue 32) is read from the settings, and a change
+ * of it applies at once, without setting the agent up again; a custom
+ * endpoint on the loopback is a local server, OpenRouter is not. */
+static void
+test_budget (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_settings_set_string (fixture->settings, "provider", "custom");
+  g_settings_set_string (fixture->settings, "base-url", sj_test_model_server_get_url (fixture->server));
+  g_settings_set_string (fixture->settings, "agent-budget-kind", "tokens");
+  g_settings_set_uint (fixture->settings, "agent-budget-tokens", 20000);
+  g_assert_null (settle (fixture));
+  g_assert_cmpint (fixture->agent->budget_kind, ==, SJ_AGENT_BUDGET_TOKENS);
+  g_assert_cmpuint (fixture->agent->budget_tokens, ==, 20000);
+  g_assert_true (fixture->agent->local);
+
+  g_settings_set_string (fixture->settings, "agent-budget-kind", "money");
+  g_settings_set_double (fixture->settings, "agent-budget-money", 3.25);
+  g_assert_cmpint (fixture->agent->budget_kind, ==, SJ_AGENT_BUDGET_MONEY);
+  g_assert_cmpfloat (fixture->agent->budget_money, ==, 3.25);
+  g_settings_set_string (fixture->settings, "agent-budget-kind", "none");
+  g_assert_cmpint (fixture->agent->budget_kind, ==, SJ_AGENT_BUDGET_NONE);
+
+  g_settings_reset (fixture->settings, "agent-budget-kind");
+  g_settings_reset (fixture->settings, "agent-budget-tokens");
+  g_settings_reset (fixture->settings, "agent-budget-money");
+}
+
 static void
 test_locked (Fixture       *fixture,
              gconstpointer  data)
@@ -259,6 +287,7 @@ main (int   argc,
     {
       g_test_add ("/agent-config/running", Fixture, NULL, fixture_set_up, test_running, fixture_tear_down);
       g_test_add ("/agent-config/answer-deadline", Fixture, NULL, fixture_set_up, test_answer_deadline, fixture_tear_down);
+      g_test_add ("/agent-config/budget", Fixture, NULL, fixture_set_up, test_budget, fixture_tear_down);
     }
   else if (g_strcmp0 (mode, "locked") == 0)
     g_test_add ("/agent-config/locked", Fixture, NULL, fixture_set_up, test_locked, fixture_tear_down);

@@ -242,6 +242,7 @@ test_enter (Fixture       *fixture,
   JsonObject *request;
   Shown shown = { fixture, "Hello back, **jammer**." };
   const char *content;
+  GtkWidget *usage_label;
 
   sj_test_model_server_reply_text (fixture->stack.server, shown.text, 4);
 
@@ -284,6 +285,17 @@ test_enter (Fixture       *fixture,
                                            "hello\nyou\ntoo"));
   g_assert_nonnull (find_label_containing (GTK_WIDGET (answer_row (fixture)), "Cooked for"));
   g_assert_false (sj_composer_get_streaming (fixture->composer));
+
+  /* Under the answer, what it cost (issue 32): the loopback server's usage
+   * chunk says 120 tokens, and a local server costs nothing. */
+  usage_label = _sj_message_row_get_usage_label (answer_row (fixture));
+  g_assert_true (gtk_widget_get_visible (usage_label));
+  g_assert_true (gtk_widget_has_css_class (usage_label, "dim-label"));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (usage_label)), ==, "120 tokens · $0");
+  g_assert_cmpstr (sj_chat_message_get_usage_caption (last_message (fixture, SJ_HISTORY_ROLE_ASSISTANT)), ==,
+                   "120 tokens · $0");
+  g_assert_false (gtk_widget_get_visible (_sj_message_row_get_usage_label (row_for (fixture,
+                                                                            last_message (fixture, SJ_HISTORY_ROLE_USER)))));
 }
 
 /* Streaming, then Stop ----------------------------------------------------- */

@@ -795,7 +795,7 @@ test_migrate_v4 (Fixture       *fixture,
 
   /* Back to version 4's table, as an older app left it. */
   db = open_raw (fixture->path);
-  exec_raw (db, "ALTER TABLE tool_calls DROP COLUMN text_offset; PRAGMA user_version = 4");
+  exec_raw (db, "ALTER TABLE tool_calls DROP COLUMN text_offset; DROP TABLE message_usage; PRAGMA user_version = 4");
   g_assert_cmpint (query_int (db, "SELECT count(*) FROM pragma_table_info('tool_calls') WHERE name = 'text_offset'"), ==, 0);
   sqlite3_close (db);
 

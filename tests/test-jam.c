@@ -17,6 +17,7 @@
 
 #include "sj-chat-message.h"
 #include "sj-chat-panel-private.h"
+#include "sj-session-item.h"
 #include "sj-sessions-page-private.h"
 #include "sj-test-app.h"
 #include "sj-test-model-server.h"
@@ -134,6 +135,13 @@ test_jam (void)
   g_assert_cmpuint (g_list_model_get_n_items (_sj_tool_logs_page_get_calls (window->tool_logs_page)), ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (_sj_sessions_page_get_sessions (window->sessions_page)), ==, 1);
   g_assert_cmpint (_sj_sessions_page_get_current (window->sessions_page), ==, sj_agent_get_session_id (window->agent));
+  /* With what the session cost (issue 32): the loopback server's usage of
+   * both requests of the turn, a server on this machine costing nothing. */
+  {
+    g_autoptr(SjSessionItem) item = g_list_model_get_item (_sj_sessions_page_get_sessions (window->sessions_page), 0);
+
+    g_assert_cmpstr (sj_session_item_get_usage (item), ==, "240 tokens · $0");
+  }
 
   /* A new session empties the chat; the old one comes back from Sessions. */
   session = sj_agent_get_session_id (window->agent);

@@ -79,6 +79,13 @@ find_widget (GtkWidget     *root,
 }
 
 static gboolean
+is_named (GtkWidget     *widget,
+          gconstpointer  name)
+{
+  return g_str_equal (gtk_widget_get_name (widget), name);
+}
+
+static gboolean
 is_label_with_text (GtkWidget     *widget,
                     gconstpointer  text)
 {
@@ -294,6 +301,44 @@ test_list (Fixture       *fixture,
     g_assert_false (sj_session_item_get_current (first));
     g_assert_true (sj_session_item_get_current (third));
   }
+}
+
+/* What the agent cost in each session (issue 32): the sum of its answers'
+ * usage under its title, with an accessible name; nothing for a session
+ * where no answer said. */
+static void
+test_usage (Fixture       *fixture,
+            gconstpointer  data)
+{
+  SjUsage first = { 1000, 200, -1, 0.0015 };
+  SjUsage second = { 30, 4, 2, 0.0005 };
+  g_autoptr(GError) error = NULL;
+  GtkListBoxRow *row;
+  GtkWidget *label;
+  gint64 answers[2];
+
+  for (guint i = 0; i < 2; i++)
+    {
+      answers[i] = sj_history_store_append_message (fixture->store, fixture->ids[0], SJ_HISTORY_ROLE_ASSISTANT, "ok",
+                                                    "m", SJ_HISTORY_MESSAGE_COMPLETE, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_true (sj_history_store_set_message_usage (fixture->store, answers[0], &first, &error));
+  g_assert_true (sj_history_store_set_message_usage (fixture->store, answers[1], &second, &error));
+  sj_sessions_page_reload (fixture->page);
+
+  /* "First" was updated last: it comes first. */
+  row = gtk_list_box_get_row_at_index (sessions_list (fixture), 0);
+  g_assert_nonnull (find_widget (GTK_WIDGET (row), is_label_with_text, "First"));
+  label = find_widget (GTK_WIDGET (row), is_label_with_text, "1234 tokens · $0.0020");
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_has_css_class (label, "dim-label"));
+  g_assert_cmpstr (gtk_widget_get_name (label), ==, "session-usage");
+
+  /* The others never had an answer with usage: no caption. */
+  row = gtk_list_box_get_row_at_index (sessions_list (fixture), 1);
+  g_assert_nonnull (row);
+  g_assert_null (find_widget (GTK_WIDGET (row), is_named, "session-usage"));
 }
 
 static void
@@ -649,6 +694,7 @@ main (int   argc,
 
 #define ADD(name, func) g_test_add ("/sessions-page/" name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("list", test_list);
+  ADD ("usage", test_usage);
   ADD ("rename", test_rename);
   ADD ("delete-undo", test_delete_undo);
   ADD ("delete-dismiss", test_delete_dismiss);

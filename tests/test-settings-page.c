@@ -249,6 +249,32 @@ test_bindings (void)
   g_settings_set_string (settings, "quantize", "bars");
   WAIT_UNTIL (gtk_widget_is_sensitive (bars_spin));
 
+  /* The session budget (issue 32): its kind, and only its own amount shown. */
+  {
+    AdwComboRow *budget_row = ADW_COMBO_ROW (CHILD (page, "budget_kind_row"));
+    GtkWidget *tokens_row = GTK_WIDGET (CHILD (page, "budget_tokens_row"));
+    GtkWidget *money_row = GTK_WIDGET (CHILD (page, "budget_money_row"));
+    GtkSpinButton *tokens_spin = GTK_SPIN_BUTTON (CHILD (page, "budget_tokens_spin"));
+    GtkSpinButton *money_spin = GTK_SPIN_BUTTON (CHILD (page, "budget_money_spin"));
+
+    g_assert_cmpuint (adw_combo_row_get_selected (budget_row), ==, 0);
+    g_assert_false (gtk_widget_get_visible (tokens_row));
+    g_assert_false (gtk_widget_get_visible (money_row));
+    adw_combo_row_set_selected (budget_row, 1);
+    WAIT_UNTIL (sj_test_settings_string_is (settings, "agent-budget-kind", "tokens"));
+    WAIT_UNTIL (gtk_widget_get_visible (tokens_row) && !gtk_widget_get_visible (money_row));
+    g_assert_cmpfloat (gtk_spin_button_get_value (tokens_spin), ==, 50000);
+    gtk_spin_button_set_value (tokens_spin, 120000);
+    WAIT_UNTIL (g_settings_get_uint (settings, "agent-budget-tokens") == 120000);
+    g_settings_set_string (settings, "agent-budget-kind", "money");
+    WAIT_UNTIL (adw_combo_row_get_selected (budget_row) == 2);
+    WAIT_UNTIL (!gtk_widget_get_visible (tokens_row) && gtk_widget_get_visible (money_row));
+    g_settings_set_double (settings, "agent-budget-money", 2.5);
+    WAIT_UNTIL (G_APPROX_VALUE (gtk_spin_button_get_value (money_spin), 2.5, 1e-9));
+    gtk_spin_button_set_value (money_spin, 0.75);
+    WAIT_UNTIL (G_APPROX_VALUE (g_settings_get_double (settings, "agent-budget-money"), 0.75, 1e-9));
+  }
+
   /* The numbers, both ways. */
   for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
     {

@@ -35,6 +35,7 @@ struct _SjChatMessage
   double                  swap_cycle;
   gboolean                is_last;
   GPtrArray              *skills;   /* of SjHistorySkillUse */
+  char                   *usage_caption;  /* what the answer cost, NULL before it is known */
 };
 
 G_DEFINE_FINAL_TYPE (SjChatMessage, sj_chat_message, G_TYPE_OBJECT)
@@ -46,6 +47,7 @@ enum {
   PROP_IS_LAST,
   PROP_HAS_REASONING,
   PROP_N_SKILLS,
+  PROP_USAGE_CAPTION,
   N_PROPS
 };
 
@@ -66,6 +68,7 @@ sj_chat_message_finalize (GObject *object)
   g_string_free (self->reasoning, TRUE);
   g_clear_object (&self->tool_calls);
   g_clear_pointer (&self->skills, g_ptr_array_unref);
+  g_clear_pointer (&self->usage_caption, g_free);
 
   G_OBJECT_CLASS (sj_chat_message_parent_class)->finalize (object);
 }
@@ -95,6 +98,11 @@ sj_chat_message_get_property (GObject    *object,
     case PROP_N_SKILLS:
       g_value_set_uint (value, self->skills->len);
       break;
+
+    case PROP_USAGE_CAPTION:
+      g_value_set_string (value, self->usage_caption);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -118,6 +126,8 @@ sj_chat_message_class_init (SjChatMessageClass *klass)
                                                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_N_SKILLS] = g_param_spec_uint ("n-skills", NULL, NULL, 0, G_MAXUINT, 0,
                                                  G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_USAGE_CAPTION] = g_param_spec_string ("usage-caption", NULL, NULL, NULL,
+                                                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -396,4 +406,36 @@ sj_chat_message_set_skills (SjChatMessage *self,
   g_clear_pointer (&self->skills, g_ptr_array_unref);
   self->skills = skills != NULL ? skills : g_ptr_array_new_with_free_func ((GDestroyNotify) sj_history_skill_use_free);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SKILLS]);
+}
+
+/**
+ * sj_chat_message_set_usage:
+ * @usage: (nullable): what the answer cost, as the history keeps it
+ *
+ * Sets the caption under an answer: its tokens and cost, or "tokens
+ * unknown" when the provider gave none.
+ */
+void
+sj_chat_message_set_usage (SjChatMessage *self,
+                           const SjUsage *usage)
+{
+  g_autofree char *caption = NULL;
+
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+
+  if (usage != NULL)
+    caption = sj_usage_format (usage);
+  if (g_strcmp0 (caption, self->usage_caption) == 0)
+    return;
+
+  g_free (self->usage_caption);
+  self->usage_caption = g_steal_pointer (&caption);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_USAGE_CAPTION]);
+}
+
+const char *
+sj_chat_message_get_usage_caption (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->usage_caption;
 }

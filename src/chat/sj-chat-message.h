@@ -56,6 +56,9 @@ void                    sj_chat_message_set_is_last      (SjChatMessage         
 GPtrArray              *sj_chat_message_get_skills       (SjChatMessage          *self);
 void                    sj_chat_message_set_skills       (SjChatMessage          *self,
                                                           GPtrArray              *skills);
+void                    sj_chat_message_set_usage        (SjChatMessage          *self,
+                                                          const SjUsage          *usage);
+const char             *sj_chat_message_get_usage_caption (SjChatMessage         *self);
 char                   *sj_chat_format_cooked            (gint64                  duration_us);
 
 G_END_DECLS

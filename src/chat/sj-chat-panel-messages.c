@@ -160,6 +160,26 @@ skills_used_cb (SjChatPanel *self,
                                                                                message_id, NULL));
 }
 
+/* What an answer cost, under it once it is finished. */
+static void
+set_usage (SjChatPanel   *self,
+           SjChatMessage *message)
+{
+  g_autoptr(GError) error = NULL;
+  SjUsage usage;
+
+  if (sj_chat_message_get_role (message) != SJ_HISTORY_ROLE_ASSISTANT)
+    return;
+
+  if (!sj_history_store_get_message_usage (sj_agent_get_store (self->agent), sj_chat_message_get_id (message),
+                                           &usage, &error))
+    {
+      g_warning ("Could not read what an answer cost: %s", error->message);
+      return;
+    }
+  sj_chat_message_set_usage (message, &usage);
+}
+
 static void
 message_finished_cb (SjChatPanel *self,
                      gint64       id,
@@ -173,6 +193,7 @@ message_finished_cb (SjChatPanel *self,
     return;
 
   stored = sj_history_store_get_message (sj_agent_get_store (self->agent), id, NULL);
+  set_usage (self, message);
   sj_chat_message_set_status (message, status, stored ? stored->ended : g_get_real_time ());
 }
 
@@ -291,7 +312,11 @@ sj_chat_panel_load_session (SjChatPanel *self,
       while (calls != NULL && k < calls->len && ((SjHistoryToolCall *) g_ptr_array_index (calls, k))->message_id < message->id)
         k++;
       if (message->role == SJ_HISTORY_ROLE_ASSISTANT)
-        sj_chat_message_set_skills (item, sj_history_store_list_message_skills (store, message->id, NULL));
+        {
+          sj_chat_message_set_skills (item, sj_history_store_list_message_skills (store, message->id, NULL));
+          if (message->status != SJ_HISTORY_MESSAGE_STREAMING)
+            set_usage (self, item);
+        }
       /* Read back, nothing is pending any more: a change whose call did not
        * say how it landed (history from before changes were listened to, or
        * a verdict that never came) is not "Queued" or "Listening…" now. */

@@ -33,6 +33,7 @@ struct _SjMessageRow
   GtkWidget     *footer;
   GtkSpinner    *spinner;
   GtkLabel      *cooked_label;
+  GtkLabel      *usage_label;
   GtkWidget     *edit_button;
   GtkWidget     *copy_button;
   GtkWidget     *regenerate_button;
@@ -56,5 +57,6 @@ void           _sj_message_row_calls_changed (SjMessageRow *self,
 
 SjChatMessage *_sj_message_row_get_message  (SjMessageRow *self);
 GtkWidget     *_sj_message_row_get_markdown (SjMessageRow *self);
+GtkWidget     *_sj_message_row_get_usage_label (SjMessageRow *self);
 
 G_END_DECLS

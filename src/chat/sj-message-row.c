@@ -72,6 +72,23 @@ update_status (SjMessageRow *self)
 }
 
 static void
+update_usage (SjMessageRow *self)
+{
+  const char *caption = sj_chat_message_get_usage_caption (self->message);
+  g_autofree char *label = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->usage_label), caption != NULL);
+  gtk_label_set_label (self->usage_label, caption != NULL ? caption : "");
+  if (caption == NULL)
+    return;
+
+  /* TRANSLATORS: the accessible name of the caption under an answer, %s
+   * is "1,234 tokens · $0.0021" or "tokens unknown" */
+  label = g_strdup_printf (_("What this answer cost: %s"), caption);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->usage_label), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+static void
 update_is_last (SjMessageRow *self)
 {
   SjHistoryRole role = sj_chat_message_get_role (self->message);
@@ -265,6 +282,7 @@ sj_message_row_bind (SjMessageRow  *self,
   update_skills (self);
   update_status (self);
   update_swap (self);
+  update_usage (self);
   update_is_last (self);
 
   g_signal_group_set_target (self->signals, message);
@@ -306,6 +324,13 @@ _sj_message_row_get_markdown (SjMessageRow *self)
   return GTK_WIDGET (self->markdown);
 }
 
+GtkWidget *
+_sj_message_row_get_usage_label (SjMessageRow *self)
+{
+  g_assert (SJ_IS_MESSAGE_ROW (self));
+  return GTK_WIDGET (self->usage_label);
+}
+
 static void
 sj_message_row_dispose (GObject *object)
 {
@@ -340,6 +365,7 @@ sj_message_row_class_init (SjMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, footer);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, spinner);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, cooked_label);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, usage_label);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, edit_button);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, copy_button);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, regenerate_button);
@@ -360,6 +386,7 @@ sj_message_row_init (SjMessageRow *self)
   g_signal_group_connect_swapped (self->signals, "notify::is-last", G_CALLBACK (update_is_last), self);
   g_signal_group_connect_swapped (self->signals, "notify::has-reasoning", G_CALLBACK (update_reasoning), self);
   g_signal_group_connect_swapped (self->signals, "notify::n-skills", G_CALLBACK (update_skills), self);
+  g_signal_group_connect_swapped (self->signals, "notify::usage-caption", G_CALLBACK (update_usage), self);
 
   g_signal_connect_swapped (self->copy_button, "clicked", G_CALLBACK (copy_clicked_cb), self);
 }

@@ -20,6 +20,7 @@ struct _SjSessionItem
   char     *title;
   gint64    updated;
   gboolean  current;
+  char     *usage;    /* what the session's answers cost, as a caption */
 };
 
 G_DEFINE_FINAL_TYPE (SjSessionItem, sj_session_item, G_TYPE_OBJECT)
@@ -41,6 +42,7 @@ sj_session_item_finalize (GObject *object)
 
   g_clear_pointer (&self->title, g_free);
 
+  g_free (self->usage);
   G_OBJECT_CLASS (sj_session_item_parent_class)->finalize (object);
 }
 
@@ -188,4 +190,23 @@ sj_session_item_set_current (SjSessionItem *self,
 
   self->current = current;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT]);
+}
+
+/* The session's tokens and cost, "1,234 tokens · $0.0021"; NULL when the
+ * agent never answered in it. */
+const char *
+sj_session_item_get_usage (SjSessionItem *self)
+{
+  g_assert (SJ_IS_SESSION_ITEM (self));
+  return self->usage;
+}
+
+void
+sj_session_item_set_usage (SjSessionItem *self,
+                           const char    *usage)
+{
+  g_assert (SJ_IS_SESSION_ITEM (self));
+
+  g_free (self->usage);
+  self->usage = g_strdup (usage);
 }

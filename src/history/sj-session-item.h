@@ -26,5 +26,8 @@ void           sj_session_item_set_updated (SjSessionItem *self,
 gboolean       sj_session_item_get_current (SjSessionItem *self);
 void           sj_session_item_set_current (SjSessionItem *self,
                                             gboolean       current);
+const char    *sj_session_item_get_usage   (SjSessionItem *self);
+void           sj_session_item_set_usage   (SjSessionItem *self,
+                                            const char    *usage);
 
 G_END_DECLS

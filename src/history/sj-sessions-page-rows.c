@@ -89,6 +89,7 @@ _sj_sessions_page_create_row_cb (gpointer item_ptr,
   GtkWidget *labels = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *time = gtk_label_new (NULL);
+  GtkWidget *usage = NULL;
   GtkWidget *entry = gtk_entry_new ();
   GtkWidget *menu_button = gtk_menu_button_new ();
   GtkEventController *keys = gtk_event_controller_key_new ();
@@ -111,6 +112,21 @@ _sj_sessions_page_create_row_cb (gpointer item_ptr,
                                updated_to_label_cb, NULL, NULL, NULL);
   gtk_box_append (GTK_BOX (labels), title);
   gtk_box_append (GTK_BOX (labels), time);
+  /* What the agent cost in the session: its answers' tokens and money. */
+  if (sj_session_item_get_usage (item) != NULL)
+    {
+      g_autofree char *usage_name = NULL;
+
+      usage = gtk_label_new (sj_session_item_get_usage (item));
+      gtk_label_set_xalign (GTK_LABEL (usage), 0);
+      gtk_widget_add_css_class (usage, "dim-label");
+      gtk_widget_add_css_class (usage, "caption");
+      /* TRANSLATORS: the accessible name of a session's cost, %s is "1,234 tokens · $0.0021" */
+      usage_name = g_strdup_printf (_("The agent cost %s"), sj_session_item_get_usage (item));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (usage), GTK_ACCESSIBLE_PROPERTY_LABEL, usage_name, -1);
+      gtk_widget_set_name (usage, "session-usage");
+      gtk_box_append (GTK_BOX (labels), usage);
+    }
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Session name"), -1);
   g_signal_connect_object (entry, "activate", G_CALLBACK (rename_entry_activate_cb), self, G_CONNECT_SWAPPED);
@@ -145,7 +161,10 @@ _sj_sessions_page_create_row_cb (gpointer item_ptr,
   gtk_widget_set_margin_bottom (box, 6);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   /* A screen reader names the row by its title and when it was used. */
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY, title, time, NULL, -1);
+  if (usage != NULL)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY, title, time, usage, NULL, -1);
+  else
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY, title, time, NULL, -1);
 
   g_object_set_data (G_OBJECT (row), "sj-session-id", GSIZE_TO_POINTER (id));
   g_object_set_data (G_OBJECT (row), "sj-stack", stack);

@@ -278,6 +278,7 @@ sj_sessions_page_reload (SjSessionsPage *self)
     {
       const SjHistorySession *session = g_ptr_array_index (sessions, i);
       SjSessionItem *item;
+      SjUsage usage;
 
       /* A session whose deletion waits for its toast stays hidden. */
       if (self->pending_item != NULL && session->id == sj_session_item_get_id (self->pending_item))
@@ -285,6 +286,12 @@ sj_sessions_page_reload (SjSessionsPage *self)
 
       item = sj_session_item_new (session->id, session->title, session->updated);
       sj_session_item_set_current (item, session->id == self->current);
+      if (sj_history_store_get_session_usage (self->store, session->id, &usage, NULL) && sj_usage_is_known (&usage))
+        {
+          g_autofree char *caption = sj_usage_format (&usage);
+
+          sj_session_item_set_usage (item, caption);
+        }
       g_ptr_array_add (items, item);
     }
 

@@ -68,6 +68,11 @@ struct _SjSettingsPage
   GtkSpinButton        *bar_cycles_spin;
   GtkSpinButton        *repair_spin;
   GtkSpinButton        *tool_budget_spin;
+  AdwComboRow          *budget_kind_row;
+  GtkWidget            *budget_tokens_row;
+  GtkSpinButton        *budget_tokens_spin;
+  GtkWidget            *budget_money_row;
+  GtkSpinButton        *budget_money_spin;
   GtkSpinButton        *stall_timeout_spin;
   GtkSpinButton        *answer_deadline_spin;
   GtkSpinButton        *history_limit_spin;

@@ -32,6 +32,7 @@ static const char * const reasoning_choices[] = { "fast", "balanced", "deep", NU
 static const char * const quantize_choices[] = { "next_cycle", "next_bar", "bars", NULL };
 static const char * const midi_backend_choices[] = { "auto", "jack", "alsa", NULL };
 static const char * const verify_choices[] = { "revert", "warn", NULL };
+static const char * const budget_choices[] = { "none", "tokens", "money", NULL };
 
 G_DEFINE_FINAL_TYPE (SjSettingsPage, sj_settings_page, GTK_TYPE_WIDGET)
 
@@ -131,6 +132,11 @@ bind_settings (SjSettingsPage *self)
 
   g_settings_bind (self->settings, "max-repair-attempts", self->repair_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "tool-budget", self->tool_budget_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  bind_choices (self, "agent-budget-kind", self->budget_kind_row, budget_choices);
+  g_settings_bind (self->settings, "agent-budget-tokens", self->budget_tokens_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "agent-budget-money", self->budget_money_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  bind_only_for (self, "agent-budget-kind", "tokens", self->budget_tokens_row, "visible");
+  bind_only_for (self, "agent-budget-kind", "money", self->budget_money_row, "visible");
   g_settings_bind (self->settings, "stall-timeout", self->stall_timeout_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "answer-deadline", self->answer_deadline_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "history-size-limit-mb", self->history_limit_spin, "value",
@@ -351,6 +357,11 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, bar_cycles_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, repair_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, tool_budget_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, budget_kind_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, budget_tokens_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, budget_tokens_spin);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, budget_money_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, budget_money_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, stall_timeout_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, answer_deadline_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, history_limit_spin);

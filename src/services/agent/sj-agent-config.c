@@ -205,6 +205,22 @@ lookup_cb (GObject      *object,
   sj_llm_client_list_models_async (client, self->cancellable, probe_cb, g_object_ref (self));
 }
 
+static void
+read_budget (SjAgentConfig *self)
+{
+  g_autofree char *kind = g_settings_get_string (self->settings, "agent-budget-kind");
+  SjAgentBudgetKind budget = SJ_AGENT_BUDGET_NONE;
+
+  if (g_str_equal (kind, "tokens"))
+    budget = SJ_AGENT_BUDGET_TOKENS;
+  else if (g_str_equal (kind, "money"))
+    budget = SJ_AGENT_BUDGET_MONEY;
+
+  sj_agent_set_budget (self->agent, budget,
+                       g_settings_get_uint (self->settings, "agent-budget-tokens"),
+                       g_settings_get_double (self->settings, "agent-budget-money"));
+}
+
 static gboolean
 reload_cb (gpointer user_data)
 {
@@ -219,6 +235,8 @@ reload_cb (gpointer user_data)
   sj_agent_set_limits (self->agent,
                        g_settings_get_uint (self->settings, "max-repair-attempts"),
                        g_settings_get_uint (self->settings, "tool-budget"));
+
+  read_budget (self);
 
   model = g_strstrip (g_settings_get_string (self->settings, "model"));
   reasoning = g_settings_get_string (self->settings, "reasoning-mode");
@@ -268,7 +286,10 @@ settings_changed_cb (SjAgentConfig *self,
                                        "max-repair-attempts", "tool-budget", "stall-timeout",
                                        "answer-deadline", NULL };
 
-  if (g_strv_contains (keys, key))
+  /* The budget applies at once, to a turn under way too: no reload. */
+  if (g_str_has_prefix (key, "agent-budget-"))
+    read_budget (self);
+  else if (g_strv_contains (keys, key))
     sj_agent_config_reload (self);
 }
 

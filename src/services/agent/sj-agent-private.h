@@ -46,6 +46,7 @@ typedef struct
   gsize         content_length;  /* bytes of the message's content so far: where a call is made */
 
   GPtrArray    *skills;          /* of SjHistorySkillUse: the skills this turn used */
+  SjUsage       usage;           /* what the turn's requests cost so far */
 
   JsonArray    *calls;           /* the round's tool calls, run in order */
   guint         next_call;
@@ -61,6 +62,7 @@ struct _SjAgent
   SjHistoryStore *store;
   SjLlmClient    *client;
   gboolean        openrouter;
+  gboolean        local;         /* a server on this machine: it costs nothing */
   GError         *config_error;
   gulong          content_id;
   gulong          reasoning_id;
@@ -75,6 +77,9 @@ struct _SjAgent
   guint           max_retries;
   guint           retry_base_ms;
   guint           retry_max_ms;
+  SjAgentBudgetKind budget_kind;
+  guint64         budget_tokens;
+  double          budget_money;
 
   SjAgentContext *context;
   char           *known_hash;    /* the code the model has seen in full */
@@ -132,6 +137,13 @@ void _sj_agent_turn_free          (SjAgentTurn           *turn);
 void _sj_agent_add_system_message (SjAgent               *self,
                                    gint64                 session_id,
                                    const char            *text);
+
+/* sj-agent-budget.c: what a turn costs, and the session's budget */
+void    _sj_agent_account_usage (SjAgent     *self,
+                                 SjAgentTurn *turn,
+                                 JsonObject  *answer);
+GError *_sj_agent_check_budget  (SjAgent     *self,
+                                 gint64       session_id);
 
 /* sj-agent-skills.c */
 char *_sj_agent_skills_begin_turn  (SjAgent       *self,

@@ -218,6 +218,7 @@ start_turn (SjAgent             *self,
   turn->task = g_steal_pointer (&task);
   turn->cancellable = g_cancellable_new ();
   turn->text = g_strdup (text);
+  sj_usage_init_unknown (&turn->usage);
   if (cancellable != NULL)
     {
       turn->caller_cancellable = g_object_ref (cancellable);
@@ -245,6 +246,13 @@ start_turn (SjAgent             *self,
   if (self->client == NULL)
     {
       _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_error_copy (self->config_error));
+      return;
+    }
+
+  /* A session past its budget gets no answer, and no empty bubble. */
+  if ((error = _sj_agent_check_budget (self, turn->session_id)) != NULL)
+    {
+      _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, g_steal_pointer (&error));
       return;
     }
 

@@ -72,6 +72,16 @@ build_request (SjAgent     *self,
       turn->sent_reasoning = TRUE;
     }
 
+  /* OpenRouter says what a request cost (usage.cost) when asked; the
+   * client asks every server for the usage chunk of the stream. */
+  if (self->openrouter)
+    {
+      JsonObject *usage = json_object_new ();
+
+      json_object_set_boolean_member (usage, "include", TRUE);
+      json_object_set_object_member (body, "usage", usage);
+    }
+
   return body;
 }
 
@@ -219,6 +229,9 @@ stream_cb (GObject      *object,
     {
       g_autoptr(JsonObject) partial = sj_llm_client_stream_get_partial (result);
 
+      /* An answer cut short may still have been paid for. */
+      _sj_agent_account_usage (self, turn, partial);
+
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || g_cancellable_is_cancelled (turn->cancellable))
         {
           keep_partial (turn, partial);
@@ -250,6 +263,7 @@ stream_cb (GObject      *object,
 
   turn->attempt = 0;
   turn->answered++;
+  _sj_agent_account_usage (self, turn, answer);
   calls = json_object_get_array_member (answer, "tool_calls");
   sj_agent_context_add_assistant (turn->context, json_object_get_string_member_with_default (answer, "content", ""), calls);
 
@@ -285,6 +299,7 @@ start_round (SjAgent     *self,
 {
   g_autoptr(JsonObject) body = NULL;
   g_auto(GStrv) dropped = NULL;
+  GError *over;
   gint64 overhead = 0;
 
   if (g_cancellable_is_cancelled (turn->cancellable))
@@ -311,6 +326,14 @@ start_round (SjAgent     *self,
 
       _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR,
                           g_error_new_literal (SJ_AGENT_ERROR, SJ_AGENT_ERROR_TOO_MANY_REQUESTS, why));
+      return;
+    }
+
+  /* Between the requests of a turn too: the last answer may have crossed
+   * the session's budget, and then the next request is never sent. */
+  if ((over = _sj_agent_check_budget (self, turn->session_id)) != NULL)
+    {
+      _sj_agent_turn_end (self, SJ_HISTORY_MESSAGE_ERROR, over);
       return;
     }
 

@@ -21,6 +21,7 @@
 #include <glib/gi18n.h>
 
 #include "sj-agent-private.h"
+#include "sj-key-guard.h"
 
 G_DEFINE_FINAL_TYPE (SjAgent, sj_agent, G_TYPE_OBJECT)
 G_DEFINE_QUARK (sj-agent-error-quark, sj_agent_error)
@@ -435,6 +436,10 @@ sj_agent_set_client (SjAgent     *self,
     }
   g_set_object (&self->client, client);
   self->openrouter = openrouter;
+  /* A server on this machine costs nothing; anything else costs what its
+   * provider says, or an unknown amount. */
+  self->local = client != NULL && !openrouter &&
+                sj_key_guard_is_loopback_url (sj_llm_client_get_base_url (client));
   if (client != NULL)
     {
       self->content_id = g_signal_connect (client, "content-delta", G_CALLBACK (content_delta_cb), self);

@@ -26,7 +26,16 @@ typedef enum
   SJ_AGENT_ERROR_UNREACHABLE,     /* nothing answers at the custom endpoint */
   SJ_AGENT_ERROR_EMPTY_ANSWER,    /* the model finished without a word or a tool call */
   SJ_AGENT_ERROR_TOO_MANY_REQUESTS, /* the turn reached its bound of tool budget + 1 requests */
+  SJ_AGENT_ERROR_BUDGET_USED_UP,  /* the session's budget of tokens or money is reached */
 } SjAgentError;
+
+/* What a session may spend (the agent-budget-kind setting). */
+typedef enum
+{
+  SJ_AGENT_BUDGET_NONE,
+  SJ_AGENT_BUDGET_TOKENS,
+  SJ_AGENT_BUDGET_MONEY,
+} SjAgentBudgetKind;
 
 GQuark sj_agent_error_quark (void);
 
@@ -60,6 +69,10 @@ void            sj_agent_set_model          (SjAgent              *self,
 void            sj_agent_set_limits         (SjAgent              *self,
                                              guint                 max_repair_attempts,
                                              guint                 tool_budget);
+void            sj_agent_set_budget         (SjAgent              *self,
+                                             SjAgentBudgetKind     kind,
+                                             guint64               tokens,
+                                             double                money);
 gint64          sj_agent_get_session_id     (SjAgent              *self);
 gboolean        sj_agent_load_session       (SjAgent              *self,
                                              gint64                session_id,

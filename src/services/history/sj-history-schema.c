@@ -104,6 +104,20 @@ static const char * const migrations[] = {
    * the words around them. NULL for the calls of older answers, which are
    * shown after the text as before. */
   "ALTER TABLE tool_calls ADD COLUMN text_offset INTEGER;",
+
+  /* 6: what each answer cost (sj-history-usage.c): tokens and US dollars,
+   * NULL where the provider did not say. The row belongs to the session,
+   * not the message: a regenerated answer was paid for all the same, so
+   * its row stays in the session's sum with message_id set to NULL. */
+  "CREATE TABLE message_usage ("
+  "  id INTEGER PRIMARY KEY,"
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  message_id INTEGER UNIQUE REFERENCES messages(id) ON DELETE SET NULL,"
+  "  prompt_tokens INTEGER CHECK (prompt_tokens >= 0),"
+  "  completion_tokens INTEGER CHECK (completion_tokens >= 0),"
+  "  reasoning_tokens INTEGER CHECK (reasoning_tokens >= 0),"
+  "  cost REAL CHECK (cost >= 0));"
+  "CREATE INDEX message_usage_session ON message_usage(session_id);",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == SJ_HISTORY_STORE_SCHEMA_VERSION);

@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "sj-usage.h"
+
 G_BEGIN_DECLS
 
 #define SJ_HISTORY_STORE_ERROR (sj_history_store_error_quark ())
@@ -125,7 +127,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistoryToolCall, sj_history_tool_call_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistorySnapshot, sj_history_snapshot_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SjHistorySkillUse, sj_history_skill_use_free)
 
-#define SJ_HISTORY_STORE_SCHEMA_VERSION 5
+#define SJ_HISTORY_STORE_SCHEMA_VERSION 6
 #define SJ_HISTORY_STORE_FLUSH_INTERVAL_MS 1000
 
 #define SJ_TYPE_HISTORY_STORE (sj_history_store_get_type ())
@@ -237,6 +239,19 @@ gboolean        sj_history_store_record_message_skills (SjHistoryStore    *self,
                                                    GError                 **error);
 GPtrArray      *sj_history_store_list_message_skills (SjHistoryStore      *self,
                                                    gint64                   message_id,
+                                                   GError                 **error);
+
+gboolean        sj_history_store_set_message_usage (SjHistoryStore        *self,
+                                                   gint64                   message_id,
+                                                   const SjUsage           *usage,
+                                                   GError                 **error);
+gboolean        sj_history_store_get_message_usage (SjHistoryStore        *self,
+                                                   gint64                   message_id,
+                                                   SjUsage                 *usage,
+                                                   GError                 **error);
+gboolean        sj_history_store_get_session_usage (SjHistoryStore        *self,
+                                                   gint64                   session_id,
+                                                   SjUsage                 *usage,
                                                    GError                 **error);
 
 char           *sj_history_store_export_markdown  (SjHistoryStore          *self,

@@ -161,6 +161,15 @@ _sj_llm_client_set_openrouter_url (const char *url)
   openrouter_url = g_strdup (url);
 }
 
+/* The API root the client talks to, without a trailing slash. */
+const char *
+sj_llm_client_get_base_url (SjLlmClient *self)
+{
+  g_assert (SJ_IS_LLM_CLIENT (self));
+
+  return self->base_url;
+}
+
 /**
  * sj_llm_client_set_timeout:
  * @seconds: how long a request may wait on the network, 0 for ever

@@ -51,6 +51,7 @@ G_DECLARE_FINAL_TYPE (SjLlmClient, sj_llm_client, SJ, LLM_CLIENT, GObject)
 const char  *sj_llm_client_get_openrouter_url     (void);
 SjLlmClient *sj_llm_client_new                    (const char           *base_url,
                                                    const char           *api_key);
+const char  *sj_llm_client_get_base_url           (SjLlmClient          *self);
 void         sj_llm_client_set_timeout            (SjLlmClient          *self,
                                                    guint                 seconds);
 void         sj_llm_client_set_stall_timeout      (SjLlmClient          *self,
