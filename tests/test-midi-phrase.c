@@ -145,6 +145,31 @@ test_rests_and_sixteenths (void)
   assert_notation (run, 1, "note(\"[c4 d4 e4 f4] g4 ~ [c5 ~]\")");
 }
 
+/* Releases are less precise than strikes: rounded on the grid the onsets
+ * need (quarters at the finest), they never force a finer one. */
+static void
+test_releases (void)
+{
+  static const Played chord[] = {
+    { 48, 0.0, 0.45 }, { 52, 0.005, 0.43 }, { 55, 0.01, 0.47 },
+  };
+  static const Played half[] = {
+    { 48, 0.0, 0.53 },
+  };
+  static const Played example[] = {
+    { 48, 0.0, 0.22 }, { 52, 0.25, 0.35 }, { 55, 0.375, 0.47 }, { 60, 0.75, 0.96 },
+  };
+  static const Played short_one[] = {
+    { 48, 0.0, 0.05 }, { 52, 0.5, 0.6 },
+  };
+
+  assert_notation (chord, 1, "note(\"[c3,e3,g3] ~\")");
+  assert_notation (half, 1, "note(\"c3 ~\")");
+  assert_notation (example, 1, "note(\"c3 [e3 g3] ~ c4\")");
+  /* At least one slot of that grid. */
+  assert_notation (short_one, 1, "note(\"c3 ~ e3 ~\")");
+}
+
 /* Notes played early and late by less than half a step (62.5 ms) land on
  * their step; the first one early enough to start before the phrase. */
 static void
@@ -267,6 +292,7 @@ main (int   argc,
   g_test_add_func ("/midi-phrase/subdivided", test_subdivided_with_rest);
   g_test_add_func ("/midi-phrase/chord", test_chord);
   g_test_add_func ("/midi-phrase/rests", test_rests_and_sixteenths);
+  g_test_add_func ("/midi-phrase/releases", test_releases);
   g_test_add_func ("/midi-phrase/early-and-late", test_early_and_late);
   g_test_add_func ("/midi-phrase/held", test_held);
   g_test_add_func ("/midi-phrase/syncopation", test_syncopation);

@@ -14,11 +14,15 @@
  *    note played up to half a step early for the first step of the phrase
  *    counts, and one that rounds to the end of the last cycle belongs to
  *    the cycle after and is left out.
- *  - A note ends at its note-off (a note-on with velocity 0 too) rounded
- *    to the nearest step, at least one step after its start; a note still
- *    held when the phrase ends is held to the end.
  *  - Notes that start on the same step are a chord, [c3,e3,g3], lowest
- *    first; the chord lasts as long as its longest note.
+ *    first; the chord lasts as long as its longest note, to its note-off
+ *    (a note-on with velocity 0 too); a note still held when the phrase
+ *    ends is held to the end.
+ *  - Where a chord ends is rounded on the grid its cycle's onsets need
+ *    (the coarsest of 1, 2, 4, 8 or 16 slots they all start on), or on
+ *    quarters of the cycle when that is finer: a release is less precise
+ *    than a strike, and should not force a finer grid. It is at least one
+ *    such slot after the chord's start.
  *  - A chord ends where the next one starts, and at the end of its cycle:
  *    notes do not tie over into the next cycle.
  *  - Silence of less than two steps after a chord is left to the chord
@@ -55,8 +59,8 @@ typedef struct
 
 typedef struct
 {
-  int   on;    /* in steps from the phrase's start */
-  int   off;
+  int    on;   /* in steps from the phrase's start */
+  double off;  /* not rounded yet: INFINITY while held */
   guint8 key;
 } StepNote;
 
@@ -176,6 +180,14 @@ round_step (double cycles)
   return (int)floor (cycles * SJ_MIDI_PHRASE_STEPS + 0.5);
 }
 
+/* @steps rounded to a multiple of @unit, half up. */
+static int
+round_to (double steps,
+          int    unit)
+{
+  return (int)floor (steps / unit + 0.5) * unit;
+}
+
 /* Notes on the grid, those that start inside the phrase only. */
 static GArray *
 quantize (GArray *notes,
@@ -186,12 +198,10 @@ quantize (GArray *notes,
   for (guint i = 0; i < notes->len; i++)
     {
       const Note *n = &g_array_index (notes, Note, i);
-      StepNote s = { round_step (n->on), total_steps, n->key };
+      StepNote s = { round_step (n->on), n->off * SJ_MIDI_PHRASE_STEPS, n->key };
 
       if (s.on < 0 || s.on >= total_steps)
         continue;
-      if (isfinite (n->off))
-        s.off = CLAMP (round_step (n->off), s.on + 1, total_steps);
       g_array_append_val (steps, s);
     }
 
@@ -201,12 +211,12 @@ quantize (GArray *notes,
 static char *
 chord_token (GArray *steps,
              int     on,
-             int    *off)
+             double *off)
 {
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint8));
   g_autoptr(GString) token = g_string_new (NULL);
 
-  *off = on + 1;
+  *off = on;
   for (guint i = 0; i < steps->len; i++)
     {
       const StepNote *s = &g_array_index (steps, StepNote, i);
@@ -403,13 +413,25 @@ sj_midi_phrase_notate (const SjMidiEvent  *events,
       g_autoptr(GArray) segments = g_array_new (FALSE, FALSE, sizeof (Segment));
       g_autofree char *text = NULL;
       int begin = (int)c * SJ_MIDI_PHRASE_STEPS, end = begin + SJ_MIDI_PHRASE_STEPS;
-      int at = begin;
+      int at = begin, unit = SJ_MIDI_PHRASE_STEPS;
       guint n_items = 0;
+
+      /* The grid this cycle's onsets need; releases are rounded on it, or
+       * on quarters. */
+      for (guint i = 0; i < steps->len; i++)
+        {
+          int on = g_array_index (steps, StepNote, i).on;
+
+          while (on >= begin && on < end && (on - begin) % unit != 0)
+            unit /= 2;
+        }
+      unit = MIN (unit, SJ_MIDI_PHRASE_STEPS / 4);
 
       /* Each onset of this cycle, in order. */
       while (at < end)
         {
           int onset = end, next = end, off;
+          double released;
           char *token;
 
           for (guint i = 0; i < steps->len; i++)
@@ -430,9 +452,10 @@ sj_midi_phrase_notate (const SjMidiEvent  *events,
             }
 
           add_segment (segments, at - begin, onset - begin, NULL);
-          token = chord_token (steps, onset, &off);
+          token = chord_token (steps, onset, &released);
           g_ptr_array_add (tokens, token);
-          off = MIN (off, next);
+          off = isfinite (released) ? begin + round_to (released - begin, unit) : next;
+          off = CLAMP (off, onset + unit, next);
           if (next - off < MIN_REST_STEPS)
             off = next;
           add_segment (segments, onset - begin, off - begin, token);
