@@ -6,7 +6,8 @@
  * moment it is asked until N cycles after the next cycle boundary, then
  * writes what was played as note("…") (sj-midi-phrase.c).
  *
- * The cycle clock comes from the page (the cycle that sounds now and its
+ * The phrase starts on the next cycle boundary at least an eighth of a
+ * cycle away. The cycle clock comes from the page (the cycle that sounds now and its
  * time, the tempo), read by the caller just before: cycle boundaries are
  * then times on the system clock, which JACK's note times are converted
  * to. The notes are kept from the start, so that one played a little
@@ -28,6 +29,10 @@
  * end the last notes may take to arrive (a JACK period is a few ms). */
 #define DRAIN_MS 100
 #define TAIL_MS  150
+
+/* A boundary closer than this (an eighth of a cycle) is too soon to play
+ * on: the phrase starts on the one after. */
+#define MIN_LEAD_CYCLES 0.125
 
 struct _SjPhraseRecorder
 {
@@ -243,7 +248,8 @@ sj_phrase_recorder_record_async (SjPhraseRecorder    *self,
 
   self->clock = *clock;
   self->n_cycles = n_cycles;
-  self->first_cycle = (gint64)floor (sj_cycle_clock_cycle_at (clock, g_get_real_time ())) + 1;
+  /* The next boundary, unless it comes too soon to play on. */
+  self->first_cycle = (gint64)floor (sj_cycle_clock_cycle_at (clock, g_get_real_time ()) + MIN_LEAD_CYCLES) + 1;
   start_us = sj_cycle_clock_time_of (clock, self->first_cycle);
   self->end_us = sj_cycle_clock_time_of (clock, self->first_cycle + n_cycles);
   g_array_set_size (self->events, 0);
