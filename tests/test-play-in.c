@@ -190,12 +190,13 @@ typedef struct
 static void
 test_record_phrase (void)
 {
-  /* Two cycles: the issue's "c3 [e3 g3] ~ c4", played a little early or
-   * late and released early; then a chord struck unevenly and held a bit
-   * less than half the cycle. */
+  /* Two cycles: the issue's "c3 [e3 g3] ~ c4", played up to 10 ms early
+   * or late and released early; then a chord struck unevenly and held a
+   * bit less than half the cycle. A step is 62.5 ms at cps 1: the page's
+   * clock may be 20 ms off the beat heard (asserted below). */
   static const Played phrase[] = {
-    { 48, 0.0, 0.22 }, { 52, 0.25 + 0.012, 0.35 }, { 55, 0.375 - 0.01, 0.47 }, { 60, 0.75 + 0.015, 0.97 },
-    { 48, 1.0, 1.44 }, { 52, 1.0 + 0.008, 1.43 }, { 55, 1.0 + 0.016, 1.45 },
+    { 48, 0.0, 0.22 }, { 52, 0.25 + 0.008, 0.35 }, { 55, 0.375 - 0.008, 0.47 }, { 60, 0.75 + 0.01, 0.97 },
+    { 48, 1.0, 1.44 }, { 52, 1.0 + 0.005, 1.43 }, { 55, 1.0 + 0.01, 1.45 },
   };
   const char *code = "setcps(1)\nnote(\"c1*4\").midi()\n";
   const char *expected_phrase = "note(\"<[c3 [e3 g3] ~ c4] [[c3,e3,g3] ~]>\")";
@@ -254,10 +255,9 @@ test_record_phrase (void)
     }
 
   sj_test_spin_until (recording_over, window, "the recording to end");
-  g_test_message ("Record a Phrase: %s", _sj_window_get_play_in_status (window));
+  g_assert_cmpstr (_sj_window_get_play_in_status (window), ==,
+                   "Phrase inserted at the cursor: play it with Ctrl+Enter, undo it with Ctrl+Z");
   expected = g_strconcat (code, expected_phrase, NULL);
-  check = (CodeCheck) { repl, expected };
-  sj_test_spin_until (code_is, &check, "the phrase in the editor");
   now = sj_test_fetch_code (repl);
   g_assert_cmpstr (now, ==, expected);
   g_assert_false (sj_phrase_recorder_get_busy (_sj_window_get_phrase_recorder (window)));

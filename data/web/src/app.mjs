@@ -399,18 +399,33 @@ const bridge = {
     return receiveMidiControls(list);
   },
   // Record a Phrase's grid (issue 32): the cycle heard now, the scheduler's
-  // latency and the audio output's included, with the epoch time read with
-  // it; cycle c then sounds at epochMs + (c - cycle) / cps * 1000.
-  cycleClock() {
+  // latency and the audio output's included, with the epoch time it is
+  // heard at; cycle c then sounds at epochMs + (c - cycle) / cps * 1000.
+  // The audio clock advances a block at a time (in bursts when the sound
+  // server catches up), and this thread may be late reading the epoch:
+  // pairs read over 200 ms (without blocking), and the offset of the
+  // fifth best, near the least lagging one as SjOutputClock keeps for
+  // .midi() and .osc(), yet past a stray burst.
+  async cycleClock() {
     const s = scheduler();
-    const epochMs = performance.timeOrigin + performance.now();
     if (!s?.started) {
-      return { playing: false, cps: s?.cps ?? 0.5, cycle: 0, epochMs };
+      return { playing: false, cps: s?.cps ?? 0.5, cycle: 0, epochMs: performance.timeOrigin + performance.now() };
     }
     const ac = getAudioContext();
+    const offsets = [];
+    const until = performance.now() + 200;
+    while (performance.now() < until) {
+      offsets.push(performance.timeOrigin + performance.now() - ac.currentTime * 1000);
+      await new Promise((resolve) => setTimeout(resolve, 4));
+    }
+    offsets.sort((a, b) => a - b);
+    const offset = offsets[Math.min(4, offsets.length - 1)];
+    const epochMs = performance.timeOrigin + performance.now();
     const output = Number.isFinite(ac.outputLatency) ? ac.outputLatency : 0;
-    const cycle = (ac.currentTime - output - s.latency - s.seconds_at_cps_change) * s.cps + s.num_cycles_at_cps_change;
-    return { playing: Number.isFinite(cycle), cps: s.cps, cycle: Number.isFinite(cycle) ? cycle : 0, epochMs };
+    const audio = (epochMs - offset) / 1000;
+    const cycle = (audio - output - s.latency - s.seconds_at_cps_change) * s.cps + s.num_cycles_at_cps_change;
+    const playing = s.started && Number.isFinite(cycle);
+    return { playing, cps: s.cps, cycle: playing ? cycle : 0, epochMs };
   },
   // Learn (issue 32): the code, the selected text and the text of its line
   // before it, for the C side to choose what to write there.
