@@ -105,8 +105,7 @@ give_to_agent (SjWindow   *self,
   g_strstrip (written);
   text = *written != '\0' ? g_strconcat (written, "\n\n", message, NULL) : g_strdup (message);
 
-  gtk_widget_set_visible (self->panel, TRUE);
-  adw_view_stack_set_visible_child_name (self->panel_stack, "chat");
+  g_action_group_activate_action (G_ACTION_GROUP (self), "focus-composer", NULL);
   sj_composer_set_text (composer, text);
   if (sj_composer_get_streaming (composer))
     {
