@@ -284,6 +284,8 @@ sj_application_startup (GApplication *app)
     { "win.regenerate", { "<Control><Shift>g", NULL } },
     { "win.edit-last-message", { "<Control><Shift>e", NULL } },
     { "win.voice-listen", { "<Control><Shift>space", NULL } },
+    { "win.record-phrase", { "<Control><Alt>r", NULL } },
+    { "win.learn-controller", { "<Control><Alt>k", NULL } },
   };
 
   G_APPLICATION_CLASS (sj_application_parent_class)->startup (app);

@@ -20,6 +20,7 @@
 #include "sj-levels.h"
 #include "sj-outputs.h"
 #include "sj-panel-switcher.h"
+#include "sj-phrase-recorder.h"
 #include "sj-reference-page.h"
 #include "sj-repl.h"
 #include "sj-sessions-page.h"
@@ -66,6 +67,17 @@ struct _SjWindow
 
   /* OSC destinations asked about (sj-window-outputs.c) */
   GHashTable           *osc_dialogs;  /* "host:port" -> AdwMessageDialog */
+
+  /* Record a Phrase and Learn (sj-window-play-in.c) */
+  SjPhraseRecorder     *phrase_recorder;
+  GCancellable         *phrase_cancellable;  /* while a phrase is asked for */
+  guint                 phrase_cycles;
+  gulong                learn_handler;       /* while Learn waits for a controller */
+  guint                 learn_timeout_id;
+  guint                 learn_control;
+  guint                 learn_channel;
+  char                 *learn_message;
+  char                 *play_in_status;      /* the last thing either said */
 
   /* Template widgets */
   GtkButton            *play_button;
@@ -134,6 +146,8 @@ void _sj_window_samples_dispose  (SjWindow       *self);
 void _sj_window_remote_connect   (SjWindow       *self,
                                   SjRemoteSamples *remote);
 void _sj_window_voice_init       (SjWindow       *self);
+void _sj_window_play_in_init     (SjWindow       *self);
+void _sj_window_play_in_dispose  (SjWindow       *self);
 void _sj_window_voice_dispose    (SjWindow       *self);
 void _sj_window_save_init        (SjWindow       *self);
 void _sj_window_save_dispose     (SjWindow       *self);
@@ -155,5 +169,7 @@ SjLevels        *_sj_window_get_levels         (SjWindow *self);
 SjChangeVerifier *_sj_window_get_verifier      (SjWindow *self);
 AdwMessageDialog *_sj_window_get_osc_dialog    (SjWindow   *self,
                                                 const char *destination);
+SjPhraseRecorder *_sj_window_get_phrase_recorder (SjWindow *self);
+const char      *_sj_window_get_play_in_status (SjWindow *self);
 
 G_END_DECLS

@@ -452,6 +452,7 @@ sj_window_dispose (GObject *object)
 
   _sj_window_open_dispose (self);
   _sj_window_outputs_dispose (self);
+  _sj_window_play_in_dispose (self);
   _sj_window_save_dispose (self);
   _sj_window_voice_dispose (self);
   _sj_window_agent_dispose (self);
@@ -585,6 +586,7 @@ sj_window_init (SjWindow *self)
   _sj_window_voice_init (self);
   _sj_window_open_init (self);
   _sj_window_outputs_init (self);
+  _sj_window_play_in_init (self);
   restore_window_state (self);
   update_transport (self);
   load_code (self);

@@ -7,7 +7,8 @@
  * under a server name of its own (JACK_DEFAULT_SERVER, so the app under
  * test finds it and nothing else is disturbed), and a receiver client
  * "sj-test-receiver" with a MIDI input "in" that records every event with
- * its time on JACK's clock, and a MIDI output "out" the test sends from.
+ * its time on JACK's clock, and a MIDI output "out" the test sends from,
+ * at once or each message at its own time (to the frame).
  */
 
 #include <jack/midiport.h>
@@ -17,6 +18,8 @@
 
 #include "sj-test-jack.h"
 
+#define MAX_SCHEDULED 1024
+
 struct _SjTestJack
 {
   GSubprocess       *process;
@@ -25,6 +28,9 @@ struct _SjTestJack
   jack_port_t       *out_port;
   jack_ringbuffer_t *received;
   jack_ringbuffer_t *to_send;  /* 3-byte messages for "out" */
+  jack_ringbuffer_t *to_schedule; /* SjTestMidiEvents for "out", at their times */
+  SjTestMidiEvent    scheduled[MAX_SCHEDULED]; /* the process thread's: sorted */
+  guint              n_scheduled;
   gint               xruns;    /* atomic */
 };
 
@@ -38,6 +44,51 @@ xrun_cb (void *user_data)
 
   g_atomic_int_inc (&jack->xruns);
   return 0;
+}
+
+/* Messages sent at their times: each in the period where it falls, at its
+ * frame (late ones at once). */
+static void
+send_scheduled (SjTestJack     *jack,
+                void           *out,
+                jack_nframes_t  nframes,
+                jack_time_t     current_usecs,
+                jack_time_t     next_usecs)
+{
+  SjTestMidiEvent event;
+  jack_nframes_t last = 0;
+  guint done = 0;
+
+  while (jack_ringbuffer_read_space (jack->to_schedule) >= sizeof event)
+    {
+      guint i;
+
+      jack_ringbuffer_read (jack->to_schedule, (char *)&event, sizeof event);
+      if (jack->n_scheduled == MAX_SCHEDULED)
+        continue;
+      for (i = jack->n_scheduled; i > 0 && jack->scheduled[i - 1].time > event.time; i--)
+        jack->scheduled[i] = jack->scheduled[i - 1];
+      jack->scheduled[i] = event;
+      jack->n_scheduled++;
+    }
+
+  for (; done < jack->n_scheduled && jack->scheduled[done].time < next_usecs; done++)
+    {
+      const SjTestMidiEvent *e = &jack->scheduled[done];
+      jack_nframes_t offset = 0;
+
+      if (e->time > current_usecs && next_usecs > current_usecs)
+        offset = MIN ((jack_nframes_t)((double)(e->time - current_usecs) * nframes / (next_usecs - current_usecs)),
+                      nframes - 1);
+      offset = MAX (offset, last);
+      jack_midi_event_write (out, offset, e->data, e->size);
+      last = offset;
+    }
+  if (done > 0)
+    {
+      memmove (jack->scheduled, jack->scheduled + done, (jack->n_scheduled - done) * sizeof (SjTestMidiEvent));
+      jack->n_scheduled -= done;
+    }
 }
 
 static int
@@ -63,6 +114,8 @@ receive_cb (jack_nframes_t  nframes,
 
   if (jack_get_cycle_times (jack->receiver, &frames, &current_usecs, &next_usecs, &period_usecs) != 0)
     return 0;
+
+  send_scheduled (jack, out, nframes, current_usecs, next_usecs);
 
   for (guint32 i = 0; i < n; i++)
     {
@@ -141,6 +194,7 @@ sj_test_jack_start (void)
   jack->port = jack_port_register (jack->receiver, "in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
   g_assert_nonnull (jack->port);
   jack->to_send = jack_ringbuffer_create (4096);
+  jack->to_schedule = jack_ringbuffer_create (MAX_SCHEDULED * sizeof (SjTestMidiEvent));
   jack->out_port = jack_port_register (jack->receiver, "out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput, 0);
   g_assert_nonnull (jack->out_port);
   g_assert_cmpint (jack_set_process_callback (jack->receiver, receive_cb, jack), ==, 0);
@@ -158,6 +212,7 @@ sj_test_jack_stop (SjTestJack *jack)
   jack_client_close (jack->receiver);
   jack_ringbuffer_free (jack->received);
   jack_ringbuffer_free (jack->to_send);
+  jack_ringbuffer_free (jack->to_schedule);
   g_subprocess_send_signal (jack->process, SIGTERM);
   g_subprocess_wait (jack->process, NULL, NULL);
   g_object_unref (jack->process);
@@ -209,4 +264,17 @@ guint
 sj_test_jack_get_xruns (SjTestJack *jack)
 {
   return (guint)g_atomic_int_get (&jack->xruns);
+}
+
+/* Sends a MIDI message from "sj-test-receiver:out" at @jack_time (JACK's
+ * clock, µs), at its frame. */
+void
+sj_test_jack_send_at (SjTestJack   *jack,
+                      const guint8  message[3],
+                      gint64        jack_time)
+{
+  SjTestMidiEvent event = { (jack_time_t)MAX (jack_time, 0), { message[0], message[1], message[2] }, 3 };
+
+  g_assert_cmpuint (jack_ringbuffer_write_space (jack->to_schedule), >=, sizeof event);
+  jack_ringbuffer_write (jack->to_schedule, (const char *)&event, sizeof event);
 }

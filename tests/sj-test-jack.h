@@ -29,6 +29,9 @@ gint64         sj_test_jack_epoch_to_jack  (gint64      epoch_us);
 guint          sj_test_jack_get_xruns      (SjTestJack   *jack);
 void           sj_test_jack_send           (SjTestJack   *jack,
                                             const guint8  message[3]);
+void           sj_test_jack_send_at        (SjTestJack   *jack,
+                                            const guint8  message[3],
+                                            gint64        jack_time);
 
 /* Timing tolerance: 2 ms, and one more period (256 frames at 48 kHz) when
  * the server missed periods meanwhile. */

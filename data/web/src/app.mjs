@@ -398,6 +398,68 @@ const bridge = {
   midiControls(list) {
     return receiveMidiControls(list);
   },
+  // Record a Phrase's grid (issue 32): the cycle heard now, the scheduler's
+  // latency and the audio output's included, with the epoch time it is
+  // heard at; cycle c then sounds at epochMs + (c - cycle) / cps * 1000.
+  // The audio clock advances a block at a time (in bursts when the sound
+  // server catches up), and this thread may be late reading the epoch:
+  // pairs read over 200 ms (without blocking), and the offset of the
+  // fifth best, near the least lagging one as SjOutputClock keeps for
+  // .midi() and .osc(), yet past a stray burst.
+  async cycleClock() {
+    const s = scheduler();
+    if (!s?.started) {
+      return { playing: false, cps: s?.cps ?? 0.5, cycle: 0, epochMs: performance.timeOrigin + performance.now() };
+    }
+    const ac = getAudioContext();
+    const offsets = [];
+    const until = performance.now() + 200;
+    while (performance.now() < until) {
+      offsets.push(performance.timeOrigin + performance.now() - ac.currentTime * 1000);
+      await new Promise((resolve) => setTimeout(resolve, 4));
+    }
+    offsets.sort((a, b) => a - b);
+    const offset = offsets[Math.min(4, offsets.length - 1)];
+    const epochMs = performance.timeOrigin + performance.now();
+    const output = Number.isFinite(ac.outputLatency) ? ac.outputLatency : 0;
+    const audio = (epochMs - offset) / 1000;
+    const cycle = (audio - output - s.latency - s.seconds_at_cps_change) * s.cps + s.num_cycles_at_cps_change;
+    const playing = s.started && Number.isFinite(cycle);
+    return { playing, cps: s.cps, cycle: playing ? cycle : 0, epochMs };
+  },
+  // Learn (issue 32): the code, the selected text and the text of its line
+  // before it, for the C side to choose what to write there.
+  cursorContext() {
+    const state = mirror.editor.state;
+    const { from, to } = state.selection.main;
+    const line = state.doc.lineAt(from);
+    return {
+      code: state.doc.toString(),
+      selected: state.sliceDoc(from, to),
+      before: state.sliceDoc(line.from, from),
+    };
+  },
+  // Replaces the selection with `text` and puts `header` (if any) before
+  // the code, in one edit that a single undo takes back.
+  replaceSelection(text, header) {
+    if (typeof text !== 'string' || (header != null && typeof header !== 'string')) {
+      throw new TypeError('text and header must be strings');
+    }
+    const view = mirror.editor;
+    const { from, to } = view.state.selection.main;
+    const changes = [{ from, to, insert: text }];
+    const shift = header ? header.length : 0;
+    if (header) {
+      changes.unshift({ from: 0, to: 0, insert: header });
+    }
+    view.dispatch({
+      changes,
+      selection: { anchor: from + shift + text.length },
+      userEvent: 'input.paste',
+      scrollIntoView: true,
+    });
+    return { from: from + shift, to: from + shift + text.length };
+  },
   // A number that changes whenever the scheduler is given another pattern.
   getPatternId() {
     return swapper.patternId();

@@ -14,6 +14,10 @@
  * falls (jack_get_cycle_times()), at its exact frame offset: timing is then as good as the period
  * boundary and the conversion, with no thread of ours in between. Nothing
  * in the process callback allocates, locks or logs.
+ *
+ * The input port "midi_in" (added when asked for) passes control changes
+ * on to midin() and, while a phrase is recorded (Record a Phrase), note-ons
+ * and note-offs with their times, through ringbuffers of their own.
  */
 
 #include "config.h"
@@ -49,6 +53,8 @@ struct _SjJackMidi
   jack_port_t       *in_port;   /* atomic pointer: set once, when midin() asks */
   jack_ringbuffer_t *ring;
   jack_ringbuffer_t *in_ring;   /* control changes read, 3 bytes each */
+  jack_ringbuffer_t *note_ring; /* notes read while recording, as Events */
+  gint               recording; /* atomic: notes go to note_ring */
   char              *port_name;
   gint               gone;   /* atomic: the server shut the client down */
 
@@ -77,29 +83,52 @@ insert_pending (SjJackMidi  *self,
   self->n_pending++;
 }
 
-/* Control changes from the input port go to the main thread as they come;
- * the rest of what arrives is not for midin(). */
+/* Control changes from the input port go to the main thread as they come,
+ * and notes with their times (from their frames) while a phrase is
+ * recorded; the rest of what arrives is for neither. */
 static void
 read_input (SjJackMidi     *self,
             jack_nframes_t  nframes)
 {
   jack_port_t *in_port = g_atomic_pointer_get (&self->in_port);
+  gboolean recording = g_atomic_int_get (&self->recording);
+  jack_nframes_t frames;
+  jack_time_t current_usecs = 0, next_usecs = 0;
+  float period_usecs;
   void *buffer;
   guint32 n;
 
   if (in_port == NULL)
     return;
 
+  if (recording &&
+      (jack_get_cycle_times (self->client, &frames, &current_usecs, &next_usecs, &period_usecs) != 0 ||
+       next_usecs <= current_usecs))
+    next_usecs = current_usecs = jack_get_time ();
+
   buffer = jack_port_get_buffer (in_port, nframes);
   n = jack_midi_get_event_count (buffer);
   for (guint32 i = 0; i < n; i++)
     {
       jack_midi_event_t event;
+      guint8 status;
 
-      if (jack_midi_event_get (&event, buffer, i) != 0 || event.size != 3 || (event.buffer[0] & 0xF0) != 0xB0)
+      if (jack_midi_event_get (&event, buffer, i) != 0 || event.size != 3)
         continue;
-      if (jack_ringbuffer_write_space (self->in_ring) >= 3)
-        jack_ringbuffer_write (self->in_ring, (const char *)event.buffer, 3);
+      status = event.buffer[0] & 0xF0;
+      if (status == 0xB0)
+        {
+          if (jack_ringbuffer_write_space (self->in_ring) >= 3)
+            jack_ringbuffer_write (self->in_ring, (const char *)event.buffer, 3);
+        }
+      else if (recording && (status == 0x80 || status == 0x90) &&
+               jack_ringbuffer_write_space (self->note_ring) >= sizeof (Event))
+        {
+          Event note = { current_usecs + (jack_time_t)((double)event.time * (next_usecs - current_usecs) / nframes),
+                         { event.buffer[0], event.buffer[1], event.buffer[2] }, 3 };
+
+          jack_ringbuffer_write (self->note_ring, (const char *)&note, sizeof (Event));
+        }
     }
 }
 
@@ -180,6 +209,7 @@ sj_jack_midi_finalize (GObject *object)
     }
   g_clear_pointer (&self->ring, jack_ringbuffer_free);
   g_clear_pointer (&self->in_ring, jack_ringbuffer_free);
+  g_clear_pointer (&self->note_ring, jack_ringbuffer_free);
   g_clear_pointer (&self->port_name, g_free);
   g_clear_pointer (&self->pending, g_free);
 
@@ -238,6 +268,7 @@ sj_jack_midi_new (const char  *client_name,
 
   self->ring = jack_ringbuffer_create (RINGBUFFER_EVENTS * sizeof (Event));
   self->in_ring = jack_ringbuffer_create (RINGBUFFER_EVENTS * 3);
+  self->note_ring = jack_ringbuffer_create (RINGBUFFER_EVENTS * sizeof (Event));
   jack_ringbuffer_mlock (self->ring);
   self->port = jack_port_register (self->client, "midi_out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput, 0);
   if (self->port == NULL ||
@@ -424,4 +455,91 @@ sj_jack_midi_queue (SjJackMidi         *self,
     }
 
   return TRUE;
+}
+
+/**
+ * sj_jack_midi_set_recording:
+ * @recording: whether notes that reach the input port are kept
+ *
+ * Starts or stops keeping note-ons and note-offs for
+ * sj_jack_midi_read_notes(); starting drops what was left from before.
+ */
+void
+sj_jack_midi_set_recording (SjJackMidi *self,
+                            gboolean    recording)
+{
+  g_assert (SJ_IS_JACK_MIDI (self));
+
+  if (recording)
+    {
+      g_atomic_int_set (&self->recording, FALSE);
+      jack_ringbuffer_read_advance (self->note_ring, jack_ringbuffer_read_space (self->note_ring));
+    }
+  g_atomic_int_set (&self->recording, !!recording);
+}
+
+/**
+ * sj_jack_midi_read_notes:
+ * @events: (element-type SjMidiEvent): where to append the notes read,
+ *   with their times on the system clock
+ *
+ * Returns: how many were read
+ */
+guint
+sj_jack_midi_read_notes (SjJackMidi *self,
+                         GArray     *events)
+{
+  /* As in sj_jack_midi_queue(): both clocks run at the same rate. */
+  gint64 jack_minus_epoch = (gint64)jack_get_time () - g_get_real_time ();
+  Event note;
+  guint n = 0;
+
+  g_assert (SJ_IS_JACK_MIDI (self));
+
+  while (jack_ringbuffer_read_space (self->note_ring) >= sizeof (Event))
+    {
+      SjMidiEvent event = { 0 };
+
+      jack_ringbuffer_read (self->note_ring, (char *)&note, sizeof (Event));
+      event.time_us = (gint64)note.time - jack_minus_epoch;
+      memcpy (event.data, note.data, sizeof event.data);
+      event.size = note.size;
+      g_array_append_val (events, event);
+      n++;
+    }
+
+  return n;
+}
+
+/**
+ * sj_jack_midi_connect_hardware_sources:
+ *
+ * Connects every hardware MIDI output (JACK's physical ports: keyboards
+ * and controllers) to the input port, once sj_jack_midi_open_input() made
+ * it.
+ *
+ * Returns: how many are connected
+ */
+guint
+sj_jack_midi_connect_hardware_sources (SjJackMidi *self)
+{
+  g_autofree const char **ports = NULL;
+  jack_port_t *in_port = g_atomic_pointer_get (&self->in_port);
+  guint n = 0;
+
+  g_assert (SJ_IS_JACK_MIDI (self));
+
+  if (in_port == NULL)
+    return 0;
+
+  ports = jack_get_ports (self->client, NULL, JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput | JackPortIsPhysical);
+  for (guint i = 0; ports != NULL && ports[i] != NULL; i++)
+    {
+      int result = jack_connect (self->client, ports[i], jack_port_name (in_port));
+
+      if (result == 0 || result == EEXIST)
+        n++;
+    }
+
+  return n;
 }

@@ -41,5 +41,10 @@ gboolean    sj_jack_midi_queue       (SjJackMidi        *self,
                                       const SjMidiEvent *events,
                                       guint              n_events,
                                       GError           **error);
+void        sj_jack_midi_set_recording (SjJackMidi      *self,
+                                      gboolean           recording);
+guint       sj_jack_midi_read_notes  (SjJackMidi        *self,
+                                      GArray            *events);
+guint       sj_jack_midi_connect_hardware_sources (SjJackMidi *self);
 
 G_END_DECLS

@@ -6,8 +6,10 @@
  * sequencer, as Settings' backend allows) on the first .midi() hap,
  * queueing each hap's events, the Stop sent when the music stops
  * (sj_outputs_stopped()), and the JACK MIDI input that midin() listens to
- * (sj_outputs_open_midi_input()), polled for control changes. Kept apart
- * from sj-outputs.c, which maps the clock, sends OSC and asks for consent.
+ * (sj_outputs_open_midi_input()), polled for control changes; the same
+ * input for Record a Phrase and Learn (sj_outputs_listen_midi()), which
+ * need it to say why when it cannot open. Kept apart from sj-outputs.c,
+ * which maps the clock, sends OSC and asks for consent.
  */
 
 #include "config.h"
@@ -180,4 +182,86 @@ sj_outputs_open_midi_input (SjOutputs  *self,
   _sj_outputs_report (self, "midi-input-port", SJ_LOG_LEVEL_INFO, text);
   if (self->input_source == 0)
     self->input_source = g_timeout_add (INPUT_POLL_MS, poll_input_cb, self);
+}
+
+/**
+ * sj_outputs_listen_midi:
+ * @source: (nullable): part of the name of the MIDI output to listen to,
+ *   or empty for every hardware MIDI output
+ *
+ * Opens the JACK MIDI input "midi_in" for Record a Phrase and Learn and
+ * connects @source to it; control changes then come as ::midi-controls,
+ * notes (while recording) from sj_outputs_take_notes(). A JACK server
+ * started since MIDI was first opened (through ALSA) is used now.
+ *
+ * Returns: whether the input listens, else %FALSE with @error set
+ *   (%SJ_JACK_MIDI_ERROR_NO_SERVER when no JACK server runs)
+ */
+gboolean
+sj_outputs_listen_midi (SjOutputs   *self,
+                        const char  *source,
+                        GError     **error)
+{
+  g_assert (SJ_IS_OUTPUTS (self));
+
+  if (g_strcmp0 (self->midi_backend, "alsa") == 0)
+    {
+      g_set_error (error, SJ_JACK_MIDI_ERROR, SJ_JACK_MIDI_ERROR_NO_SERVER,
+                   _("MIDI goes through the ALSA sequencer (Settings, MIDI backend); MIDI input needs JACK"));
+      return FALSE;
+    }
+
+  if (self->jack == NULL)
+    {
+      g_clear_object (&self->alsa);
+      open_midi (self);
+    }
+  if (self->jack == NULL)
+    {
+      g_set_error (error, SJ_JACK_MIDI_ERROR, SJ_JACK_MIDI_ERROR_NO_SERVER,
+                   _("No JACK server is running (PipeWire’s JACK support or jackd)"));
+      return FALSE;
+    }
+
+  if (!sj_jack_midi_open_input (self->jack, source, error))
+    return FALSE;
+  if (source == NULL || *source == '\0')
+    sj_jack_midi_connect_hardware_sources (self->jack);
+
+  if (self->input_source == 0)
+    self->input_source = g_timeout_add (INPUT_POLL_MS, poll_input_cb, self);
+  return TRUE;
+}
+
+/**
+ * sj_outputs_set_recording:
+ * @recording: whether notes that reach the MIDI input are kept
+ *
+ * Starts (dropping what came before) or stops keeping the notes for
+ * sj_outputs_take_notes(), once sj_outputs_listen_midi() succeeded.
+ */
+void
+sj_outputs_set_recording (SjOutputs *self,
+                          gboolean   recording)
+{
+  g_assert (SJ_IS_OUTPUTS (self));
+
+  if (self->jack != NULL)
+    sj_jack_midi_set_recording (self->jack, recording);
+}
+
+/**
+ * sj_outputs_take_notes:
+ * @events: (element-type SjMidiEvent): where to append the note-ons and
+ *   note-offs received since the last call, with their system times
+ *
+ * Returns: how many were appended
+ */
+guint
+sj_outputs_take_notes (SjOutputs *self,
+                       GArray    *events)
+{
+  g_assert (SJ_IS_OUTPUTS (self));
+
+  return self->jack != NULL ? sj_jack_midi_read_notes (self->jack, events) : 0;
 }

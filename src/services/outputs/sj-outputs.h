@@ -32,5 +32,12 @@ void       sj_outputs_handle          (SjOutputs  *self,
 void       sj_outputs_open_midi_input (SjOutputs  *self,
                                        const char *source);
 void       sj_outputs_stopped         (SjOutputs  *self);
+gboolean   sj_outputs_listen_midi     (SjOutputs  *self,
+                                       const char *source,
+                                       GError    **error);
+void       sj_outputs_set_recording   (SjOutputs  *self,
+                                       gboolean    recording);
+guint      sj_outputs_take_notes      (SjOutputs  *self,
+                                       GArray     *events);
 
 G_END_DECLS
