@@ -284,6 +284,8 @@ sj_application_startup (GApplication *app)
     { "win.regenerate", { "<Control><Shift>g", NULL } },
     { "win.edit-last-message", { "<Control><Shift>e", NULL } },
     { "win.voice-listen", { "<Control><Shift>space", NULL } },
+    { "win.cancel-change", { "<Control><Shift>BackSpace", NULL } },
+    { "win.panic", { "<Control><Shift>p", NULL } },
   };
 
   G_APPLICATION_CLASS (sj_application_parent_class)->startup (app);

@@ -73,6 +73,8 @@ enum {
   OUTPUT,
   MIDI_INPUT,
   LEVELS,
+  SWAP_COUNTDOWN,
+  ACTION_REQUESTED,
   N_SIGNALS
 };
 
@@ -240,6 +242,14 @@ handle_message (SjRepl        *self,
 
     case SJ_PAGE_MESSAGE_LEVELS:
       g_signal_emit (self, signals[LEVELS], 0, message->levels);
+      break;
+
+    case SJ_PAGE_MESSAGE_COUNTDOWN:
+      g_signal_emit (self, signals[SWAP_COUNTDOWN], 0, message->cycle, message->beats, message->seconds);
+      break;
+
+    case SJ_PAGE_MESSAGE_ACTION:
+      g_signal_emit (self, signals[ACTION_REQUESTED], 0, message->text);
       break;
 
     default:
@@ -527,6 +537,29 @@ sj_repl_class_init (SjReplClass *klass)
   signals[SWAP_CHANGED] =
     g_signal_new ("swap-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
+  /**
+   * SjRepl::swap-countdown:
+   * @cycle: the pending swap's boundary
+   * @beats: beats (a quarter of a cycle each) left until the boundary is
+   *   heard, rounded up; 0 once it is
+   * @seconds: the time left, by the page's audio clock
+   *
+   * The page's countdown of a pending swap changed (swap.mjs): emitted
+   * when the swap is scheduled and at each beat until its boundary.
+   */
+  signals[SWAP_COUNTDOWN] =
+    g_signal_new ("swap-countdown", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_INT, G_TYPE_DOUBLE);
+  /**
+   * SjRepl::action-requested:
+   * @name: "cancel-change"
+   *
+   * A control of the page (the pending change's Cancel in the editor)
+   * asks the window to run its action of that name.
+   */
+  signals[ACTION_REQUESTED] =
+    g_signal_new ("action-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   /**
    * SjRepl::output:
    * @kind: "osc" or "midi"
