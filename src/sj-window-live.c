@@ -125,6 +125,7 @@ cancel_done_cb (GObject      *object,
       return;
     }
 
+  g_debug ("Cancel Change: %s", canceled ? "canceled" : "nothing pending");
   if (!canceled)
     {
       _sj_window_show_toast (data->self, _("No change is pending"), NULL, NULL);
@@ -149,6 +150,7 @@ cancel_change_action (GSimpleAction *action,
   data->self = g_object_ref (self);
   data->cycle = self->pending_cycle;
   data->at_cycle = sj_repl_get_state (self->repl)->cycle;
+  g_debug ("Cancel Change: the change due at cycle %g", data->cycle);
   sj_repl_cancel_swap_async (self->repl, self->cancellable, cancel_done_cb, data);
 }
 
