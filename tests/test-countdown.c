@@ -478,6 +478,88 @@ test_cancel_last_moment (void)
   sj_test_swap_stop_playing (repl);
 }
 
+/* Cancel with the mouse: the editor banner's button (it asks the window,
+ * which cancels as its action does), then the answer's. */
+static gboolean
+is_cancel_button (GtkWidget *widget,
+                  gpointer   data)
+{
+  return GTK_IS_BUTTON (widget) && gtk_widget_get_mapped (widget) &&
+         g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), "win.cancel-change") == 0;
+}
+
+static gboolean
+cancel_button_shown (gpointer window)
+{
+  return sj_test_find_widget (GTK_WIDGET (window), is_cancel_button, NULL) != NULL;
+}
+
+static void
+test_cancel_buttons (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = window->repl;
+  g_autofree char *code_a = g_strdup_printf ("setcps(0.5)\n%s", sj_test_swap_voice_a.code);
+  g_autofree char *code_b = g_strdup_printf ("setcps(0.5)\n%s", sj_test_swap_voice_b.code);
+  g_autofree char *escaped = g_strescape (code_b, NULL);
+  g_autofree char *hash = sj_code_hash (code_a);
+  g_autofree char *args = NULL;
+  g_autoptr(JsonObject) swap = NULL;
+  g_autoptr(JsonNode) clicked = NULL;
+  SjTestSwapEvent event = { 0 };
+  CodeWait old_code = { repl, code_a };
+  GtkWidget *button;
+
+  if (!have_sink ())
+    return;
+
+  play_heard (window, code_a);
+  g_signal_connect (repl, "swap-changed", G_CALLBACK (sj_test_swap_changed_cb), &event);
+
+  /* The banner's Cancel. */
+  swap = sj_test_schedule_swap (repl, code_b, "bars", 1, 4, FALSE);
+  g_assert_cmpstr (json_object_get_string_member (swap, "status"), ==, "scheduled");
+  clicked = sj_test_call_js (repl, "const b = document.getElementById('sj-swap-cancel');"
+                                   "if (!b || b.closest('[hidden]')) return false;"
+                                   "b.click(); return b.getAttribute('aria-label');");
+  g_assert_cmpstr (json_node_get_string (clicked), ==, "Cancel the pending change");
+  sj_test_spin_until (code_is, &old_code, "the old code in the editor");
+  g_assert_cmpstr (event.state, ==, "canceled");
+
+  /* The answer's Cancel, while it counts down. */
+  args = g_strdup_printf ("{\"baseHash\":\"%s\",\"change\":{\"kind\":\"full_code\",\"code\":\"%s\"},"
+                          "\"policy\":{\"quantize\":\"bars\",\"bars\":1}}", hash, escaped);
+  sj_test_model_server_reply_tool_call (server, NULL, "call_click", "apply_strudel_change", args);
+  sj_test_model_server_reply_text (server, "Kept as it was.", 6);
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-panel", g_variant_new_boolean (TRUE));
+  adw_view_stack_set_visible_child_name (window->panel_stack, "chat");
+  g_signal_emit_by_name (_sj_chat_panel_get_composer (window->chat_panel), "send", "the triangle, later");
+  sj_test_spin_until (cancel_button_shown, window, "the answer's Cancel");
+  button = sj_test_find_widget (GTK_WIDGET (window), is_cancel_button, NULL);
+  sj_test_click (button);
+  sj_test_spin_until (agent_idle, window, "the agent to finish");
+  g_assert_cmpstr (event.state, ==, "canceled");
+  sj_test_spin_until (code_is, &old_code, "the old code in the editor");
+  {
+    g_autoptr(SjChatMessage) answer = NULL;
+    GListModel *messages = _sj_chat_panel_get_messages (window->chat_panel);
+    gboolean canceled = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
+      {
+        g_autoptr(SjChatMessage) message = g_list_model_get_item (messages, i);
+
+        canceled |= sj_chat_message_get_swap (message) == SJ_CHAT_SWAP_CANCELED;
+      }
+    g_assert_true (canceled);
+  }
+  g_assert_false (cancel_button_shown (window));
+
+  g_signal_handlers_disconnect_by_data (repl, &event);
+  g_free (event.state);
+  sj_test_swap_stop_playing (repl);
+}
+
 /* Next beat --------------------------------------------------------------- */
 
 static void
@@ -743,6 +825,7 @@ main (int   argc,
 
   g_test_add_func ("/countdown/beats", test_beats);
   g_test_add_func ("/countdown/cancel-last-moment", test_cancel_last_moment);
+  g_test_add_func ("/countdown/cancel-buttons", test_cancel_buttons);
   g_test_add_func ("/countdown/next-beat", test_next_beat);
   g_test_add_func ("/countdown/panic-idle", test_panic_idle);
   g_test_add_func ("/countdown/panic-pending", test_panic_pending);
