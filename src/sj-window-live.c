@@ -34,6 +34,10 @@ swap_changed_cb (SjWindow   *self,
   if (g_str_equal (state, "scheduled"))
     {
       self->pending_cycle = cycle;
+      /* The answer Panic stopped had already handed its change to the page
+       * (a change is not taken back once asked for): it goes too. */
+      if (self->panic_stopped_turn)
+        sj_repl_cancel_swap_async (self->repl, NULL, NULL, NULL);
       return;
     }
 
@@ -378,6 +382,7 @@ panic_action (GSimpleAction *action,
   if (self->agent != NULL && sj_agent_is_busy (self->agent))
     {
       sj_agent_stop (self->agent);
+      self->panic_stopped_turn = TRUE;
       panic_step (panic, _("stopped the agent’s answer"), "stopped your answer");
     }
 
@@ -420,6 +425,7 @@ agent_busy_cb (SjWindow *self)
 
   if (!sj_agent_is_busy (agent))
     {
+      self->panic_stopped_turn = FALSE;
       /* The turn is over: the Settings' choice again. */
       if (self->landing_override)
         _sj_window_changes_read_defaults (self);

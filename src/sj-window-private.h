@@ -113,6 +113,7 @@ struct _SjWindow
   double                heard_cycle;     /* the last cycle heard sounding, NAN for none */
   char                 *heard_code;      /* the code that played in it */
   gboolean              panicking;
+  gboolean              panic_stopped_turn; /* until the stopped answer has ended */
   gboolean              landing_override; /* the composer's landing holds for this turn */
 };
 
