@@ -33,15 +33,9 @@ import { Fraction, stack } from '@strudel/core';
 import { updateMiniLocations, updateSliderWidgets, updateWidgets } from '@strudel/codemirror';
 import { isolateHistory } from '@codemirror/commands';
 import { Transaction } from '@codemirror/state';
+import { BEATS_PER_CYCLE, Countdown } from './countdown.mjs';
 
 const QUANTIZE_MODES = new Set(['next_beat', 'next_cycle', 'next_bar', 'bars']);
-// A beat is a quarter of a cycle: Strudel's own convention (setcpm(bpm/4),
-// "a cycle is a bar of four beats"). The page does not guess beats from the
-// code; a caller may pass another `beatsPerCycle` with a swap.
-export const BEATS_PER_CYCLE = 4;
-// The countdown's clock: often enough that each beat is shown within a
-// couple of frames of its time, and nothing next to the scheduler's ticks.
-const COUNTDOWN_MS = 20;
 // A recording left on must not grow without bound.
 const MAX_RECORDED_EVENTS = 200000;
 
@@ -109,7 +103,7 @@ export class Swapper {
     this.nextPatternId = 1;
     this.banner = null;
     this.oldUntil = null; // after a swap, the drawer still holds old events until B
-    this.countdown = null; // {id, atNumber, beatsPerCycle, endTime, cps, beats, timer}
+    this.countdown = new Countdown(this); // "Lands in N beats"
     this.played = []; // [{from, code}]: which code plays from which cycle on
   }
 
@@ -356,7 +350,7 @@ export class Swapper {
 
   finishApplied(swap) {
     this.setPendingMark(null);
-    this.landCountdown(swap);
+    this.countdown.land(swap);
     if (this.recording) {
       this.recording.swaps.push({
         id: swap.id,
@@ -531,7 +525,7 @@ export class Swapper {
     this.showCode(code);
     this.post({ type: 'swap', state: 'scheduled', cycle: swap.atNumber, id });
     this.setPendingMark(swap);
-    this.startCountdown(swap);
+    this.countdown.start(swap);
     return {
       status: 'scheduled',
       applyAtCycle: swap.atNumber,
@@ -576,123 +570,13 @@ export class Swapper {
       replState.pattern = swap.old.raw;
     }
     this.setPendingMark(null);
-    this.stopCountdown();
+    this.countdown.stop();
     this.post({ type: 'swap', state, cycle: swap.atNumber, id: swap.id });
   }
 
-  // The countdown --------------------------------------------------------
-
-  // "Lands in N beats": N is the number of beats (of the old tempo) between
-  // what is heard now and the swap's boundary B, rounded up, from the
-  // scheduler's own tempo map (timeOfCycle(B), the audio time at which B
-  // sounds) and the audio clock. It is shown in the banner and posted to
-  // the app each time it changes, so that the chat counts with the page's
-  // clock; it reaches 0 when B is heard. The swap itself is committed a
-  // little earlier (when the scheduler queries the span that starts at B,
-  // its lookahead before B sounds): from then on it can no longer be
-  // canceled, and the count finishes on the frozen time of B.
-  startCountdown(swap) {
-    this.stopCountdown();
-    const countdown = {
-      id: swap.id,
-      atNumber: swap.atNumber,
-      beatsPerCycle: swap.beatsPerCycle ?? BEATS_PER_CYCLE,
-      endTime: null,
-      cps: this.scheduler.cps,
-      beats: null,
-      swap,
-      timer: 0,
-    };
-    this.countdown = countdown;
-    countdown.timer = setInterval(() => this.tickCountdown(), COUNTDOWN_MS);
-    this.tickCountdown();
-  }
-
-  // Called when the swap is committed: the count goes on to B's time.
-  landCountdown(swap) {
-    const countdown = this.countdown;
-    if (!countdown || countdown.id !== swap.id) {
-      return;
-    }
-    if (countdown.endTime === null || !this.scheduler.started) {
-      this.stopCountdown();
-      return;
-    }
-    countdown.swap = null;
-    if (typeof swap.appliedAtTime === 'number') {
-      countdown.endTime = swap.appliedAtTime;
-    }
-    this.tickCountdown();
-  }
-
-  stopCountdown() {
-    if (this.countdown) {
-      clearInterval(this.countdown.timer);
-      this.countdown = null;
-    }
-  }
-
-  countdownBeats() {
-    const countdown = this.countdown;
-    if (!countdown) {
-      return null;
-    }
-    if (countdown.swap) {
-      // Pending: the boundary's time follows the tempo map as it is now.
-      countdown.endTime = this.timeOfCycle(countdown.atNumber);
-      countdown.cps = this.scheduler.cps;
-    }
-    const seconds = Math.max(0, countdown.endTime - this.getTime());
-    // Half a millisecond of slack: a beat that is due now is not shown as 1.
-    const beats = Math.max(0, Math.ceil(seconds * countdown.cps * countdown.beatsPerCycle - 0.0005 * countdown.cps * countdown.beatsPerCycle));
-    return { beats, seconds };
-  }
-
-  tickCountdown() {
-    const countdown = this.countdown;
-    const now = this.countdownBeats();
-    if (!countdown || !now) {
-      return;
-    }
-    if (now.beats !== countdown.beats) {
-      countdown.beats = now.beats;
-      if (countdown.swap) {
-        this.setPendingMark(countdown.swap, now.beats);
-      }
-      this.post({
-        type: 'countdown',
-        cycle: countdown.atNumber,
-        id: countdown.id,
-        beats: now.beats,
-        seconds: now.seconds,
-        beatsPerCycle: countdown.beatsPerCycle,
-      });
-    }
-    if (now.beats === 0 && !countdown.swap) {
-      this.stopCountdown();
-    }
-  }
-
-  // For tests: the countdown as the page computes it now, with the clock
-  // it is computed from.
+  // The pending change's countdown (countdown.mjs), for tests.
   getCountdown() {
-    const countdown = this.countdown;
-    const now = this.countdownBeats();
-    if (!countdown || !now) {
-      return null;
-    }
-    return {
-      id: countdown.id,
-      cycle: countdown.atNumber,
-      pending: Boolean(countdown.swap),
-      beats: now.beats,
-      shown: countdown.beats,
-      seconds: now.seconds,
-      endTime: countdown.endTime,
-      cps: countdown.cps,
-      beatsPerCycle: countdown.beatsPerCycle,
-      time: this.getTime(),
-    };
+    return this.countdown.get();
   }
 
   // The editor -------------------------------------------------------------
