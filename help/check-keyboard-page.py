@@ -15,7 +15,7 @@ page = (root / 'help' / 'C' / 'keyboard.page').read_text(encoding='utf-8')
 NAMES = {
     'Control': 'Ctrl', 'Primary': 'Ctrl', 'Shift': 'Shift', 'Alt': 'Alt',
     'period': '.', 'comma': ',', 'question': '?', 'greater': '>', 'colon': ':',
-    'Return': 'Enter', 'space': 'Space',
+    'Return': 'Enter', 'space': 'Space', 'BackSpace': 'Backspace',
 }
 
 

@@ -286,6 +286,8 @@ sj_application_startup (GApplication *app)
     { "win.voice-listen", { "<Control><Shift>space", NULL } },
     { "win.record-phrase", { "<Control><Alt>r", NULL } },
     { "win.learn-controller", { "<Control><Alt>k", NULL } },
+    { "win.cancel-change", { "<Control><Shift>BackSpace", NULL } },
+    { "win.panic", { "<Control><Shift>p", NULL } },
   };
 
   G_APPLICATION_CLASS (sj_application_parent_class)->startup (app);

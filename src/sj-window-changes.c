@@ -27,13 +27,15 @@ timeline_changed_cb (SjWindow   *self,
     sj_sessions_page_reload (self->sessions_page);
 }
 
-static void
-read_defaults (SjWindow *self)
+void
+_sj_window_changes_read_defaults (SjWindow *self)
 {
   g_autofree char *quantize = g_settings_get_string (self->settings, "quantize");
   SjSwapPolicy policy = { SJ_QUANTIZE_NEXT_CYCLE, 1, 4, FALSE, 1 };
 
-  if (g_str_equal (quantize, "next_bar"))
+  if (g_str_equal (quantize, "next_beat"))
+    policy.quantize = SJ_QUANTIZE_NEXT_BEAT;
+  else if (g_str_equal (quantize, "next_bar"))
     policy.quantize = SJ_QUANTIZE_NEXT_BAR;
   else if (g_str_equal (quantize, "bars"))
     policy.quantize = SJ_QUANTIZE_BARS;
@@ -68,8 +70,9 @@ sj_window_get_applier (SjWindow *self)
       sj_change_applier_set_sound_cache (self->applier, sj_application_get_sound_cache (app));
       g_signal_connect_object (timeline, "changed", G_CALLBACK (timeline_changed_cb), self,
                                G_CONNECT_SWAPPED | G_CONNECT_AFTER);
-      read_defaults (self);
-      g_signal_connect_object (self->settings, "changed", G_CALLBACK (read_defaults), self, G_CONNECT_SWAPPED);
+      _sj_window_changes_read_defaults (self);
+      g_signal_connect_object (self->settings, "changed", G_CALLBACK (_sj_window_changes_read_defaults), self,
+                               G_CONNECT_SWAPPED);
       _sj_window_levels_attach (self);
     }
 

@@ -119,6 +119,14 @@ struct _SjWindow
   gboolean              voice_stopping;
   gboolean              voice_ducked;
   gboolean              voice_endpoint_failed;  /* in this utterance */
+
+  /* Live-set controls (sj-window-live.c) */
+  double                pending_cycle;   /* the pending swap's boundary, NAN for none */
+  double                heard_cycle;     /* the last cycle heard sounding, NAN for none */
+  char                 *heard_code;      /* the code that played in it */
+  gboolean              panicking;
+  gboolean              panic_stopped_turn; /* until the stopped answer has ended */
+  gboolean              landing_override; /* the composer's landing holds for this turn */
 };
 
 void _sj_window_show_toast       (SjWindow       *self,
@@ -153,6 +161,9 @@ void _sj_window_save_init        (SjWindow       *self);
 void _sj_window_save_dispose     (SjWindow       *self);
 void _sj_window_save_copy_to     (SjWindow       *self,
                                   GFile          *file);
+void _sj_window_live_init        (SjWindow       *self);
+void _sj_window_live_dispose     (SjWindow       *self);
+void _sj_window_changes_read_defaults (SjWindow  *self);
 void _sj_window_apply_code       (SjWindow       *self,
                                   const char     *code,
                                   const char     *what);
@@ -167,6 +178,8 @@ SjCodeStore     *_sj_window_get_code_store     (SjWindow *self);
 SjVoiceSession  *_sj_window_get_voice          (SjWindow *self);
 SjLevels        *_sj_window_get_levels         (SjWindow *self);
 SjChangeVerifier *_sj_window_get_verifier      (SjWindow *self);
+const char      *_sj_window_get_heard_code     (SjWindow *self);
+gboolean         _sj_window_is_panicking       (SjWindow *self);
 AdwMessageDialog *_sj_window_get_osc_dialog    (SjWindow   *self,
                                                 const char *destination);
 SjPhraseRecorder *_sj_window_get_phrase_recorder (SjWindow *self);

@@ -455,6 +455,7 @@ sj_window_dispose (GObject *object)
   _sj_window_play_in_dispose (self);
   _sj_window_save_dispose (self);
   _sj_window_voice_dispose (self);
+  _sj_window_live_dispose (self);
   _sj_window_agent_dispose (self);
   _sj_window_changes_dispose (self);
   _sj_window_levels_dispose (self);
@@ -584,6 +585,7 @@ sj_window_init (SjWindow *self)
   _sj_window_changes_init (self);
   _sj_window_agent_init (self);
   _sj_window_voice_init (self);
+  _sj_window_live_init (self);
   _sj_window_open_init (self);
   _sj_window_outputs_init (self);
   _sj_window_play_in_init (self);

@@ -125,6 +125,17 @@ test_policy_and_defaults (void)
   g_assert_nonnull (request2);
   g_assert_cmpint (request2->policy.quantize, ==, SJ_QUANTIZE_NEXT_CYCLE);
   g_assert_false (request2->policy.auto_start);
+
+  /* The next beat (issue 32), by name both ways. */
+  {
+    g_autofree char *beat = input_with ("{\"kind\": \"full_code\", \"code\": \"x\"}", "{\"quantize\": \"next_beat\"}");
+    g_autoptr(JsonNode) beat_node = json (beat);
+    g_autoptr(SjChangeRequest) request3 = sj_change_request_parse (beat_node, &defaults, &rejection);
+
+    g_assert_nonnull (request3);
+    g_assert_cmpint (request3->policy.quantize, ==, SJ_QUANTIZE_NEXT_BEAT);
+    g_assert_cmpstr (sj_quantize_to_string (SJ_QUANTIZE_NEXT_BEAT), ==, "next_beat");
+  }
 }
 
 static char *
@@ -226,6 +237,18 @@ test_timeline (void)
   g_assert_cmpuint (sj_timeline_get_n_items (timeline), ==, 4);
   g_assert_cmpstr (sj_timeline_get_undo_target (timeline)->code, ==, "a");
   g_assert_cmpstr (sj_timeline_get (timeline, 3)->source, ==, "agent");
+
+  /* A change canceled before its boundary is forgotten (issue 32): only
+   * the newest, current one, scheduled for that cycle. */
+  sj_timeline_push (timeline, "e", 8, "agent");
+  g_assert_false (sj_timeline_forget (timeline, 7));
+  g_assert_true (sj_timeline_forget (timeline, 8));
+  g_assert_cmpuint (sj_timeline_get_n_items (timeline), ==, 4);
+  g_assert_cmpstr (sj_timeline_get_undo_target (timeline)->code, ==, "a");
+  g_assert_false (sj_timeline_forget (timeline, 8));
+  sj_timeline_step_back (timeline);
+  g_assert_false (sj_timeline_forget (timeline, 4));
+  g_assert_cmpuint (sj_timeline_get_n_items (timeline), ==, 4);
 }
 
 static char *

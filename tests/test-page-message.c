@@ -119,6 +119,29 @@ test_swap (void)
   assert_rejected ("{\"type\":\"swap\",\"state\":\"applied\",\"cycle\":\"4\"}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
 }
 
+/* The pending swap's countdown, and the page's controls asking for an
+ * action (issue 32). */
+static void
+test_countdown (void)
+{
+  g_autoptr(SjPageMessage) tick = parse_ok ("{\"type\":\"countdown\",\"cycle\":12.25,\"id\":3,\"beats\":5,"
+                                            "\"seconds\":1.2,\"beatsPerCycle\":4}");
+  g_autoptr(SjPageMessage) cancel = parse_ok ("{\"type\":\"action\",\"name\":\"cancel-change\"}");
+
+  g_assert_cmpint (tick->type, ==, SJ_PAGE_MESSAGE_COUNTDOWN);
+  g_assert_cmpfloat (tick->cycle, ==, 12.25);
+  g_assert_cmpint (tick->beats, ==, 5);
+  g_assert_cmpfloat (tick->seconds, ==, 1.2);
+  g_assert_cmpint (cancel->type, ==, SJ_PAGE_MESSAGE_ACTION);
+  g_assert_cmpstr (cancel->text, ==, "cancel-change");
+
+  assert_rejected ("{\"type\":\"countdown\",\"cycle\":1,\"beats\":1.5,\"seconds\":1}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"countdown\",\"cycle\":1,\"beats\":-1,\"seconds\":1}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"countdown\",\"cycle\":1,\"seconds\":1}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"action\",\"name\":\"quit\"}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+  assert_rejected ("{\"type\":\"action\"}", SJ_PAGE_MESSAGE_ERROR_INVALID_FIELD);
+}
+
 static void
 test_malformed (void)
 {
@@ -273,6 +296,7 @@ main (int   argc,
   g_test_add_func ("/page-message/valid", test_valid_messages);
   g_test_add_func ("/page-message/sound-snapshot", test_sound_snapshot);
   g_test_add_func ("/page-message/swap", test_swap);
+  g_test_add_func ("/page-message/countdown", test_countdown);
   g_test_add_func ("/page-message/malformed", test_malformed);
   g_test_add_func ("/page-message/wrong-fields", test_wrong_fields);
   g_test_add_func ("/page-message/too-large", test_too_large);

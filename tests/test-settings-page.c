@@ -238,13 +238,17 @@ test_bindings (void)
   WAIT_UNTIL (G_APPROX_VALUE (gtk_spin_button_get_value (temperature_spin), 0.2, 1e-9));
 
   /* When changes land: the bars only count for "every N bars". */
-  g_assert_cmpuint (adw_combo_row_get_selected (quantize_row), ==, 0);
+  g_assert_cmpuint (adw_combo_row_get_selected (quantize_row), ==, 1);
   g_assert_false (gtk_widget_is_sensitive (bars_spin));
-  adw_combo_row_set_selected (quantize_row, 2);
+  adw_combo_row_set_selected (quantize_row, 3);
   WAIT_UNTIL (sj_test_settings_string_is (settings, "quantize", "bars"));
   WAIT_UNTIL (gtk_widget_is_sensitive (bars_spin));
   g_settings_set_string (settings, "quantize", "next_bar");
-  WAIT_UNTIL (adw_combo_row_get_selected (quantize_row) == 1);
+  WAIT_UNTIL (adw_combo_row_get_selected (quantize_row) == 2);
+  adw_combo_row_set_selected (quantize_row, 0);
+  WAIT_UNTIL (sj_test_settings_string_is (settings, "quantize", "next_beat"));
+  g_settings_set_string (settings, "quantize", "next_bar");
+  WAIT_UNTIL (adw_combo_row_get_selected (quantize_row) == 2);
   WAIT_UNTIL (!gtk_widget_is_sensitive (bars_spin));
   g_settings_set_string (settings, "quantize", "bars");
   WAIT_UNTIL (gtk_widget_is_sensitive (bars_spin));

@@ -33,6 +33,7 @@ struct _SjChatMessage
   GListStore             *tool_calls;
   SjChatSwap              swap;
   double                  swap_cycle;
+  int                     swap_beats;   /* the page's countdown to swap_cycle, -1 unknown */
   gboolean                is_last;
   GPtrArray              *skills;   /* of SjHistorySkillUse */
   char                   *usage_caption;  /* what the answer cost, NULL before it is known */
@@ -146,6 +147,7 @@ sj_chat_message_init (SjChatMessage *self)
   self->reasoning = g_string_new (NULL);
   self->tool_calls = g_list_store_new (SJ_TYPE_TOOL_CALL_ITEM);
   self->swap_cycle = NAN;
+  self->swap_beats = -1;
   self->skills = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_history_skill_use_free);
 }
 
@@ -276,6 +278,8 @@ verification_of (const char *result)
     return SJ_CHAT_SWAP_APPLIED;
   if (g_str_equal (status, "listening"))
     return SJ_CHAT_SWAP_LISTENING;
+  if (g_str_equal (status, "canceled"))
+    return SJ_CHAT_SWAP_CANCELED;
   return SJ_CHAT_SWAP_NONE;
 }
 
@@ -309,6 +313,9 @@ sj_chat_message_add_tool_call (SjChatMessage           *self,
     case SJ_CHAT_SWAP_LISTENING:
       sj_chat_message_set_swap (self, SJ_CHAT_SWAP_LISTENING, call->apply_cycle);
       break;
+    case SJ_CHAT_SWAP_CANCELED:
+      sj_chat_message_set_swap (self, SJ_CHAT_SWAP_CANCELED, call->apply_cycle);
+      break;
     default:
       if (call->status == SJ_HISTORY_TOOL_SUCCEEDED)
         sj_chat_message_set_swap (self, SJ_CHAT_SWAP_QUEUED, call->apply_cycle);
@@ -337,8 +344,31 @@ sj_chat_message_set_swap (SjChatMessage *self,
 {
   g_assert (SJ_IS_CHAT_MESSAGE (self));
 
+  if (swap != SJ_CHAT_SWAP_QUEUED || cycle != self->swap_cycle)
+    self->swap_beats = -1;
   self->swap = swap;
   self->swap_cycle = cycle;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SWAP]);
+}
+
+/* Beats left until a queued change lands, as the page counts them; -1
+ * when the page has not said. */
+int
+sj_chat_message_get_swap_beats (SjChatMessage *self)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+  return self->swap_beats;
+}
+
+void
+sj_chat_message_set_swap_beats (SjChatMessage *self,
+                                int            beats)
+{
+  g_assert (SJ_IS_CHAT_MESSAGE (self));
+
+  if (self->swap_beats == beats)
+    return;
+  self->swap_beats = beats;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SWAP]);
 }
 

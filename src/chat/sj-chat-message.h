@@ -22,6 +22,7 @@ typedef enum
   SJ_CHAT_SWAP_REVERTED,  /* it made no sound or failed to play: put back */
   SJ_CHAT_SWAP_WARNED,    /* it made no sound or failed to play: kept */
   SJ_CHAT_SWAP_SENT,      /* read back from the history, with no word of how it landed */
+  SJ_CHAT_SWAP_CANCELED,  /* the musician canceled it before its boundary */
 } SjChatSwap;
 
 #define SJ_TYPE_CHAT_MESSAGE (sj_chat_message_get_type ())
@@ -50,6 +51,9 @@ SjChatSwap              sj_chat_message_get_swap         (SjChatMessage         
 void                    sj_chat_message_set_swap         (SjChatMessage          *self,
                                                           SjChatSwap              swap,
                                                           double                  cycle);
+int                     sj_chat_message_get_swap_beats   (SjChatMessage          *self);
+void                    sj_chat_message_set_swap_beats   (SjChatMessage          *self,
+                                                          int                     beats);
 gboolean                sj_chat_message_get_is_last      (SjChatMessage          *self);
 void                    sj_chat_message_set_is_last      (SjChatMessage          *self,
                                                           gboolean                is_last);

@@ -362,9 +362,52 @@ sj_chat_panel_swap_changed (SjChatPanel *self,
 
       if (g_strcmp0 (state, "applied") == 0)
         sj_chat_message_set_swap (message, SJ_CHAT_SWAP_APPLIED, cycle);
-      else if (g_strcmp0 (state, "superseded") == 0 || g_strcmp0 (state, "canceled") == 0)
+      else if (g_strcmp0 (state, "canceled") == 0)
+        sj_chat_message_set_swap (message, SJ_CHAT_SWAP_CANCELED, cycle);
+      else if (g_strcmp0 (state, "superseded") == 0)
         sj_chat_message_set_swap (message, SJ_CHAT_SWAP_DROPPED, cycle);
       break;
+    }
+}
+
+/**
+ * sj_chat_panel_swap_countdown:
+ * @cycle: the pending change's boundary
+ * @beats: beats left until it lands, as the page counts them
+ *
+ * The answer whose change waits for @cycle counts down with the page's
+ * clock ("Lands in 3 beats"). An answer still being written whose apply
+ * waits for its change to be heard is that answer.
+ */
+void
+sj_chat_panel_swap_countdown (SjChatPanel *self,
+                              double       cycle,
+                              int          beats)
+{
+  guint n;
+
+  g_assert (SJ_IS_CHAT_PANEL (self));
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(SjChatMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
+      SjChatSwap current = sj_chat_message_get_swap (message);
+
+      if (current == SJ_CHAT_SWAP_QUEUED && sj_chat_message_get_swap_cycle (message) == cycle)
+        {
+          sj_chat_message_set_swap_beats (message, beats);
+          return;
+        }
+
+      if (i == n && sj_chat_message_get_role (message) == SJ_HISTORY_ROLE_ASSISTANT &&
+          sj_chat_message_get_status (message) == SJ_HISTORY_MESSAGE_STREAMING &&
+          current == SJ_CHAT_SWAP_NONE && beats > 0)
+        {
+          sj_chat_message_set_swap (message, SJ_CHAT_SWAP_QUEUED, cycle);
+          sj_chat_message_set_swap_beats (message, beats);
+          return;
+        }
     }
 }
 
@@ -391,6 +434,8 @@ sj_chat_panel_change_verified (SjChatPanel *self,
 
   if (g_strcmp0 (state, "listening") == 0)
     swap = SJ_CHAT_SWAP_LISTENING;
+  else if (g_strcmp0 (state, "canceled") == 0)
+    swap = SJ_CHAT_SWAP_CANCELED;
   else if (g_strcmp0 (state, "reverted") == 0)
     swap = SJ_CHAT_SWAP_REVERTED;
   else if (g_strcmp0 (state, "kept") == 0)

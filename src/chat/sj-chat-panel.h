@@ -29,6 +29,9 @@ void             sj_chat_panel_show_voice_problem (SjChatPanel  *self,
 void             sj_chat_panel_swap_changed    (SjChatPanel   *self,
                                                 const char    *state,
                                                 double         cycle);
+void             sj_chat_panel_swap_countdown  (SjChatPanel   *self,
+                                                double         cycle,
+                                                int            beats);
 void             sj_chat_panel_change_verified (SjChatPanel   *self,
                                                 const char    *state,
                                                 double         cycle,

@@ -37,6 +37,7 @@ struct _SjComposer
   GtkButton         *button;
   GtkButton         *mic_button;
   GtkLevelBar       *level_bar;
+  GtkDropDown       *landing_dropdown;
 };
 
 

@@ -393,6 +393,7 @@ sj_composer_class_init (SjComposerClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjComposer, button);
   gtk_widget_class_bind_template_child (widget_class, SjComposer, mic_button);
   gtk_widget_class_bind_template_child (widget_class, SjComposer, level_bar);
+  gtk_widget_class_bind_template_child (widget_class, SjComposer, landing_dropdown);
   gtk_widget_class_bind_template_callback (widget_class, preedit_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, button_clicked_cb);
 
@@ -525,4 +526,43 @@ sj_composer_send (SjComposer *self)
 
   if (!self->streaming)
     send_message (self);
+}
+
+/* The landing choices, in the dropdown's order (ui/sj-composer.ui). */
+static const char * const landing_choices[] = { NULL, "next_beat", "next_cycle", "next_bar", "bars" };
+
+/**
+ * sj_composer_get_landing:
+ *
+ * Returns: (nullable): where the agent's change for the message being sent
+ *   lands, as a quantize mode ("next_beat", "next_cycle", "next_bar",
+ *   "bars": the Settings' number of bars); %NULL for the Settings' choice
+ */
+const char *
+sj_composer_get_landing (SjComposer *self)
+{
+  guint selected;
+
+  g_assert (SJ_IS_COMPOSER (self));
+
+  selected = gtk_drop_down_get_selected (self->landing_dropdown);
+  return selected < G_N_ELEMENTS (landing_choices) ? landing_choices[selected] : NULL;
+}
+
+/**
+ * sj_composer_set_landing:
+ * @quantize: (nullable): a quantize mode, or %NULL for Default
+ */
+void
+sj_composer_set_landing (SjComposer *self,
+                         const char *quantize)
+{
+  guint selected = 0;
+
+  g_assert (SJ_IS_COMPOSER (self));
+
+  for (guint i = 1; i < G_N_ELEMENTS (landing_choices); i++)
+    if (g_strcmp0 (landing_choices[i], quantize) == 0)
+      selected = i;
+  gtk_drop_down_set_selected (self->landing_dropdown, selected);
 }

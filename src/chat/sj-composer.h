@@ -29,5 +29,8 @@ void       sj_composer_set_voice_text  (SjComposer *self,
                                         const char *text);
 void       sj_composer_select_voice_text (SjComposer *self);
 void       sj_composer_send            (SjComposer *self);
+const char *sj_composer_get_landing    (SjComposer *self);
+void       sj_composer_set_landing     (SjComposer *self,
+                                        const char *quantize);
 
 G_END_DECLS

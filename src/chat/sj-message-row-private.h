@@ -29,7 +29,9 @@ struct _SjMessageRow
   SjMarkdownView *markdown;        /* the text before the first calls */
   GtkBox        *skills_box;
   GtkListBox    *tool_list;
+  GtkWidget     *swap_box;
   GtkLabel      *swap_label;
+  GtkWidget     *swap_cancel_button;
   GtkWidget     *footer;
   GtkSpinner    *spinner;
   GtkLabel      *cooked_label;

@@ -104,11 +104,25 @@ update_swap (SjMessageRow *self)
   double cycle = sj_chat_message_get_swap_cycle (self->message);
   g_autofree char *text = NULL;
   gboolean warning = FALSE;
+  gboolean cancelable = FALSE;
+  int beats;
 
   switch (sj_chat_message_get_swap (self->message))
     {
     case SJ_CHAT_SWAP_QUEUED:
-      text = g_strdup_printf (_("Queued for cycle %.0f"), cycle);
+      beats = sj_chat_message_get_swap_beats (self->message);
+      if (beats >= 0)
+        /* TRANSLATORS: a pending change's countdown, e.g. "Lands in 3 beats
+         * (cycle 12)"; a beat is a quarter of a cycle */
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Lands in %d beat (cycle %g)",
+                                             "Lands in %d beats (cycle %g)", beats),
+                                beats, cycle);
+      else
+        text = g_strdup_printf (_("Queued for cycle %g"), cycle);
+      cancelable = TRUE;
+      break;
+    case SJ_CHAT_SWAP_CANCELED:
+      text = g_strdup_printf (_("Canceled before cycle %g: never played"), cycle);
       break;
     case SJ_CHAT_SWAP_APPLIED:
       text = g_strdup_printf (_("Applied at cycle %.0f"), cycle);
@@ -149,8 +163,10 @@ update_swap (SjMessageRow *self)
       gtk_widget_remove_css_class (GTK_WIDGET (self->swap_label), "warning");
       gtk_widget_add_css_class (GTK_WIDGET (self->swap_label), "accent");
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->swap_label), text != NULL);
+  gtk_widget_set_visible (self->swap_box, text != NULL);
   gtk_label_set_label (self->swap_label, text ? text : "");
+  /* Cancel until the boundary (win.cancel-change, as its shortcut). */
+  gtk_widget_set_visible (self->swap_cancel_button, cancelable);
 }
 
 static void
@@ -361,7 +377,9 @@ sj_message_row_class_init (SjMessageRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, markdown);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, skills_box);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, tool_list);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, swap_box);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, swap_label);
+  gtk_widget_class_bind_template_child (widget_class, SjMessageRow, swap_cancel_button);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, footer);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, spinner);
   gtk_widget_class_bind_template_child (widget_class, SjMessageRow, cooked_label);

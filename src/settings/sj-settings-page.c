@@ -29,7 +29,7 @@
 /* The choices of the string keys, in the order of their combo rows. */
 static const char * const provider_choices[] = { "openrouter", "custom", NULL };
 static const char * const reasoning_choices[] = { "fast", "balanced", "deep", NULL };
-static const char * const quantize_choices[] = { "next_cycle", "next_bar", "bars", NULL };
+static const char * const quantize_choices[] = { "next_beat", "next_cycle", "next_bar", "bars", NULL };
 static const char * const midi_backend_choices[] = { "auto", "jack", "alsa", NULL };
 static const char * const verify_choices[] = { "revert", "warn", NULL };
 static const char * const budget_choices[] = { "none", "tokens", "money", NULL };

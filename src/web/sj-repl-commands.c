@@ -277,8 +277,8 @@ sj_repl_preview_sound_finish (SjRepl        *self,
 /**
  * sj_repl_schedule_swap_async:
  * @code: the code to play next
- * @quantize: (nullable): where it starts: "next_cycle" (the default), "next_bar"
- *   or "bars"
+ * @quantize: (nullable): where it starts: "next_beat" (a quarter of a cycle),
+ *   "next_cycle" (the default), "next_bar" or "bars"
  * @bars: with "bars", how many bars after the next bar line
  * @bar_cycles: cycles in a bar, 0 for the default (4)
  * @auto_start: when nothing plays, whether to start playing @code
@@ -432,6 +432,44 @@ sj_repl_cancel_swap_finish (SjRepl        *self,
     *canceled = json_object_get_boolean_member_with_default (json_node_get_object (node), "canceled", FALSE);
 
   return TRUE;
+}
+
+/**
+ * sj_repl_code_at_cycle_async:
+ * @cycle: a whole cycle of the current run of the music
+ *
+ * Asks the page which code played at @cycle (swap.mjs keeps which code
+ * plays from which cycle on: the user's evaluations and the swaps).
+ */
+void
+sj_repl_code_at_cycle_async (SjRepl              *self,
+                             double               cycle,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  _sj_repl_call (self, "return window.sjBridge.codeAtCycle(cycle);",
+                 g_variant_new_parsed ("{'cycle': <%d>}", cycle), SJ_REPL_DEFAULT_TIMEOUT_MS,
+                 cancellable, callback, user_data, sj_repl_code_at_cycle_async);
+}
+
+/**
+ * sj_repl_code_at_cycle_finish:
+ *
+ * Returns: (transfer full) (nullable): the code, or %NULL (with @error
+ *   unset) when the page does not know
+ */
+char *
+sj_repl_code_at_cycle_finish (SjRepl        *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_code_at_cycle_async, error);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_dup_string (node);
 }
 
 static void

@@ -136,6 +136,14 @@ handle_message (SjRepl        *self,
       _sj_repl_emit (self, SJ_REPL_SIGNAL_LEVELS, message->levels);
       break;
 
+    case SJ_PAGE_MESSAGE_COUNTDOWN:
+      _sj_repl_emit (self, SJ_REPL_SIGNAL_SWAP_COUNTDOWN, message->cycle, message->beats, message->seconds);
+      break;
+
+    case SJ_PAGE_MESSAGE_ACTION:
+      _sj_repl_emit (self, SJ_REPL_SIGNAL_ACTION_REQUESTED, message->text);
+      break;
+
     default:
       g_assert_not_reached ();
     }

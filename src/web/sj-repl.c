@@ -312,6 +312,29 @@ sj_repl_class_init (SjReplClass *klass)
     g_signal_new ("swap-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
   /**
+   * SjRepl::swap-countdown:
+   * @cycle: the pending swap's boundary
+   * @beats: beats (a quarter of a cycle each) left until the boundary is
+   *   heard, rounded up; 0 once it is
+   * @seconds: the time left, by the page's audio clock
+   *
+   * The page's countdown of a pending swap changed (swap.mjs): emitted
+   * when the swap is scheduled and at each beat until its boundary.
+   */
+  signals[SJ_REPL_SIGNAL_SWAP_COUNTDOWN] =
+    g_signal_new ("swap-countdown", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_INT, G_TYPE_DOUBLE);
+  /**
+   * SjRepl::action-requested:
+   * @name: "cancel-change"
+   *
+   * A control of the page (the pending change's Cancel in the editor)
+   * asks the window to run its action of that name.
+   */
+  signals[SJ_REPL_SIGNAL_ACTION_REQUESTED] =
+    g_signal_new ("action-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /**
    * SjRepl::output:
    * @kind: "osc" or "midi"
    * @message: the validated page message (sj-page-message.c): the hap's

@@ -113,6 +113,14 @@ gboolean           sj_repl_cancel_swap_finish      (SjRepl               *self,
                                                     GAsyncResult         *result,
                                                     gboolean             *canceled,
                                                     GError              **error);
+void               sj_repl_code_at_cycle_async     (SjRepl               *self,
+                                                    double                cycle,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+char              *sj_repl_code_at_cycle_finish    (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
 void               sj_repl_send_midi_controls      (SjRepl               *self,
                                                     const char           *controls_json);
 

@@ -382,6 +382,15 @@ const bridge = {
   cancelSwap() {
     return swapper.cancelSwap();
   },
+  // The pending change's countdown ("Lands in N beats") as computed now,
+  // with the clock it comes from, or null (tests).
+  getCountdown() {
+    return swapper.getCountdown();
+  },
+  // The code that played at `cycle` (a whole cycle the app heard), or null.
+  codeAtCycle(cycle) {
+    return swapper.codeAtCycle(Number(cycle));
+  },
   // Records every event the scheduler triggers (tests, benchmarks).
   recordEvents(on) {
     return swapper.recordEvents(Boolean(on));

@@ -33,8 +33,9 @@ import { Fraction, stack } from '@strudel/core';
 import { updateMiniLocations, updateSliderWidgets, updateWidgets } from '@strudel/codemirror';
 import { isolateHistory } from '@codemirror/commands';
 import { Transaction } from '@codemirror/state';
+import { BEATS_PER_CYCLE, Countdown } from './countdown.mjs';
 
-const QUANTIZE_MODES = new Set(['next_cycle', 'next_bar', 'bars']);
+const QUANTIZE_MODES = new Set(['next_beat', 'next_cycle', 'next_bar', 'bars']);
 // A recording left on must not grow without bound.
 const MAX_RECORDED_EVENTS = 200000;
 
@@ -102,6 +103,8 @@ export class Swapper {
     this.nextPatternId = 1;
     this.banner = null;
     this.oldUntil = null; // after a swap, the drawer still holds old events until B
+    this.countdown = new Countdown(this); // "Lands in N beats"
+    this.played = []; // [{from, code}]: which code plays from which cycle on
   }
 
   // Replaces a few methods on the instances (never on Strudel's classes).
@@ -126,6 +129,7 @@ export class Swapper {
       // It wins over a swap that has not landed yet.
       this.cancelPending('canceled');
       this.oldUntil = null;
+      this.notePlayed(s.started ? s.lastEnd : 0, mirror.code);
       this.live = this.track(pattern, null, 'eval');
       return this.setSchedulerPattern(this.live.view, autostart);
     };
@@ -175,6 +179,8 @@ export class Swapper {
   onToggle(started) {
     // Cycles start again from 0.
     this.oldUntil = null;
+    const last = this.played.at(-1);
+    this.played = last ? [{ from: 0, code: last.code }] : [];
     if (!started && this.pending) {
       const swap = this.pending;
       this.pending = null;
@@ -182,8 +188,30 @@ export class Swapper {
       if (swap.cps !== undefined) {
         this.setSchedulerCps(swap.cps);
       }
+      this.played = [{ from: 0, code: swap.code }];
       this.finishApplied(swap);
     }
+  }
+
+  // Which code plays from which cycle on: the app asks which code a cycle
+  // it heard sounding came from (Panic brings that code back).
+  notePlayed(from, code) {
+    if (typeof code !== 'string') {
+      return;
+    }
+    this.played.push({ from: Number(from), code });
+    if (this.played.length > 32) {
+      this.played.shift();
+    }
+  }
+
+  codeAtCycle(cycle) {
+    for (let i = this.played.length - 1; i >= 0; i--) {
+      if (this.played[i].from <= cycle) {
+        return this.played[i].code;
+      }
+    }
+    return null;
   }
 
   patternId() {
@@ -263,6 +291,7 @@ export class Swapper {
     }
     this.installLive(swap.next);
     this.oldUntil = swap.at;
+    this.notePlayed(swap.atNumber, swap.code);
     swap.appliedExactly = exact;
     // Messages and the editor can wait until the scheduler's tick is over.
     queueMicrotask(() => this.finishApplied(swap));
@@ -321,6 +350,7 @@ export class Swapper {
 
   finishApplied(swap) {
     this.setPendingMark(null);
+    this.countdown.land(swap);
     if (this.recording) {
       this.recording.swaps.push({
         id: swap.id,
@@ -373,12 +403,18 @@ export class Swapper {
     this.showCode(mirror.editor.state.doc.toString());
   }
 
-  cycleBoundary({ quantize, bars, barCycles }) {
+  cycleBoundary({ quantize, bars, barCycles, beatsPerCycle = BEATS_PER_CYCLE }) {
     // Strudel turns each span's float bounds into fractions; the last span
     // ended exactly at Fraction(lastEnd) (exclusive), so every onset from
     // there on is still unplayed: the first whole cycle at or after it is
     // the earliest exact boundary.
-    const next = Fraction(this.scheduler.lastEnd).ceil();
+    const end = Fraction(this.scheduler.lastEnd);
+    if (quantize === 'next_beat') {
+      // The first beat at or after it, as an exact fraction of a cycle.
+      const perCycle = Fraction(beatsPerCycle);
+      return end.mul(perCycle).ceil().div(perCycle);
+    }
+    const next = end.ceil();
     if (quantize === 'next_cycle') {
       return next;
     }
@@ -400,6 +436,7 @@ export class Swapper {
     quantize = 'next_cycle',
     bars = 1,
     barCycles = 4,
+    beatsPerCycle = BEATS_PER_CYCLE,
     autoStart = false,
     refuseUnavailable = false,
   } = {}) {
@@ -414,6 +451,9 @@ export class Swapper {
     }
     if (!Number.isInteger(bars) || bars < 0) {
       throw new TypeError('bars must be a non-negative integer');
+    }
+    if (!Number.isInteger(beatsPerCycle) || beatsPerCycle < 1 || beatsPerCycle > 64) {
+      throw new TypeError('beatsPerCycle must be an integer from 1 to 64');
     }
 
     const mirror = this.mirror;
@@ -447,6 +487,7 @@ export class Swapper {
         this.setSchedulerCps(captured.cps);
       }
       this.live = next;
+      this.played = [{ from: 0, code }];
       await this.setSchedulerPattern(next.view, Boolean(autoStart));
       this.showCode(code);
       this.post({ type: 'swap', state: 'applied', cycle: 0, id });
@@ -459,7 +500,7 @@ export class Swapper {
       ? { code: this.pending.previousCode, locations: this.pending.previousLocations, widgets: this.pending.previousWidgets }
       : before;
     this.cancelPending('superseded');
-    const at = this.cycleBoundary({ quantize, bars, barCycles });
+    const at = this.cycleBoundary({ quantize, bars, barCycles, beatsPerCycle });
     const swap = {
       id,
       at,
@@ -468,6 +509,7 @@ export class Swapper {
       next,
       cps: captured.cps,
       cpsBefore: s.cps,
+      beatsPerCycle,
       code,
       previousCode: previous.code,
       previousLocations: previous.locations,
@@ -481,11 +523,13 @@ export class Swapper {
 
     const inSeconds = Math.max(0, this.timeOfCycle(swap.atNumber) - this.getTime());
     this.showCode(code);
-    this.setPendingMark(swap);
     this.post({ type: 'swap', state: 'scheduled', cycle: swap.atNumber, id });
+    this.setPendingMark(swap);
+    this.countdown.start(swap);
     return {
       status: 'scheduled',
       applyAtCycle: swap.atNumber,
+      beatsPerCycle,
       inSeconds,
       cps: s.cps,
       cpsAtApply: captured.cps !== undefined && isPositiveNumber(Number(captured.cps)) ? Number(captured.cps) : s.cps,
@@ -526,7 +570,13 @@ export class Swapper {
       replState.pattern = swap.old.raw;
     }
     this.setPendingMark(null);
+    this.countdown.stop();
     this.post({ type: 'swap', state, cycle: swap.atNumber, id: swap.id });
+  }
+
+  // The pending change's countdown (countdown.mjs), for tests.
+  getCountdown() {
+    return this.countdown.get();
   }
 
   // The editor -------------------------------------------------------------
@@ -549,23 +599,49 @@ export class Swapper {
     updateWidgets(view, widgets.filter((w) => w.type !== 'slider'));
   }
 
-  setPendingMark(swap) {
+  setPendingMark(swap, beats = null) {
     const root = this.mirror.root;
     if (!this.banner) {
+      // A status region (read out as it changes) and, next to it, the
+      // Cancel button: it asks the app, which cancels the way its own
+      // Cancel Change action does (the agent is told, the history kept).
       this.banner = document.createElement('div');
       this.banner.id = 'sj-swap-banner';
-      this.banner.setAttribute('role', 'status');
-      this.banner.setAttribute('aria-live', 'polite');
       this.banner.hidden = true;
+      this.bannerText = document.createElement('span');
+      this.bannerText.id = 'sj-swap-countdown';
+      this.bannerText.setAttribute('role', 'status');
+      this.bannerText.setAttribute('aria-live', 'polite');
+      this.bannerCancel = document.createElement('button');
+      this.bannerCancel.id = 'sj-swap-cancel';
+      this.bannerCancel.type = 'button';
+      this.bannerCancel.textContent = 'Cancel';
+      this.bannerCancel.setAttribute('aria-label', 'Cancel the pending change');
+      this.bannerCancel.addEventListener('click', () => {
+        this.post({ type: 'action', name: 'cancel-change' });
+      });
+      this.banner.append(this.bannerText, this.bannerCancel);
       document.body.append(this.banner);
     }
     root.classList.toggle('sj-swap-pending', Boolean(swap));
     this.banner.hidden = !swap;
-    this.banner.textContent = swap ? `Pending until cycle ${swap.atNumber}` : '';
-    if (swap) {
-      this.banner.dataset.cycle = String(swap.atNumber);
-    } else {
+    if (!swap) {
+      this.bannerText.textContent = '';
       delete this.banner.dataset.cycle;
+      delete this.banner.dataset.beats;
+      return;
+    }
+    const cycle = swap.atNumber;
+    const shown = Number.isInteger(cycle) ? String(cycle) : cycle.toFixed(2);
+    this.bannerText.textContent =
+      beats === null
+        ? `Pending until cycle ${shown}`
+        : `Lands in ${beats} ${beats === 1 ? 'beat' : 'beats'} (cycle ${shown})`;
+    this.banner.dataset.cycle = String(cycle);
+    if (beats === null) {
+      delete this.banner.dataset.beats;
+    } else {
+      this.banner.dataset.beats = String(beats);
     }
   }
 

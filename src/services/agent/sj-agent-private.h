@@ -90,6 +90,7 @@ struct _SjAgent
 
   SjSkillRegistry *skills;       /* nullable: no skills then */
   GPtrArray      *pending_pins;  /* names pinned before the session exists */
+  GPtrArray      *notes;         /* what the musician did, for the model's next message */
 };
 
 /* sj-agent.c: the signals and properties are its own; the other parts

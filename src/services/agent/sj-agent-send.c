@@ -40,6 +40,41 @@ _sj_agent_add_system_message (SjAgent    *self,
     _sj_agent_emit_message_added (self, id, SJ_HISTORY_ROLE_SYSTEM);
 }
 
+/**
+ * sj_agent_add_note:
+ * @transcript: (nullable): the line the chat shows, in the musician's language
+ * @for_model: (nullable): what the model is told with the next message
+ *
+ * Something the musician did outside the chat that the agent must know,
+ * such as canceling its change before it landed or pressing Panic: a line
+ * of the app's own in the transcript, and a note the model gets with the
+ * next message (after a turn under way, which has its own tool results).
+ */
+void
+sj_agent_add_note (SjAgent    *self,
+                   const char *transcript,
+                   const char *for_model)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert (SJ_IS_AGENT (self));
+
+  if (transcript != NULL)
+    {
+      if (_sj_agent_ensure_session (self, transcript, &error))
+        _sj_agent_add_system_message (self, self->session_id, transcript);
+      else
+        g_warning ("Could not store a note: %s", error->message);
+    }
+
+  if (for_model != NULL)
+    {
+      if (self->notes == NULL)
+        self->notes = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (self->notes, g_strdup (for_model));
+    }
+}
+
 void
 _sj_agent_turn_free (SjAgentTurn *turn)
 {
@@ -164,6 +199,11 @@ read_code_cb (GObject      *object,
   if (hash != NULL && g_strcmp0 (hash, self->known_hash) == 0)
     text = NULL;
   skills_text = _sj_agent_skills_begin_turn (self, turn);
+  /* What the musician did since the last message (canceled a change,
+   * pressed Panic), before the message itself. */
+  for (guint i = 0; self->notes != NULL && i < self->notes->len; i++)
+    sj_agent_context_add_note (turn->context, g_ptr_array_index (self->notes, i));
+  g_clear_pointer (&self->notes, g_ptr_array_unref);
   sj_agent_context_add_user (turn->context, turn->text, envelope_text, text, hash, skills_text);
   if (hash != NULL && turn->context == self->context)
     {

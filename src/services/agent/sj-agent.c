@@ -156,6 +156,7 @@ sj_agent_finalize (GObject *object)
   g_clear_pointer (&self->context, sj_agent_context_free);
   g_free (self->known_hash);
   g_clear_pointer (&self->pending_pins, g_ptr_array_unref);
+  g_clear_pointer (&self->notes, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sj_agent_parent_class)->finalize (object);
 }

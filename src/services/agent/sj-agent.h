@@ -101,6 +101,9 @@ gboolean        sj_agent_send_finish        (SjAgent              *self,
                                              GAsyncResult         *result,
                                              GError              **error);
 void            sj_agent_stop               (SjAgent              *self);
+void            sj_agent_add_note           (SjAgent              *self,
+                                             const char           *transcript,
+                                             const char           *for_model);
 
 void            sj_agent_set_skills         (SjAgent              *self,
                                              SjSkillRegistry      *skills);

@@ -395,8 +395,17 @@ swap_changed_cb (SjChangeVerifier *self,
       self->check->landed = TRUE;
       g_signal_emit (self, signals[CHANGED], 0, cycle, "listening", "listening to the new code");
     }
-  else if (g_str_equal (state, "superseded") || g_str_equal (state, "canceled"))
-    drop_check (self, "the change never played: it was replaced or canceled before its boundary");
+  else if (g_str_equal (state, "canceled"))
+    {
+      g_autoptr(Check) check = g_steal_pointer (&self->check);
+      g_autofree char *message = g_strdup_printf ("the musician canceled this change before its boundary "
+                                                  "(cycle %g): it never played, and the music and the code "
+                                                  "are as they were before it", cycle);
+
+      conclude (self, check->hash, check->boundary, verdict_new ("canceled", message, check->boundary));
+    }
+  else if (g_str_equal (state, "superseded"))
+    drop_check (self, "the change never played: it was replaced before its boundary");
 }
 
 static void

@@ -15,7 +15,7 @@
 
 #include "sj-change.h"
 
-static const char * const quantize_names[] = { "next_cycle", "next_bar", "bars" };
+static const char * const quantize_names[] = { "next_cycle", "next_bar", "bars", "next_beat" };
 
 const char *
 sj_quantize_to_string (SjQuantize quantize)
@@ -118,7 +118,7 @@ parse_policy (JsonObject      *policy,
       if (!known)
         {
           *out_rejection = input_rejection (SJ_CHANGE_REJECTION_INVALID_INPUT,
-                                            "“policy.quantize” must be \"next_cycle\", \"next_bar\" or \"bars\".",
+                                            "“policy.quantize” must be \"next_beat\", \"next_cycle\", \"next_bar\" or \"bars\".",
                                             "policy.quantize");
           return FALSE;
         }

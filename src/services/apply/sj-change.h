@@ -16,6 +16,7 @@ typedef enum
   SJ_QUANTIZE_NEXT_CYCLE,
   SJ_QUANTIZE_NEXT_BAR,
   SJ_QUANTIZE_BARS,
+  SJ_QUANTIZE_NEXT_BEAT,   /* a beat is a quarter of a cycle (swap.mjs) */
 } SjQuantize;
 
 /* When and how a validated change lands. */

@@ -177,3 +177,34 @@ sj_timeline_step_back (SjTimeline *self)
   self->cursor = current->parent;
   g_signal_emit (self, signals[CHANGED], 0);
 }
+
+/**
+ * sj_timeline_forget:
+ * @cycle: the boundary of a change that never played
+ *
+ * A change pushed when it was scheduled for @cycle was canceled before its
+ * boundary: the timeline goes back to what it was, as if it had never
+ * been pushed (the newest snapshot only: a snapshot something else was
+ * built on stays).
+ *
+ * Returns: whether a snapshot was forgotten
+ */
+gboolean
+sj_timeline_forget (SjTimeline *self,
+                    double      cycle)
+{
+  const SjSnapshot *current;
+
+  g_assert (SJ_IS_TIMELINE (self));
+
+  if (self->snapshots->len == 0 || self->cursor != self->snapshots->len - 1)
+    return FALSE;
+  current = g_ptr_array_index (self->snapshots, self->cursor);
+  if (current->cycle != cycle || current->parent < 0)
+    return FALSE;
+
+  self->cursor = current->parent;
+  g_ptr_array_remove_index (self->snapshots, self->snapshots->len - 1);
+  g_signal_emit (self, signals[CHANGED], 0);
+  return TRUE;
+}

@@ -35,5 +35,7 @@ const SjSnapshot *sj_timeline_get          (SjTimeline  *self,
                                             guint        position);
 const SjSnapshot *sj_timeline_get_undo_target (SjTimeline *self);
 void              sj_timeline_step_back    (SjTimeline  *self);
+gboolean          sj_timeline_forget       (SjTimeline  *self,
+                                            double       cycle);
 
 G_END_DECLS

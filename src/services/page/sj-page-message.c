@@ -34,7 +34,13 @@ static const struct {
   { "midi-in", SJ_PAGE_MESSAGE_MIDI_IN },
   { "levels", SJ_PAGE_MESSAGE_LEVELS },
   { "nothing-to-play", SJ_PAGE_MESSAGE_NOTHING_TO_PLAY },
+  { "countdown", SJ_PAGE_MESSAGE_COUNTDOWN },
+  { "action", SJ_PAGE_MESSAGE_ACTION },
 };
+
+/* What the page's own controls may ask the app to do (the pending change's
+ * Cancel button in the editor, swap.mjs). */
+static const char * const page_actions[] = { "cancel-change", NULL };
 
 /* What can happen to a quantized swap (data/web/src/swap.mjs). */
 static const char * const swap_states[] = { "scheduled", "applied", "superseded", "canceled", NULL };
@@ -535,6 +541,23 @@ parse_body (SjPageMessage  *message,
       if (!g_strv_contains (swap_states, message->text))
         return invalid (error, "state", "scheduled, applied, superseded or canceled");
       return get_number (object, "cycle", 0, 1e12, &message->cycle, error);
+
+    case SJ_PAGE_MESSAGE_COUNTDOWN:
+      if (!get_number (object, "cycle", 0, 1e12, &message->cycle, error) ||
+          !get_number (object, "beats", 0, 1e9, &number, error) ||
+          !get_number (object, "seconds", 0, 1e9, &message->seconds, error))
+        return FALSE;
+      if (number != floor (number))
+        return invalid (error, "beats", "a whole number");
+      message->beats = (int)number;
+      return TRUE;
+
+    case SJ_PAGE_MESSAGE_ACTION:
+      if (!get_string (object, "name", 64, &message->text, error))
+        return FALSE;
+      if (!g_strv_contains (page_actions, message->text))
+        return invalid (error, "name", "cancel-change");
+      return TRUE;
 
     case SJ_PAGE_MESSAGE_OUTPUT:
       return parse_output (message, object, error);

@@ -36,6 +36,8 @@ typedef enum
   SJ_PAGE_MESSAGE_MIDI_IN,
   SJ_PAGE_MESSAGE_LEVELS,
   SJ_PAGE_MESSAGE_NOTHING_TO_PLAY,
+  SJ_PAGE_MESSAGE_COUNTDOWN,
+  SJ_PAGE_MESSAGE_ACTION,
 } SjPageMessageType;
 
 /* What the page says about Strudel's scheduler. */
@@ -57,10 +59,13 @@ typedef struct
   gint64             id;        /* -1 when the page expects no reply */
   SjReplState        state;     /* STATE */
   SjLogLevel         level;     /* LOG */
-  char              *text;      /* LOG and EVAL_ERROR message, CODE code, SWAP state, OUTPUT kind, MIDI_IN port */
+  char              *text;      /* LOG and EVAL_ERROR message, CODE code, SWAP state, OUTPUT kind, MIDI_IN port,
+                                 * ACTION the action's name */
   int                line;      /* EVAL_ERROR, 0 when unknown */
   int                column;
-  double             cycle;     /* SWAP: the swap's boundary */
+  double             cycle;     /* SWAP and COUNTDOWN: the swap's boundary */
+  int                beats;     /* COUNTDOWN: beats left until the boundary is heard */
+  double             seconds;   /* COUNTDOWN: seconds left, by the page's audio clock */
   JsonObject        *object;    /* SOUNDS snapshot, READY versions, OUTPUT the whole message */
   SjLevelReport     *levels;    /* LEVELS */
 } SjPageMessage;
