@@ -146,7 +146,7 @@ schedule_swap_async (SjLiveTarget        *target,
         {
           json_object_set_string_member (answer, "status", "unavailable");
           json_object_set_string_member (answer, "message", "could not load");
-          g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
+          return_answer (task, answer);
           return;
         }
     }
