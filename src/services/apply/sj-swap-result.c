@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * The page's answer to a swap (window.sjBridge.scheduleSwap()), read once
+ * The page's answer to a swap (scheduleSwap() in app.mjs), read once
  * where it comes from the page into a typed SjSwapResult, so that the apply
  * pipeline, the window and the tests read fields rather than JSON members.
  * The four answers, each with what its readers need:
