@@ -309,7 +309,7 @@ sj_test_call_js (SjRepl     *repl,
   return node;
 }
 
-JsonObject *
+SjSwapResult *
 sj_test_schedule_swap (SjRepl     *repl,
                        const char *code,
                        const char *quantize,
@@ -319,7 +319,7 @@ sj_test_schedule_swap (SjRepl     *repl,
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  JsonObject *answer;
+  SjSwapResult *answer;
 
   sj_repl_schedule_swap_async (repl, code, quantize, bars, bar_cycles, auto_start, FALSE, NULL,
                                sj_test_store_result_cb, &result);

@@ -73,7 +73,7 @@ void          sj_test_click           (GtkWidget     *button);
 gboolean      sj_test_has_focus_within (GtkWidget    *widget);
 JsonNode     *sj_test_call_js         (SjRepl        *repl,
                                        const char    *body);
-JsonObject   *sj_test_schedule_swap   (SjRepl        *repl,
+SjSwapResult *sj_test_schedule_swap   (SjRepl        *repl,
                                        const char    *code,
                                        const char    *quantize,
                                        guint          bars,

@@ -215,19 +215,19 @@ sj_test_swap_schedule (SjRepl      *repl,
                        double      *cps,
                        double      *cps_at_apply)
 {
-  g_autoptr(JsonObject) answer = sj_test_schedule_swap (repl, code, quantize, bars, bar_cycles, FALSE);
+  g_autoptr(SjSwapResult) answer = sj_test_schedule_swap (repl, code, quantize, bars, bar_cycles, FALSE);
   double at;
 
-  g_assert_cmpstr (json_object_get_string_member (answer, "status"), ==, "scheduled");
-  at = json_object_get_double_member (answer, "applyAtCycle");
+  g_assert_cmpint (answer->status, ==, SJ_SWAP_SCHEDULED);
+  at = answer->apply_at_cycle;
   g_assert_cmpfloat (at, ==, floor (at));
-  g_assert_cmpfloat (json_object_get_double_member (answer, "inSeconds"), >=, 0);
+  g_assert_cmpfloat (answer->in_seconds, >=, 0);
   if (in_seconds != NULL)
-    *in_seconds = json_object_get_double_member (answer, "inSeconds");
+    *in_seconds = answer->in_seconds;
   if (cps != NULL)
-    *cps = json_object_get_double_member (answer, "cps");
+    *cps = answer->cps;
   if (cps_at_apply != NULL)
-    *cps_at_apply = json_object_get_double_member (answer, "cpsAtApply");
+    *cps_at_apply = answer->cps_at_apply;
 
   return at;
 }

@@ -77,6 +77,21 @@ fetch_code_finish (SjLiveTarget  *target,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* The fake page answers as the page does, in JSON, read as the page's is. */
+static void
+return_answer (GTask      *task,
+               JsonObject *answer)
+{
+  GError *error = NULL;
+  SjSwapResult *swap = sj_swap_result_new_from_json (answer, &error);
+
+  json_object_unref (answer);
+  if (swap == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, swap, (GDestroyNotify) sj_swap_result_free);
+}
+
 static void
 schedule_swap_async (SjLiveTarget        *target,
                      const char          *code,
@@ -100,7 +115,7 @@ schedule_swap_async (SjLiveTarget        *target,
     {
       json_object_set_string_member (answer, "status", "error");
       json_object_set_string_member (answer, "message", self->evaluation_error);
-      g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
+      return_answer (task, answer);
       return;
     }
 
@@ -131,7 +146,7 @@ schedule_swap_async (SjLiveTarget        *target,
         {
           json_object_set_string_member (answer, "status", "unavailable");
           json_object_set_string_member (answer, "message", "could not load");
-          g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
+          return_answer (task, answer);
           return;
         }
     }
@@ -143,10 +158,11 @@ schedule_swap_async (SjLiveTarget        *target,
   json_object_set_string_member (answer, "status", "scheduled");
   json_object_set_double_member (answer, "applyAtCycle", 13);
   json_object_set_double_member (answer, "inSeconds", 0.5);
-  g_task_return_pointer (task, answer, (GDestroyNotify) json_object_unref);
+  json_object_set_double_member (answer, "cps", 1);
+  return_answer (task, answer);
 }
 
-static JsonObject *
+static SjSwapResult *
 schedule_swap_finish (SjLiveTarget  *target,
                       GAsyncResult  *result,
                       GError       **error)

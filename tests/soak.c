@@ -166,12 +166,11 @@ change_cb (GObject      *object,
            gpointer      user_data)
 {
   Soak *soak = user_data;
-  g_autoptr(JsonObject) outcome = NULL;
+  g_autoptr(SjSwapResult) outcome = NULL;
   g_autoptr(GError) error = NULL;
 
   outcome = sj_repl_schedule_swap_finish (SJ_REPL (object), result, &error);
-  if (outcome == NULL || !g_str_equal (json_object_get_string_member_with_default (outcome, "status", "error"),
-                                       "scheduled"))
+  if (outcome == NULL || outcome->status != SJ_SWAP_SCHEDULED)
     {
       soak->failed_changes++;
       g_printerr ("soak: change %u failed: %s\n", soak->changes, error ? error->message : "evaluation error");

@@ -125,12 +125,12 @@ test_rejected_code_keeps_pattern (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (broken); i++)
     {
-      g_autoptr(JsonObject) answer = sj_test_schedule_swap (repl, broken[i], "next_cycle", 0, 4, FALSE);
+      g_autoptr(SjSwapResult) answer = sj_test_schedule_swap (repl, broken[i], "next_cycle", 0, 4, FALSE);
       g_autofree char *code_after = NULL;
 
-      g_assert_cmpstr (json_object_get_string_member (answer, "status"), ==, "error");
-      g_test_message ("rejected: %s", json_object_get_string_member (answer, "message"));
-      g_assert_cmpstr (json_object_get_string_member (answer, "message"), !=, "");
+      g_assert_cmpint (answer->status, ==, SJ_SWAP_ERROR);
+      g_test_message ("rejected: %s", answer->message);
+      g_assert_cmpstr (answer->message, !=, "");
       g_assert_cmpint (pattern_id (repl), ==, id_before);
       code_after = sj_test_fetch_code (repl);
       g_assert_cmpstr (code_after, ==, code_before);
@@ -321,8 +321,8 @@ static void
 test_stopped_applies_at_once (void)
 {
   g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (SjTestSwapChange));
-  g_autoptr(JsonObject) answer = NULL;
-  g_autoptr(JsonObject) started = NULL;
+  g_autoptr(SjSwapResult) answer = NULL;
+  g_autoptr(SjSwapResult) started = NULL;
   SjRepl *repl = _sj_window_get_repl (sj_test_open_window ());
   g_autofree char *code = NULL;
   g_autofree char *code_before = NULL;
@@ -338,9 +338,9 @@ test_stopped_applies_at_once (void)
 
   answer = sj_test_schedule_swap (repl, "setcps(1.5)\n" "note(\"e3*8\").s(\"triangle\").decay(.05).sustain(0).gain(.05)",
                                   "next_bar", 0, 4, FALSE);
-  g_assert_cmpstr (json_object_get_string_member (answer, "status"), ==, "applied");
-  g_assert_cmpfloat (json_object_get_double_member (answer, "applyAtCycle"), ==, 0);
-  g_assert_cmpfloat (json_object_get_double_member (answer, "cps"), ==, 1.5);
+  g_assert_cmpint (answer->status, ==, SJ_SWAP_APPLIED);
+  g_assert_cmpfloat (answer->apply_at_cycle, ==, 0);
+  g_assert_cmpfloat (answer->cps, ==, 1.5);
   sj_test_swap_wait_for_change (changes, "applied", 0);
   g_assert_cmpint (pattern_id (repl), !=, id_before);
   code = sj_test_fetch_code (repl);
@@ -362,7 +362,7 @@ test_stopped_applies_at_once (void)
 
   /* With autoStart, it plays. */
   started = sj_test_schedule_swap (repl, sj_test_swap_voice_a.code, "next_cycle", 0, 4, TRUE);
-  g_assert_cmpstr (json_object_get_string_member (started, "status"), ==, "applied");
+  g_assert_cmpint (started->status, ==, SJ_SWAP_APPLIED);
   sj_test_spin_until (is_playing, repl, "playback to start");
   sj_test_swap_wait_for_cycle (repl, 1);
 

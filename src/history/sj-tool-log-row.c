@@ -27,7 +27,7 @@
 #include "sj-redact.h"
 #include "sj-tool-call-details.h"
 #include "sj-tool-log-row-private.h"
-#include "sj-tool-log-summary.h"
+#include "sj-tool-summary.h"
 
 struct _SjToolLogRow
 {
@@ -144,8 +144,8 @@ build_json_view (const char       *json,
 static void
 build_details (SjToolLogRow *self)
 {
-  g_autofree char *input = sj_tool_log_pretty_json (self->arguments);
-  g_autofree char *output = sj_tool_log_pretty_json (self->result);
+  g_autofree char *input = sj_tool_summary_pretty_json (self->arguments);
+  g_autofree char *output = sj_tool_summary_pretty_json (self->result);
   GtkWidget *details = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *input_header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
@@ -218,7 +218,7 @@ build_header (SjToolLogRow *self)
   GtkWidget *icon = gtk_image_new_from_icon_name (status_specs[self->status].icon_name);
   GtkWidget *name = gtk_label_new (self->name);
   GtkWidget *summary = gtk_label_new (self->summary);
-  g_autofree char *duration_text = sj_tool_log_duration (self->duration_ms);
+  g_autofree char *duration_text = sj_tool_summary_duration (self->duration_ms);
   GtkWidget *duration = gtk_label_new (duration_text);
 
   gtk_widget_add_css_class (icon, status_specs[self->status].css_class);
@@ -370,7 +370,7 @@ sj_tool_log_row_new (const SjHistoryToolCall *call)
   self->result = g_strdup (call->result);
   self->status = call->status;
   self->duration_ms = call->duration_ms;
-  summary = sj_tool_log_summary (call);
+  summary = sj_tool_summary_line (call);
   self->summary = sj_redact (summary);
 
   self->expander = GTK_EXPANDER (gtk_expander_new (NULL));
@@ -461,8 +461,8 @@ sj_tool_log_row_get_copy_text (SjToolLogRow *self)
 
   g_assert (SJ_IS_TOOL_LOG_ROW (self));
 
-  input = sj_tool_log_pretty_json (self->arguments);
-  output = sj_tool_log_pretty_json (self->result);
+  input = sj_tool_summary_pretty_json (self->arguments);
+  output = sj_tool_summary_pretty_json (self->result);
   text = g_strdup_printf ("%s (%s)\n\n%s\n%s\n\n%s\n%s\n",
                           self->name, _(status_specs[self->status].title),
                           _("Input"), input,

@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "sj-js-call.h"
 #include "sj-repl-private.h"
 
@@ -323,77 +325,37 @@ sj_repl_schedule_swap_async (SjRepl              *self,
                 SJ_REPL_DEFAULT_TIMEOUT_MS, cancellable, callback, user_data, sj_repl_schedule_swap_async);
 }
 
-static gboolean
-member_is (JsonObject *object,
-           const char *name,
-           GType       type)
-{
-  JsonNode *node = json_object_get_member (object, name);
-  GType held;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-
-  held = json_node_get_value_type (node);
-  if (type == G_TYPE_DOUBLE)
-    return held == G_TYPE_DOUBLE || held == G_TYPE_INT64;
-
-  return held == type;
-}
-
-/* The four answers scheduleSwap() gives, each with what its readers need. */
-static gboolean
-swap_result_is_valid (JsonObject *answer)
-{
-  const char *status;
-  JsonNode *sounds;
-
-  if (!member_is (answer, "status", G_TYPE_STRING))
-    return FALSE;
-
-  status = json_object_get_string_member (answer, "status");
-  if (g_str_equal (status, "error"))
-    return member_is (answer, "message", G_TYPE_STRING);
-  if (g_str_equal (status, "unavailable"))
-    return member_is (answer, "message", G_TYPE_STRING) &&
-           (sounds = json_object_get_member (answer, "sounds")) != NULL && JSON_NODE_HOLDS_OBJECT (sounds);
-
-  return (g_str_equal (status, "scheduled") || g_str_equal (status, "applied")) &&
-         member_is (answer, "applyAtCycle", G_TYPE_DOUBLE) &&
-         member_is (answer, "inSeconds", G_TYPE_DOUBLE) &&
-         member_is (answer, "cps", G_TYPE_DOUBLE);
-}
-
 /**
  * sj_repl_schedule_swap_finish:
  *
- * A @code that fails to evaluate is not an error here: it is an answer with
- * status "error", and the music is left exactly as it was. @error is only
- * set when the page could not be asked (not ready, timeout, cancelled).
+ * A @code that fails to evaluate is not an error here: it is a result with
+ * status %SJ_SWAP_ERROR, and the music is left exactly as it was. @error is
+ * only set when the page could not be asked (not ready, timeout, cancelled)
+ * or answered something that is not a swap result (sj-swap-result.c says
+ * what the page answers).
  *
- * Returns: (transfer full): `{status: "scheduled", applyAtCycle, inSeconds,
- *   cps, cpsAtApply, id}`, `{status: "applied", applyAtCycle: 0, inSeconds:
- *   0, cps, id}` when nothing was playing, `{status: "error", message}`, or
- *   (with @refuse_unavailable) `{status: "unavailable", message, sounds:
- *   {failed, failures: [{name, reason}], …}}` when a sound failed to load
+ * Returns: (transfer full): the page's answer, read and checked
  */
-JsonObject *
+SjSwapResult *
 sj_repl_schedule_swap_finish (SjRepl        *self,
                               GAsyncResult  *result,
                               GError       **error)
 {
   g_autoptr(JsonNode) node = _sj_repl_call_finish (self, result, sj_repl_schedule_swap_async, error);
+  g_autoptr(GError) invalid = NULL;
+  SjSwapResult *swap;
 
   if (node == NULL || !sj_json_node_is (node, JSON_NODE_OBJECT, "a swap result", error))
     return NULL;
 
-  if (!swap_result_is_valid (json_node_get_object (node)))
+  if ((swap = sj_swap_result_new_from_json (json_node_get_object (node), &invalid)) == NULL)
     {
-      sj_json_node_is (NULL, JSON_NODE_OBJECT, "a swap result", error);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("The Strudel page answered with something other than a swap result: %s"), invalid->message);
       return NULL;
     }
 
-  return json_node_dup_object (node);
+  return swap;
 }
 
 /**

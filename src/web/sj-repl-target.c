@@ -142,12 +142,12 @@ schedule_swap_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   GError *error = NULL;
-  JsonObject *swap = sj_repl_schedule_swap_finish (SJ_REPL (object), result, &error);
+  SjSwapResult *swap = sj_repl_schedule_swap_finish (SJ_REPL (object), result, &error);
 
   if (swap == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, swap, (GDestroyNotify)json_object_unref);
+    g_task_return_pointer (task, swap, (GDestroyNotify)sj_swap_result_free);
 }
 
 static void
@@ -171,7 +171,7 @@ sj_repl_target_schedule_swap_async (SjLiveTarget        *target,
                                schedule_swap_cb, g_task_new (self, cancellable, callback, user_data));
 }
 
-static JsonObject *
+static SjSwapResult *
 sj_repl_target_schedule_swap_finish (SjLiveTarget  *target,
                                      GAsyncResult  *result,
                                      GError       **error)

@@ -11,6 +11,7 @@
 #include "sj-page-message.h"
 #include "sj-remote-samples.h"
 #include "sj-sound-cache.h"
+#include "sj-swap-result.h"
 #include "sj-user-samples.h"
 
 G_BEGIN_DECLS
@@ -102,7 +103,7 @@ void               sj_repl_schedule_swap_async     (SjRepl               *self,
                                                     GCancellable         *cancellable,
                                                     GAsyncReadyCallback   callback,
                                                     gpointer              user_data);
-JsonObject        *sj_repl_schedule_swap_finish    (SjRepl               *self,
+SjSwapResult      *sj_repl_schedule_swap_finish    (SjRepl               *self,
                                                     GAsyncResult         *result,
                                                     GError              **error);
 void               sj_repl_cancel_swap_async       (SjRepl               *self,

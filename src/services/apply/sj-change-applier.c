@@ -205,16 +205,13 @@ _sj_change_applier_propagate_or_reject (GTask             *task,
 }
 
 static SjChangeResult *
-success (ApplyData  *apply,
-         JsonObject *swap)
+success (ApplyData          *apply,
+         const SjSwapResult *swap)
 {
-  const char *status = json_object_get_string_member (swap, "status");
   SjChangeResult *result;
 
-  result = sj_change_result_new_landing (g_str_equal (status, "applied") ? SJ_CHANGE_STATUS_APPLIED : SJ_CHANGE_STATUS_SCHEDULED,
-                                         json_object_get_double_member_with_default (swap, "applyAtCycle", 0),
-                                         json_object_get_double_member_with_default (swap, "inSeconds", 0),
-                                         apply->hash);
+  result = sj_change_result_new_landing (swap->status == SJ_SWAP_APPLIED ? SJ_CHANGE_STATUS_APPLIED : SJ_CHANGE_STATUS_SCHEDULED,
+                                         swap->apply_at_cycle, swap->in_seconds, apply->hash);
   sj_change_report_read_dry_run (apply->report, &result->dry_run);
   result->sounds.ready = g_steal_pointer (&apply->sounds.ready);
   result->sounds.loading = g_steal_pointer (&apply->sounds.loading);
@@ -228,8 +225,8 @@ success (ApplyData  *apply,
  * download that failed, a body that is not a sound), and the change would
  * have played silence where it plays. Nothing changed. */
 static SjChangeResult *
-refusal (SjChangeApplier *self,
-         JsonObject      *swap)
+refusal (SjChangeApplier    *self,
+         const SjSwapResult *swap)
 {
   g_autoptr(GPtrArray) unavailable = g_ptr_array_new_with_free_func ((GDestroyNotify) sj_change_unknown_name_free);
   g_autofree char *which = sj_change_sounds_read_refusal (swap, self->sound_cache, self->knowledge, unavailable);
@@ -254,9 +251,8 @@ swap_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   SjChangeApplier *self = g_task_get_source_object (task);
   ApplyData *apply = g_task_get_task_data (task);
-  g_autoptr(JsonObject) swap = NULL;
+  g_autoptr(SjSwapResult) swap = NULL;
   GError *error = NULL;
-  const char *status;
 
   swap = sj_live_target_schedule_swap_finish (SJ_LIVE_TARGET (object), result, &error);
   if (swap == NULL)
@@ -266,33 +262,29 @@ swap_cb (GObject      *object,
       return;
     }
 
-  status = json_object_get_string_member_with_default (swap, "status", "error");
-  if (g_str_equal (status, "unavailable"))
+  if (swap->status == SJ_SWAP_UNAVAILABLE)
     {
       _sj_change_applier_reject (g_steal_pointer (&task), refusal (self, swap));
       return;
     }
-  if (!g_str_equal (status, "scheduled") && !g_str_equal (status, "applied"))
+  if (swap->status == SJ_SWAP_ERROR)
     {
-      const char *message = json_object_get_string_member_with_default (swap, "message",
-                                                                        "The page could not evaluate the code.");
-
       _sj_change_applier_reject (g_steal_pointer (&task),
                                  sj_change_result_new_rejected (SJ_CHANGE_PHASE_RUNTIME,
                                                                 SJ_CHANGE_REJECTION_LIVE_EVALUATION_FAILED,
-                                                                message, NULL));
+                                                                swap->message != NULL ? swap->message
+                                                                                      : "The page could not evaluate the code.",
+                                                                NULL));
       return;
     }
 
   if (apply->undo)
     sj_timeline_step_back (self->timeline);
   else
-    sj_timeline_push (self->timeline, apply->code,
-                      json_object_get_double_member_with_default (swap, "applyAtCycle", 0), apply->source);
+    sj_timeline_push (self->timeline, apply->code, swap->apply_at_cycle, apply->source);
 
   g_signal_emit (self, signals[LANDING], 0, apply->current, apply->code, apply->hash,
-                 json_object_get_double_member_with_default (swap, "applyAtCycle", 0),
-                 g_str_equal (status, "applied"), apply->source);
+                 swap->apply_at_cycle, swap->status == SJ_SWAP_APPLIED, apply->source);
   g_task_return_pointer (task, success (apply, swap), (GDestroyNotify) sj_change_result_unref);
 }
 

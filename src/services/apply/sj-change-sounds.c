@@ -258,41 +258,32 @@ sj_change_sounds_classify (SjChangeSounds *sounds,
 
 /**
  * sj_change_sounds_read_page:
- * @swap: the page's answer to the swap, with its "sounds":
- *   {ready, loaded, failed, late, ms} (preload.mjs)
+ * @swap: the page's answer to the swap
  *
  * Adds what the page saw while it loaded the change's sounds: which
  * failed, which it stopped waiting for, and how long it waited.
  */
 void
-sj_change_sounds_read_page (SjChangeSounds *sounds,
-                            JsonObject     *swap)
+sj_change_sounds_read_page (SjChangeSounds     *sounds,
+                            const SjSwapResult *swap)
 {
-  JsonNode *node;
-  JsonObject *page;
-
   g_return_if_fail (sounds != NULL);
   g_return_if_fail (swap != NULL);
 
-  node = json_object_get_member (swap, "sounds");
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  if (!swap->has_sounds)
     return;
-  page = json_node_get_object (node);
 
   g_strfreev (sounds->failed);
   g_strfreev (sounds->late);
-  sounds->failed = labels (page, "failed");
-  sounds->late = labels (page, "late");
-  node = json_object_get_member (page, "ms");
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-      (json_node_get_value_type (node) == G_TYPE_INT64 || json_node_get_value_type (node) == G_TYPE_DOUBLE))
-    sounds->load_ms = json_node_get_double (node);
+  sounds->failed = g_strdupv (swap->failed);
+  sounds->late = g_strdupv (swap->late);
+  if (!isnan (swap->load_ms))
+    sounds->load_ms = swap->load_ms;
 }
 
 /**
  * sj_change_sounds_read_refusal:
- * @swap: the page's answer {status: "unavailable", sounds: {failed,
- *   failures: [{name, reason}]}} to a swap it refused
+ * @swap: the page's answer (%SJ_SWAP_UNAVAILABLE) to a swap it refused
  * @cache: (nullable): the sound cache, for alternatives that play now
  * @unavailable: (element-type SjChangeUnknownName): filled with each sound
  *   that failed, once ("piano:0", however many of its files failed), with
@@ -302,49 +293,28 @@ sj_change_sounds_read_page (SjChangeSounds *sounds,
  *   rejection's message
  */
 char *
-sj_change_sounds_read_refusal (JsonObject   *swap,
-                               SjSoundCache *cache,
-                               SjKnowledge  *knowledge,
-                               GPtrArray    *unavailable)
+sj_change_sounds_read_refusal (const SjSwapResult *swap,
+                               SjSoundCache       *cache,
+                               SjKnowledge        *knowledge,
+                               GPtrArray          *unavailable)
 {
   g_autoptr(GString) summary = g_string_new (NULL);
-  g_auto(GStrv) failed = NULL;
-  JsonNode *node;
-  JsonObject *page;
-  JsonArray *failures;
+  const char * const *failed;
   SjSoundLibrary *library;
 
   g_return_val_if_fail (swap != NULL, NULL);
   g_return_val_if_fail (unavailable != NULL, NULL);
 
-  node = json_object_get_member (swap, "sounds");
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return g_strdup ("");
-  page = json_node_get_object (node);
-  node = json_object_get_member (page, "failures");
-  failures = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-  failed = labels (page, "failed");
+  failed = (const char * const *) swap->failed;
   library = cache != NULL ? sj_sound_cache_get_library (cache) : NULL;
 
   for (guint i = 0; failed[i] != NULL; i++)
     {
       g_autofree char *name = g_strndup (failed[i], strcspn (failed[i], ":"));
       const SjLibrarySound *sound = library != NULL ? sj_sound_library_lookup (library, name) : NULL;
-      const char *reason = NULL;
+      const char *reason = sj_swap_result_get_reason (swap, failed[i]);
       SjChangeUnknownName *entry;
       guint before = unavailable->len;
-
-      for (guint k = 0; failures != NULL && k < json_array_get_length (failures); k++)
-        {
-          JsonNode *element = json_array_get_element (failures, k);
-
-          if (JSON_NODE_HOLDS_OBJECT (element) &&
-              g_strcmp0 (sj_json_object_get_string (json_node_get_object (element), "name"), failed[i]) == 0)
-            {
-              reason = sj_json_object_get_string (json_node_get_object (element), "reason");
-              break;
-            }
-        }
 
       if (cache != NULL)
         entry = unavailable_add (unavailable, failed[i], cache, knowledge, name,

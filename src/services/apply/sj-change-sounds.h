@@ -8,6 +8,7 @@
 #include "sj-change-result.h"
 #include "sj-knowledge.h"
 #include "sj-sound-cache.h"
+#include "sj-swap-result.h"
 
 G_BEGIN_DECLS
 
@@ -16,11 +17,11 @@ void sj_change_sounds_classify  (SjChangeSounds *sounds,
                                  SjSoundCache   *cache,
                                  SjKnowledge    *knowledge,
                                  GPtrArray      *unavailable);
-void sj_change_sounds_read_page (SjChangeSounds *sounds,
-                                 JsonObject     *swap);
-char *sj_change_sounds_read_refusal (JsonObject   *swap,
-                                     SjSoundCache *cache,
-                                     SjKnowledge  *knowledge,
-                                     GPtrArray    *unavailable);
+void sj_change_sounds_read_page (SjChangeSounds     *sounds,
+                                 const SjSwapResult *swap);
+char *sj_change_sounds_read_refusal (const SjSwapResult *swap,
+                                     SjSoundCache       *cache,
+                                     SjKnowledge        *knowledge,
+                                     GPtrArray          *unavailable);
 
 G_END_DECLS

@@ -67,9 +67,9 @@ sj_live_target_schedule_swap_async (SjLiveTarget        *self,
   SJ_LIVE_TARGET_GET_IFACE (self)->schedule_swap_async (self, code, policy, cancellable, callback, user_data);
 }
 
-/* Returns: (transfer full): `{status: "scheduled" | "applied",
- * applyAtCycle, inSeconds}` or `{status: "error", message}` */
-JsonObject *
+/* Returns: (transfer full): what the target did with the code; an
+ * evaluation error is a result, not @error */
+SjSwapResult *
 sj_live_target_schedule_swap_finish (SjLiveTarget  *self,
                                      GAsyncResult  *result,
                                      GError       **error)

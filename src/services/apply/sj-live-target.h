@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-change.h"
+#include "sj-swap-result.h"
 
 G_BEGIN_DECLS
 
@@ -45,9 +46,9 @@ struct _SjLiveTargetInterface
                                        GCancellable        *cancellable,
                                        GAsyncReadyCallback  callback,
                                        gpointer             user_data);
-  JsonObject *(*schedule_swap_finish) (SjLiveTarget        *self,
-                                       GAsyncResult        *result,
-                                       GError             **error);
+  SjSwapResult *(*schedule_swap_finish) (SjLiveTarget   *self,
+                                         GAsyncResult   *result,
+                                         GError        **error);
   void        (*get_transport)        (SjLiveTarget        *self,
                                        SjTransport         *transport);
 };
@@ -65,9 +66,9 @@ void        sj_live_target_schedule_swap_async  (SjLiveTarget        *self,
                                                  GCancellable        *cancellable,
                                                  GAsyncReadyCallback  callback,
                                                  gpointer             user_data);
-JsonObject *sj_live_target_schedule_swap_finish (SjLiveTarget        *self,
-                                                 GAsyncResult        *result,
-                                                 GError             **error);
+SjSwapResult *sj_live_target_schedule_swap_finish (SjLiveTarget   *self,
+                                                   GAsyncResult   *result,
+                                                   GError        **error);
 void        sj_live_target_get_transport        (SjLiveTarget        *self,
                                                  SjTransport         *transport);
 

@@ -1,8 +1,11 @@
-/* sj-tool-log-summary.c
+/* sj-tool-summary.c
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * The text of a tool log row: the one line that says what a call did
+ * What a tool call did, in words for people: the one line a tool log row
+ * shows under the tool's name. The agent's tools are named here and in
+ * sj-agent-tools*.c only; the widgets ask this file and never compare a
+ * tool's name. The line says what a call did
  * ("scheduled for cycle 13", "read 12 lines", the query asked), its
  * duration, and its arguments and result as pretty JSON. Everything comes
  * out redacted: the history is redacted when written, but a row must not
@@ -18,7 +21,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-json.h"
-#include "sj-tool-log-summary.h"
+#include "sj-tool-summary.h"
 #include "sj-redact.h"
 
 /* Returns: (transfer full) (nullable): @text's top-level object, or %NULL
@@ -220,13 +223,13 @@ summarize_skills_list (JsonObject *result)
 }
 
 /**
- * sj_tool_log_summary:
+ * sj_tool_summary_line:
  *
  * Returns: (transfer full): one line saying what @call did, "" when there
  *   is nothing to say beyond its name and status
  */
 char *
-sj_tool_log_summary (const SjHistoryToolCall *call)
+sj_tool_summary_line (const SjHistoryToolCall *call)
 {
   g_autoptr(JsonObject) arguments = NULL;
   g_autoptr(JsonObject) result = NULL;
@@ -267,12 +270,12 @@ sj_tool_log_summary (const SjHistoryToolCall *call)
 }
 
 /**
- * sj_tool_log_duration:
+ * sj_tool_summary_duration:
  *
  * Returns: (transfer full): @duration_ms for people: "120 ms", "2.5 s"
  */
 char *
-sj_tool_log_duration (gint64 duration_ms)
+sj_tool_summary_duration (gint64 duration_ms)
 {
   if (duration_ms < 1000)
     /* TRANSLATORS: how long a tool call took, in milliseconds */
@@ -283,7 +286,7 @@ sj_tool_log_duration (gint64 duration_ms)
 }
 
 /**
- * sj_tool_log_pretty_json:
+ * sj_tool_summary_pretty_json:
  * @text: (nullable): JSON text as stored
  *
  * Text that is not JSON is shown as it is, redacted like the rest.
@@ -292,7 +295,7 @@ sj_tool_log_duration (gint64 duration_ms)
  *   for %NULL
  */
 char *
-sj_tool_log_pretty_json (const char *text)
+sj_tool_summary_pretty_json (const char *text)
 {
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonGenerator) generator = NULL;
