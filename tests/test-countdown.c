@@ -257,7 +257,7 @@ test_beats (void)
   SjRepl *repl = window->repl;
   g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (Tick));
   g_autoptr(GPtrArray) readings = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
-  g_autoptr(JsonObject) swap = NULL;
+  g_autoptr(SjSwapResult) swap = NULL;
   g_autoptr(JsonObject) recording = NULL;
   SjTestSwapEvent event = { 0 };
   double boundary, onset, boundary_time, cps;
@@ -274,9 +274,9 @@ test_beats (void)
 
   /* Two cycles or more ahead: eight beats or more to count. */
   swap = sj_test_schedule_swap (repl, sj_test_swap_voice_b.code, "bars", 1, 2, FALSE);
-  g_assert_cmpstr (json_object_get_string_member (swap, "status"), ==, "scheduled");
-  boundary = json_object_get_double_member (swap, "applyAtCycle");
-  cps = json_object_get_double_member (swap, "cps");
+  g_assert_cmpint (swap->status, ==, SJ_SWAP_SCHEDULED);
+  boundary = swap->apply_at_cycle;
+  cps = swap->cps;
   g_assert_cmpfloat (cps, ==, 1);
 
   /* The banner counts, and the countdown is read a few times on the way. */
@@ -504,7 +504,7 @@ test_cancel_buttons (void)
   g_autofree char *escaped = g_strescape (code_b, NULL);
   g_autofree char *hash = sj_code_hash (code_a);
   g_autofree char *args = NULL;
-  g_autoptr(JsonObject) swap = NULL;
+  g_autoptr(SjSwapResult) swap = NULL;
   g_autoptr(JsonNode) clicked = NULL;
   SjTestSwapEvent event = { 0 };
   CodeWait old_code = { repl, code_a };
@@ -518,7 +518,7 @@ test_cancel_buttons (void)
 
   /* The banner's Cancel. */
   swap = sj_test_schedule_swap (repl, code_b, "bars", 1, 4, FALSE);
-  g_assert_cmpstr (json_object_get_string_member (swap, "status"), ==, "scheduled");
+  g_assert_cmpint (swap->status, ==, SJ_SWAP_SCHEDULED);
   clicked = sj_test_call_js (repl, "const b = document.getElementById('sj-swap-cancel');"
                                    "if (!b || b.closest('[hidden]')) return false;"
                                    "b.click(); return b.getAttribute('aria-label');");
@@ -568,7 +568,7 @@ test_next_beat (void)
   SjWindow *window = open_window ();
   SjRepl *repl = window->repl;
   SjComposer *composer = sj_chat_panel_get_composer (window->chat_panel);
-  g_autoptr(JsonObject) swap = NULL;
+  g_autoptr(SjSwapResult) swap = NULL;
   g_autoptr(JsonObject) recording = NULL;
   g_autoptr(GPtrArray) calls = NULL;
   g_autofree char *fraction = NULL;
@@ -588,7 +588,7 @@ test_next_beat (void)
   sj_test_swap_record_events (repl, TRUE);
   g_signal_connect (repl, "swap-changed", G_CALLBACK (sj_test_swap_changed_cb), &event);
   swap = sj_test_schedule_swap (repl, sj_test_swap_voice_b.code, "next_beat", 1, 4, FALSE);
-  boundary = json_object_get_double_member (swap, "applyAtCycle");
+  boundary = swap->apply_at_cycle;
   g_assert_cmpfloat (boundary * BEATS_PER_CYCLE, ==, floor (boundary * BEATS_PER_CYCLE));
   g_assert_cmpfloat (boundary - sj_repl_get_state (repl)->cycle, <, 1);
   sj_test_spin_until (sj_test_swap_applied, &event, "the swap to land");
@@ -700,7 +700,7 @@ test_panic_pending (void)
   SjRepl *repl = window->repl;
   g_autofree char *code_a = g_strdup_printf ("setcps(1)\n%s", sj_test_swap_voice_a.code);
   g_autofree char *silent = g_strdup_printf ("setcps(1)\n%s", SILENT);
-  g_autoptr(JsonObject) swap = NULL;
+  g_autoptr(SjSwapResult) swap = NULL;
   g_autoptr(JsonObject) recording = NULL;
   SjTestSwapEvent event = { 0 };
   CodeWait back = { repl, code_a };
@@ -723,7 +723,7 @@ test_panic_pending (void)
 
   g_signal_connect (repl, "swap-changed", G_CALLBACK (sj_test_swap_changed_cb), &event);
   swap = sj_test_schedule_swap (repl, sj_test_swap_voice_b.code, "bars", 1, 4, FALSE);
-  g_assert_cmpstr (json_object_get_string_member (swap, "status"), ==, "scheduled");
+  g_assert_cmpint (swap->status, ==, SJ_SWAP_SCHEDULED);
   sj_repl_set_duck_async (repl, TRUE, NULL, NULL, NULL);
   sj_test_spin_until (ducked, repl, "the music to be ducked");
 
