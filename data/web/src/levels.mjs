@@ -30,9 +30,10 @@ const FLOOR_DB = -120;
 // is read once.
 const READ_FRAMES = 32768;
 const CHUNK_FRAMES = 2048; // the sums go to a cycle this many at a time
-// The spectrum for the bands: 16384 samples (371 ms at 44.1 kHz, 2.7 Hz a
-// bin), about the samples of a tick once windowed.
-const SPECTRUM_FRAMES = 16384;
+// The spectrum for the bands: 4096 samples (93 ms at 44.1 kHz, 10.8 Hz a
+// bin, the 250 Hz line within half a bin), a snapshot of each tick: a
+// longer one cost the main thread more than its precision was worth.
+const SPECTRUM_FRAMES = 4096;
 const LOW_HZ = 250; // the low band ends here
 const HIGH_HZ = 4000; // and the high one starts here
 const BLOCK = 128; // onsets are looked for a render quantum at a time
