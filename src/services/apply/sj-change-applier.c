@@ -42,7 +42,7 @@ typedef struct
   char            *current;
   char            *code;
   char            *hash;
-  JsonObject      *report;
+  SjDryRunResult  *report;
   SjChangeSounds   sounds;
   gint64           dry_run_started;
 } ApplyData;
@@ -57,7 +57,7 @@ apply_data_free (gpointer data)
   g_free (apply->current);
   g_free (apply->code);
   g_free (apply->hash);
-  g_clear_pointer (&apply->report, json_object_unref);
+  g_clear_pointer (&apply->report, sj_dry_run_result_free);
   g_strfreev (apply->sounds.ready);
   g_strfreev (apply->sounds.loading);
   g_strfreev (apply->sounds.kit);
@@ -308,7 +308,11 @@ dry_run_cb (GObject      *object,
       return;
     }
 
-  apply->report = sj_dry_run_report (raw, self->knowledge);
+  {
+    g_autoptr(JsonObject) report = sj_dry_run_report (raw, self->knowledge);
+
+    apply->report = sj_dry_run_result_new_from_report (report);
+  }
 
   if (!sj_change_report_lets_through (apply->report))
     {

@@ -8,12 +8,13 @@
 #include <json-glib/json-glib.h>
 
 #include "sj-change-result.h"
+#include "sj-dry-run-result.h"
 
 G_BEGIN_DECLS
 
-gboolean        sj_change_report_lets_through (JsonObject     *report);
-SjChangeResult *sj_change_report_rejection    (JsonObject     *report);
-void            sj_change_report_read_dry_run (JsonObject     *report,
-                                               SjChangeDryRun *dry_run);
+gboolean        sj_change_report_lets_through (const SjDryRunResult *report);
+SjChangeResult *sj_change_report_rejection    (const SjDryRunResult *report);
+void            sj_change_report_read_dry_run (const SjDryRunResult *report,
+                                               SjChangeDryRun       *dry_run);
 
 G_END_DECLS

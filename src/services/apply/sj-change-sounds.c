@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The sample files a change will play, before it lands. The dry-run lists
- * them (its report's sampleUses: pack, path, sound and variant); the sound
+ * them (its result's sample uses: pack, path and sound); the sound
  * cache says how each would play now. A change that needs a file which
  * cannot be had (not cached, no download possible, no drum-kit voice) is
  * rejected with SOUND_UNAVAILABLE and sounds of its kind that do play; the
@@ -110,24 +110,16 @@ unavailable_add (GPtrArray    *unavailable,
   return sound;
 }
 
-/* The strings of @member, each once. */
+/* The strings of @strv, each once. */
 static GStrv
-labels (JsonObject *object,
-        const char *member)
+labels (const char * const *strv)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  JsonNode *node = json_object_get_member (object, member);
-  JsonArray *array = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonNode *element = json_array_get_element (array, i);
-
-      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING &&
-          g_hash_table_add (seen, (gpointer) json_node_get_string (element)))
-        g_strv_builder_add (builder, json_node_get_string (element));
-    }
+  for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
+    if (g_hash_table_add (seen, (gpointer) strv[i]))
+      g_strv_builder_add (builder, strv[i]);
   return g_strv_builder_end (builder);
 }
 
@@ -136,7 +128,7 @@ labels (JsonObject *object,
  * yet (the report's loadingSounds) wait for the page to fetch it, which
  * needs downloads. */
 static void
-classify_remote (JsonObject   *report,
+classify_remote (const SjDryRunResult *report,
                  SjSoundCache *cache,
                  SjKnowledge  *knowledge,
                  GStrvBuilder *ready,
@@ -145,8 +137,8 @@ classify_remote (JsonObject   *report,
 {
   SjRemoteSamples *remote = knowledge != NULL ? sj_knowledge_get_remote_samples (knowledge) : NULL;
   SjSoundLibrary *library = sj_sound_cache_get_library (cache);
-  g_auto(GStrv) pending = labels (report, "loadingSounds");
-  g_auto(GStrv) sounds = labels (report, "sounds");
+  g_auto(GStrv) pending = labels ((const char * const *) report->loading_sounds);
+  g_auto(GStrv) sounds = labels ((const char * const *) report->sounds);
 
   for (guint i = 0; pending[i] != NULL; i++)
     {
@@ -182,8 +174,8 @@ classify_remote (JsonObject   *report,
  * Sorts the files the change plays by how they would play now.
  */
 void
-sj_change_sounds_classify (SjChangeSounds *sounds,
-                           JsonObject     *report,
+sj_change_sounds_classify (SjChangeSounds       *sounds,
+                           const SjDryRunResult *report,
                            SjSoundCache   *cache,
                            SjKnowledge    *knowledge,
                            GPtrArray      *unavailable)
@@ -192,8 +184,6 @@ sj_change_sounds_classify (SjChangeSounds *sounds,
   g_autoptr(GStrvBuilder) loading = g_strv_builder_new ();
   g_autoptr(GStrvBuilder) kit = g_strv_builder_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  JsonNode *node;
-  JsonArray *uses;
   SjSoundLibrary *library;
 
   g_return_if_fail (sounds != NULL);
@@ -202,24 +192,16 @@ sj_change_sounds_classify (SjChangeSounds *sounds,
   g_return_if_fail (unavailable != NULL);
 
   library = sj_sound_cache_get_library (cache);
-  node = json_object_get_member (report, "sampleUses");
-  uses = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-
-  for (guint i = 0; uses != NULL && i < json_array_get_length (uses); i++)
+  for (guint i = 0; i < report->sample_uses->len; i++)
     {
-      JsonNode *element = json_array_get_element (uses, i);
+      const SjDryRunSampleUse *use = g_ptr_array_index (report->sample_uses, i);
       const SjLibraryFile *file;
-      const char *pack, *path, *name;
+      const char *name = use->sound;
       g_autofree char *label = NULL;
 
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-      pack = sj_json_object_get_string (json_node_get_object (element), "pack");
-      path = sj_json_object_get_string (json_node_get_object (element), "path");
-      name = sj_json_object_get_string (json_node_get_object (element), "sound");
       /* A file outside the library (the code's own samples() from a URL)
        * is the page's business, as in Strudel. */
-      if (pack == NULL || path == NULL || (file = sj_sound_library_lookup_file (library, pack, path)) == NULL)
+      if ((file = sj_sound_library_lookup_file (library, use->pack, use->path)) == NULL)
         continue;
 
       label = g_strdup_printf ("%s:%u", name != NULL ? name : file->sound->name, file->variant);

@@ -6,17 +6,18 @@
 #pragma once
 
 #include "sj-change-result.h"
+#include "sj-dry-run-result.h"
 #include "sj-knowledge.h"
 #include "sj-sound-cache.h"
 #include "sj-swap-result.h"
 
 G_BEGIN_DECLS
 
-void sj_change_sounds_classify  (SjChangeSounds *sounds,
-                                 JsonObject     *report,
-                                 SjSoundCache   *cache,
-                                 SjKnowledge    *knowledge,
-                                 GPtrArray      *unavailable);
+void sj_change_sounds_classify  (SjChangeSounds       *sounds,
+                                 const SjDryRunResult *report,
+                                 SjSoundCache         *cache,
+                                 SjKnowledge          *knowledge,
+                                 GPtrArray            *unavailable);
 void sj_change_sounds_read_page (SjChangeSounds     *sounds,
                                  const SjSwapResult *swap);
 char *sj_change_sounds_read_refusal (const SjSwapResult *swap,
