@@ -18,9 +18,12 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 #include <libsoup/soup.h>
 
+#include "sj-swap-result.h"
 #include "sj-test-app.h"
 #include "sj-test-widgets.h"
 #include "sj-window-private.h"
@@ -561,6 +564,35 @@ test_main_view (gconstpointer data)
                         lang, lang, seen.cut->str);
   /* The walk saw the translation at work, not only strings without one. */
   g_assert_cmpuint (translated_seen, >=, 10);
+
+  /* The page's own words: a pending change's banner in the editor
+   * counts down in the language too (the hello's strings, swap.mjs). */
+  {
+    SjRepl *repl = _sj_window_get_repl (window);
+    g_autoptr(JsonObject) outcome = sj_test_evaluate (repl, "setcps(0.25)\ns(\"bd\")");
+    g_autoptr(SjSwapResult) swap = NULL;
+    g_autoptr(JsonNode) banner = NULL;
+    g_autoptr(JsonNode) cancel = NULL;
+    g_autofree char *lands = NULL;
+    g_autofree char *button = g_strconcat (_("Cancel"), "|", _("Cancel the pending change"), NULL);
+    const char *text;
+
+    g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+    swap = sj_test_schedule_swap (repl, "setcps(0.25)\ns(\"hh*2\")", "bars", 2, 4, FALSE);
+    g_assert_cmpint (swap->status, ==, SJ_SWAP_SCHEDULED);
+    banner = sj_test_call_js (repl, "return document.getElementById('sj-swap-countdown')?.textContent ?? '';");
+    cancel = sj_test_call_js (repl, "const b = document.getElementById('sj-swap-cancel');"
+                                    "return b ? b.textContent + '|' + b.getAttribute('aria-label') : '';");
+    text = json_node_get_string (banner);
+    g_test_message ("the editor's banner: “%s”, its button “%s”", text, json_node_get_string (cancel));
+    /* "Lands in %d beats (cycle %g)" up to its first directive. */
+    lands = g_strndup (g_dngettext (GETTEXT_PACKAGE, "Lands in %d beat (cycle %g)", "Lands in %d beats (cycle %g)", 8),
+                       strcspn (g_dngettext (GETTEXT_PACKAGE, "Lands in %d beat (cycle %g)",
+                                             "Lands in %d beats (cycle %g)", 8), "%"));
+    g_assert_true (g_str_has_prefix (text, lands));
+    g_assert_false (g_str_has_prefix (text, "Lands in"));
+    g_assert_cmpstr (json_node_get_string (cancel), ==, button);
+  }
 
   g_ptr_array_unref (seen.texts);
   g_ptr_array_unref (seen.places);

@@ -46,6 +46,35 @@ _sj_repl_set_state (SjRepl            *self,
   _sj_repl_notify (self, SJ_REPL_PROP_CYCLE);
 }
 
+/* As many beats as a pending change can be away (32 bars of 4 cycles):
+ * the page cannot apply a language's plural rules itself, so it gets the
+ * countdown's text for each count, with %d and %g left for it to fill. */
+#define MAX_BEAT_FORMS 512
+
+static JsonNode *
+page_strings (void)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "cancel");
+  json_builder_add_string_value (builder, _("Cancel"));
+  json_builder_set_member_name (builder, "cancelName");
+  json_builder_add_string_value (builder, _("Cancel the pending change"));
+  json_builder_set_member_name (builder, "pending");
+  json_builder_add_string_value (builder, _("Queued for cycle %g"));
+  json_builder_set_member_name (builder, "landsIn");
+  json_builder_begin_array (builder);
+  for (int beats = 0; beats <= MAX_BEAT_FORMS; beats++)
+    /* The same words as the chat's (sj-message-row.c). */
+    json_builder_add_string_value (builder, g_dngettext (GETTEXT_PACKAGE, "Lands in %d beat (cycle %g)",
+                                                         "Lands in %d beats (cycle %g)", beats));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
 static char *
 handle_message (SjRepl        *self,
                 SjPageMessage *message)
@@ -74,6 +103,10 @@ handle_message (SjRepl        *self,
        * A/B run. */
       json_builder_set_member_name (builder, "levels");
       json_builder_add_boolean_value (builder, g_strcmp0 (g_getenv ("STRUDEL_JAM_LEVELS"), "0") != 0);
+      /* The page's own words (the pending change's banner), translated
+       * here where the catalogs are. */
+      json_builder_set_member_name (builder, "strings");
+      json_builder_add_value (builder, page_strings ());
       json_builder_end_object (builder);
       root = json_builder_get_root (builder);
       return json_to_string (root, FALSE);

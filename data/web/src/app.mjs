@@ -586,6 +586,7 @@ async function main() {
       : undefined,
   });
   swapper.install();
+  swapper.setStrings(hello?.strings);
   focusEditorWithPage(mirror.editor);
   await prebaked;
   // The user's own samples, after the library (the hello's userSamples).

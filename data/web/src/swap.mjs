@@ -104,6 +104,12 @@ export class Swapper {
     this.banner = null;
     this.oldUntil = null; // after a swap, the drawer still holds old events until B
     this.countdown = new Countdown(this); // "Lands in N beats"
+    this.strings = {
+      cancel: 'Cancel',
+      cancelName: 'Cancel the pending change',
+      pending: 'Queued for cycle %g',
+      landsIn: ['Lands in %d beats (cycle %g)', 'Lands in %d beat (cycle %g)', 'Lands in %d beats (cycle %g)'],
+    };
     this.played = []; // [{from, code}]: which code plays from which cycle on
   }
 
@@ -599,6 +605,21 @@ export class Swapper {
     updateWidgets(view, widgets.filter((w) => w.type !== 'slider'));
   }
 
+  // The banner's words, translated by the app (the hello's `strings`);
+  // English until then.
+  setStrings(strings) {
+    const forms = Array.isArray(strings?.landsIn) ? strings.landsIn.filter((x) => typeof x === 'string') : [];
+    const text = (x, fallback) => (typeof x === 'string' && x ? x : fallback);
+    this.strings = {
+      cancel: text(strings?.cancel, this.strings.cancel),
+      cancelName: text(strings?.cancelName, this.strings.cancelName),
+      pending: text(strings?.pending, this.strings.pending),
+      landsIn: forms.length > 1 ? forms : this.strings.landsIn,
+    };
+    this.banner?.remove();
+    this.banner = null;
+  }
+
   setPendingMark(swap, beats = null) {
     const root = this.mirror.root;
     if (!this.banner) {
@@ -615,8 +636,8 @@ export class Swapper {
       this.bannerCancel = document.createElement('button');
       this.bannerCancel.id = 'sj-swap-cancel';
       this.bannerCancel.type = 'button';
-      this.bannerCancel.textContent = 'Cancel';
-      this.bannerCancel.setAttribute('aria-label', 'Cancel the pending change');
+      this.bannerCancel.textContent = this.strings.cancel;
+      this.bannerCancel.setAttribute('aria-label', this.strings.cancelName);
       this.bannerCancel.addEventListener('click', () => {
         this.post({ type: 'action', name: 'cancel-change' });
       });
@@ -633,10 +654,9 @@ export class Swapper {
     }
     const cycle = swap.atNumber;
     const shown = Number.isInteger(cycle) ? String(cycle) : cycle.toFixed(2);
-    this.bannerText.textContent =
-      beats === null
-        ? `Pending until cycle ${shown}`
-        : `Lands in ${beats} ${beats === 1 ? 'beat' : 'beats'} (cycle ${shown})`;
+    const forms = this.strings.landsIn;
+    const text = beats === null ? this.strings.pending : forms[Math.min(beats, forms.length - 1)];
+    this.bannerText.textContent = text.replace('%d', String(beats)).replace('%g', shown);
     this.banner.dataset.cycle = String(cycle);
     if (beats === null) {
       delete this.banner.dataset.beats;
