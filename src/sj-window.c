@@ -209,10 +209,17 @@ static void
 repl_nothing_to_play_cb (SjWindow *self,
                          SjRepl   *repl)
 {
+  AdwToast *toast;
+
   g_assert (SJ_IS_WINDOW (self));
 
-  _sj_window_show_toast (self, _("Nothing to play: the editor is empty. Open the Reference for an example, or ask the agent."),
-                         _("Reference"), "win.show-reference");
+  /* The answer to the key just pressed: shown at once, ahead of any toast
+   * still waiting its turn (Record a Phrase's, Panic's). */
+  toast = adw_toast_new (_("Nothing to play: the editor is empty. Open the Reference for an example, or ask the agent."));
+  adw_toast_set_button_label (toast, _("Reference"));
+  adw_toast_set_action_name (toast, "win.show-reference");
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 static void

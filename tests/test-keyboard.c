@@ -322,6 +322,7 @@ test_empty_code_play (void)
   sj_test_key_window_press (&keys, (const char *[]) { "ctrl+Return", NULL });
   sj_test_spin_until (count_is_positive, &said, "Ctrl+Enter on empty code to be said");
   sj_test_key_window_wait_frames (&keys, 3);
+  /* Shown at once, even with another toast up (a high-priority toast). */
   g_assert_true (shows_label (GTK_WIDGET (window),
                               "Nothing to play: the editor is empty. Open the Reference for an example, or ask the agent."));
   g_assert_false (sj_repl_get_state (repl)->playing);
