@@ -535,13 +535,6 @@ test_cancel_buttons (void)
   adw_view_stack_set_visible_child_name (window->panel_stack, "chat");
   g_signal_emit_by_name (_sj_chat_panel_get_composer (window->chat_panel), "send", "the triangle, later");
   sj_test_spin_until (cancel_button_shown, window, "the answer's Cancel");
-  /* What the README and the help show (data/screenshots/countdown.png). */
-  {
-    g_autoptr(GdkTexture) texture = sj_test_render_widget (GTK_WIDGET (window));
-    g_autofree char *path = sj_test_save_png (texture, "strudel-jam-countdown.png");
-
-    g_test_message ("the countdown, the answer's and the editor's: %s", path);
-  }
   button = sj_test_find_widget (GTK_WIDGET (window), is_cancel_button, NULL);
   sj_test_click (button);
   sj_test_spin_until (agent_idle, window, "the agent to finish");
