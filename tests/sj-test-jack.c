@@ -31,6 +31,7 @@ struct _SjTestJack
   jack_ringbuffer_t *to_schedule; /* SjTestMidiEvents for "out", at their times */
   SjTestMidiEvent    scheduled[MAX_SCHEDULED]; /* the process thread's: sorted */
   guint              n_scheduled;
+  guint              connected_periods; /* the process thread's */
   gint               xruns;    /* atomic */
 };
 
@@ -106,7 +107,15 @@ receive_cb (jack_nframes_t  nframes,
   guint8 message[3];
 
   jack_midi_clear_buffer (out);
-  while (jack_ringbuffer_read_space (jack->to_send) >= 3)
+  /* A connection made from another client (the app's input connecting to
+   * "out") is in the graph a period or two after jack_connect() returns;
+   * messages sent before that would go nowhere. They wait here until "out"
+   * has been connected for a few periods. */
+  if (jack_port_connected (jack->out_port) > 0)
+    jack->connected_periods = MIN (jack->connected_periods + 1, 1000);
+  else
+    jack->connected_periods = 0;
+  while (jack->connected_periods > 2 && jack_ringbuffer_read_space (jack->to_send) >= 3)
     {
       jack_ringbuffer_read (jack->to_send, (char *)message, 3);
       jack_midi_event_write (out, 0, message, 3);

@@ -262,8 +262,11 @@ assert_timeout_then_recovers (const char *code)
 
   g_assert_cmpstr (phase_of (answer), ==, "timeout");
   g_assert_cmpint (json_object_get_int_member (answer, "timeoutMs"), ==, 300);
+  /* The code never ends: any answer proves the helper was stopped. The
+   * bound is loose because a loaded CI machine may be slow to kill and
+   * reap the helper; the deadline's own precision is bench material. */
   g_assert_cmpint (elapsed_ms, >=, 300);
-  g_assert_cmpint (elapsed_ms, <, 400);
+  g_assert_cmpint (elapsed_ms, <, 3000);
   g_assert_cmpuint (_sj_dry_run_get_n_starts (dry_run), ==, starts + 1);
 
   next = run ("s(\"bd*2\")", 1, 0);

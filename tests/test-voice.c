@@ -212,7 +212,9 @@ test_commands (Fixture       *fixture,
   g_test_message ("%u of %u exact commands at confidence 0.5 or more", exact_confident, exact);
   g_assert_cmpuint (exact_confident * 10, >=, exact * 8);
   g_assert_cmpuint (with_partials, >=, 22);
-  g_assert_cmpfloat (total_latency / 1000.0 / SJ_TEST_VOICE_N_COMMANDS, <, 1000.0);
+  /* The latency is printed above, not asserted: speed is bench/voice's to
+   * measure (side by side, on a quiet machine); a loaded CI machine or
+   * AddressSanitizer doubles it without anything being wrong. */
 }
 
 /* Spoken words go to the agent at once only when that was asked for and

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * What the agent's answers cost, kept per answer in the message_usage
- * table (schema version 5): the sum of the requests of the answer's turn,
+ * table (schema version 6): the sum of the requests of the answer's turn,
  * rewritten after each request so that a turn stopped or failed halfway
  * still counts what it spent. NULL columns are what the provider did not
  * say. A session's total is the sum of its rows, rows of answers since
@@ -92,6 +92,33 @@ sj_history_store_set_message_usage (SjHistoryStore  *self,
   return _sj_history_store_check_changed (self, "message", message_id, error);
 }
 
+/* One row of usage from @sql, bound to @id: the message's own row (none
+ * kept: all unknown) or a session's sums (always one row). */
+static gboolean
+query_usage (SjHistoryStore  *self,
+             const char      *sql,
+             gint64           id,
+             SjUsage         *usage,
+             GError         **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  sj_usage_init_unknown (usage);
+  stmt = _sj_history_store_prepare (self, sql, error);
+  if (stmt == NULL)
+    return FALSE;
+
+  sqlite3_bind_int64 (stmt, 1, id);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    read_usage (stmt, usage);
+  else if (rc != SQLITE_DONE)
+    return _sj_history_store_set_error (_sj_history_store_get_db (self), rc, error);
+
+  return TRUE;
+}
+
 /**
  * sj_history_store_get_message_usage:
  * @usage: (out): what the answer cost; all unknown when nothing was kept
@@ -102,28 +129,13 @@ sj_history_store_get_message_usage (SjHistoryStore  *self,
                                     SjUsage         *usage,
                                     GError         **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  int rc;
-
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
   g_return_val_if_fail (usage != NULL, FALSE);
 
-  sj_usage_init_unknown (usage);
-  stmt = _sj_history_store_prepare (self,
-                                    "SELECT prompt_tokens, completion_tokens, reasoning_tokens, cost "
-                                    "FROM message_usage WHERE message_id = ?",
-                                    error);
-  if (stmt == NULL)
-    return FALSE;
-
-  sqlite3_bind_int64 (stmt, 1, message_id);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    read_usage (stmt, usage);
-  else if (rc != SQLITE_DONE)
-    return _sj_history_store_set_error (_sj_history_store_get_db (self), rc, error);
-
-  return TRUE;
+  return query_usage (self,
+                      "SELECT prompt_tokens, completion_tokens, reasoning_tokens, cost "
+                      "FROM message_usage WHERE message_id = ?",
+                      message_id, usage, error);
 }
 
 /**
@@ -137,26 +149,12 @@ sj_history_store_get_session_usage (SjHistoryStore  *self,
                                     SjUsage         *usage,
                                     GError         **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  int rc;
-
   g_return_val_if_fail (SJ_IS_HISTORY_STORE (self), FALSE);
   g_return_val_if_fail (usage != NULL, FALSE);
 
-  sj_usage_init_unknown (usage);
   /* SUM () of only NULLs is NULL: unknown stays unknown. */
-  stmt = _sj_history_store_prepare (self,
-                                    "SELECT SUM (prompt_tokens), SUM (completion_tokens), SUM (reasoning_tokens), "
-                                    "SUM (cost) FROM message_usage WHERE session_id = ?",
-                                    error);
-  if (stmt == NULL)
-    return FALSE;
-
-  sqlite3_bind_int64 (stmt, 1, session_id);
-  rc = sqlite3_step (stmt);
-  if (rc != SQLITE_ROW)
-    return _sj_history_store_set_error (_sj_history_store_get_db (self), rc, error);
-
-  read_usage (stmt, usage);
-  return TRUE;
+  return query_usage (self,
+                      "SELECT SUM (prompt_tokens), SUM (completion_tokens), SUM (reasoning_tokens), "
+                      "SUM (cost) FROM message_usage WHERE session_id = ?",
+                      session_id, usage, error);
 }
