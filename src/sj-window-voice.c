@@ -62,6 +62,11 @@ listening_cb (SjWindow       *self,
 {
   gboolean listening = sj_voice_session_get_listening (session);
 
+  /* Listening that ends without Stop (canceled, or failed) drops what was
+   * said, as the session does: the partial words shown so far go, only
+   * final words are kept. */
+  if (!listening && !self->voice_stopping)
+    sj_composer_set_voice_text (get_composer (self), "");
   sj_composer_set_listening (get_composer (self), listening);
   duck (self, listening);
 }
@@ -79,7 +84,9 @@ partial_cb (SjWindow       *self,
             const char     *text,
             SjVoiceSession *session)
 {
-  sj_composer_set_voice_text (get_composer (self), text);
+  /* Words still on their way when listening was canceled are dropped. */
+  if (sj_voice_session_get_listening (session) || self->voice_stopping)
+    sj_composer_set_voice_text (get_composer (self), text);
 }
 
 static void

@@ -33,6 +33,7 @@ struct _SjTestJack
   guint              n_scheduled;
   guint              connected_periods; /* the process thread's */
   gint               xruns;    /* atomic */
+  gint               max_late_us; /* atomic: the latest scheduled message */
 };
 
 /* The dummy driver without real-time rights misses periods when the
@@ -78,6 +79,11 @@ send_scheduled (SjTestJack     *jack,
       const SjTestMidiEvent *e = &jack->scheduled[done];
       jack_nframes_t offset = 0;
 
+      /* A period that came after the message's time (the dummy driver,
+       * without real-time rights, wakes late on a busy machine): it goes
+       * out at once, and the tests learn by how much it was late. */
+      if (e->time < current_usecs && (gint64)(current_usecs - e->time) > g_atomic_int_get (&jack->max_late_us))
+        g_atomic_int_set (&jack->max_late_us, (gint)MIN (current_usecs - e->time, G_MAXINT));
       if (e->time > current_usecs && next_usecs > current_usecs)
         offset = MIN ((jack_nframes_t)((double)(e->time - current_usecs) * nframes / (next_usecs - current_usecs)),
                       nframes - 1);
@@ -273,6 +279,14 @@ guint
 sj_test_jack_get_xruns (SjTestJack *jack)
 {
   return (guint)g_atomic_int_get (&jack->xruns);
+}
+
+/* How late the latest of the messages scheduled since the last call went
+ * out (0: each in its period), in µs; resets. */
+gint64
+sj_test_jack_take_max_late_us (SjTestJack *jack)
+{
+  return g_atomic_int_and (&jack->max_late_us, 0);
 }
 
 /* Sends a MIDI message from "sj-test-receiver:out" at @jack_time (JACK's

@@ -27,6 +27,7 @@ guint          sj_test_jack_take_events    (SjTestJack *jack,
                                             GArray     *events);
 gint64         sj_test_jack_epoch_to_jack  (gint64      epoch_us);
 guint          sj_test_jack_get_xruns      (SjTestJack   *jack);
+gint64         sj_test_jack_take_max_late_us (SjTestJack *jack);
 void           sj_test_jack_send           (SjTestJack   *jack,
                                             const guint8  message[3]);
 void           sj_test_jack_send_at        (SjTestJack   *jack,

@@ -302,6 +302,43 @@ seconds_between (GArray *segments,
   return seconds;
 }
 
+/* Whether a span the scheduler skipped reaches cycle @at. */
+static gboolean
+gap_touches (JsonArray *gaps,
+             double     at)
+{
+  for (guint i = 0; i < json_array_get_length (gaps); i++)
+    {
+      JsonArray *gap = json_array_get_array_element (gaps, i);
+      Rational from = parse_fraction (json_array_get_string_element (gap, 0));
+      Rational to = parse_fraction (json_array_get_string_element (gap, 1));
+
+      /* B may be a beat (a fraction); to the double it is sent as. */
+      if ((double)from.num / from.den <= at + 1e-9 && at - 1e-9 <= (double)to.num / to.den)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/**
+ * sj_test_swap_stalled:
+ *
+ * Whether the page stalled while recording (the scheduler skipped spans,
+ * as Strudel does with a tick that comes too late, or scheduled events
+ * after their time): on a busy machine,
+ * tests that are not the swap's fidelity runs say so instead of asserting
+ * what a stall takes away.
+ */
+gboolean
+sj_test_swap_stalled (const SjTestSwapFigures *figures)
+{
+  if (figures->gaps == 0 && figures->late == 0 && figures->stalled_boundaries == 0)
+    return FALSE;
+  g_test_message ("the page stalled: %u spans skipped by the scheduler (%u at a boundary), %" G_GINT64_FORMAT
+                  " events scheduled late", figures->gaps, figures->stalled_boundaries, figures->late);
+  return TRUE;
+}
+
 void
 sj_test_swap_check_recording (JsonObject *recording,
                               GArray     *segments,
@@ -323,8 +360,16 @@ sj_test_swap_check_recording (JsonObject *recording,
     {
       JsonObject *swap = json_array_get_object_element (swaps, i);
 
-      /* The span after B started exactly at B (no tick was skipped). */
-      g_assert_true (json_object_get_boolean_member (swap, "exact"));
+      /* The span after B started exactly at B, unless the scheduler skipped
+       * the tick there: Cyclist's spans start where the last one ended, so
+       * only a dropped tick (a stall of the page; the recording's gap, if
+       * it started before) moves the first new span past B. */
+      if (!json_object_get_boolean_member (swap, "exact"))
+        {
+          g_test_message ("the swap at cycle %g did not start its span at B%s", json_object_get_double_member (swap, "at"),
+                          gap_touches (gaps, json_object_get_double_member (swap, "at")) ? " (a skipped span)" : "");
+          figures->stalled_boundaries++;
+        }
       figures->cut += json_object_get_boolean_member (swap, "cut");
     }
   /* Spans the scheduler skipped (Strudel drops a tick that comes too late,
@@ -344,7 +389,7 @@ sj_test_swap_check_recording (JsonObject *recording,
         {
           Rational at = { (gint64)g_array_index (segments, SjTestSwapSegment, s).at, 1 };
 
-          g_assert_false (rational_cmp (from, at) <= 0 && rational_cmp (at, to) <= 0);
+          figures->stalled_boundaries += rational_cmp (from, at) <= 0 && rational_cmp (at, to) <= 0;
         }
     }
 
@@ -477,6 +522,9 @@ sj_test_swap_assert_exact (const SjTestSwapFigures *figures)
                   figures->swaps, figures->cut, figures->events, figures->expected, figures->lost, figures->duplicated,
                   figures->unexpected, figures->gaps, figures->late, figures->max_cycle_error, figures->max_boundary_ms,
                   figures->max_deviation_ms);
+  /* A gap at a boundary could be the swap's doing: the fidelity runs
+   * allow none (sj_test_swap_stalled() tells the other tests). */
+  g_assert_cmpuint (figures->stalled_boundaries, ==, 0);
   /* Boundaries inside a span are the case that needs the cut. */
   if (figures->swaps >= 3)
     g_assert_cmpuint (figures->cut, >, 0);

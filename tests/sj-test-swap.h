@@ -45,6 +45,7 @@ typedef struct
   guint  duplicated;
   guint  unexpected;
   guint  gaps;
+  guint  stalled_boundaries; /* boundaries inside a span the scheduler skipped */
   guint  cut;               /* swaps whose boundary fell inside a span */
   gint64 late;              /* events the page scheduled after their time */
   double max_cycle_error;   /* first new onset - boundary, in cycles */
@@ -83,6 +84,7 @@ void        sj_test_swap_check_recording (JsonObject              *recording,
                                           GArray                  *segments,
                                           SjTestSwapFigures       *figures);
 void        sj_test_swap_assert_exact    (const SjTestSwapFigures *figures);
+gboolean    sj_test_swap_stalled         (const SjTestSwapFigures *figures);
 void        sj_test_swap_run             (SjRepl                  *repl,
                                           double                   cps,
                                           guint                    n,

@@ -22,6 +22,7 @@
 #include "sj-test-app.h"
 #include "sj-test-model-server.h"
 #include "sj-test-widgets.h"
+#include "sj-tool-call-item.h"
 #include "sj-tool-log-row.h"
 #include "sj-tool-logs-page-private.h"
 #include "sj-window-private.h"
@@ -70,6 +71,26 @@ save_screenshot (SjWindow *window)
   g_test_message ("Screenshot written to %s", path);
 }
 
+/* What the calls answered, for a failure's log. */
+static void
+print_tool_results (GListModel *messages)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
+    {
+      g_autoptr(SjChatMessage) message = g_list_model_get_item (messages, i);
+      GListModel *calls = sj_chat_message_get_tool_calls (message);
+
+      g_test_message ("message %u: %s", i, sj_chat_message_get_content (message));
+      for (guint j = 0; j < g_list_model_get_n_items (calls); j++)
+        {
+          g_autoptr(SjToolCallItem) item = g_list_model_get_item (calls, j);
+
+          g_test_message ("  %s → %s", sj_tool_call_item_get_call (item)->name,
+                          sj_tool_call_item_get_call (item)->result);
+        }
+    }
+}
+
 static void
 test_jam (void)
 {
@@ -113,6 +134,8 @@ test_jam (void)
 
   /* The change went through the real page. */
   code = sj_test_fetch_code (repl);
+  if (strstr (code, "e3*8") == NULL)
+    print_tool_results (_sj_chat_panel_get_messages (window->chat_panel));
   g_assert_nonnull (strstr (code, "e3*8"));
   sj_test_spin_until (sj_test_swap_applied, &event, "the change to land");
 

@@ -689,7 +689,11 @@ test_big_answer (void)
     {
       gint64 elapsed = time_big_answer (SJ_MARKDOWN_VIEW (view), units[i], 1024 * 1024);
 
-      g_assert_cmpint (elapsed, <, G_USEC_PER_SEC);
+      /* Folded, not laid out whole (asserted below): the time is printed
+       * for the record, bounded only against a hang; a loaded machine
+       * takes several times the 0.2 s of a quiet one. */
+      g_test_message ("1 MiB of \"%.10s…\" shown in %.0f ms", units[i], elapsed / 1000.0);
+      g_assert_cmpint (elapsed, <, 10 * G_USEC_PER_SEC);
       show_all = _sj_markdown_view_get_show_all (SJ_MARKDOWN_VIEW (view));
       g_assert_nonnull (show_all);
       g_assert_true (gtk_widget_get_visible (show_all));

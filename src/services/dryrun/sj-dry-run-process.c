@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 
@@ -287,4 +288,47 @@ sj_dry_run_process_kill (SjDryRunProcess *self)
   g_cancellable_cancel (self->cancellable);
   if (self->process != NULL)
     g_subprocess_force_exit (self->process);
+}
+
+/**
+ * sj_dry_run_process_get_cpu_us:
+ *
+ * The processor time the helper has used so far (all its threads, user and
+ * system), from /proc: what a timeout should count, since on a busy
+ * machine the helper may wait for a core far longer than it works.
+ *
+ * Returns: microseconds, or -1 when it cannot be read (no /proc, gone)
+ */
+gint64
+sj_dry_run_process_get_cpu_us (SjDryRunProcess *self)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *stat = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *identifier;
+  const char *end;
+  long ticks_per_s = sysconf (_SC_CLK_TCK);
+
+  g_return_val_if_fail (SJ_IS_DRY_RUN_PROCESS (self), -1);
+
+  if (self->gone || self->process == NULL || ticks_per_s <= 0 ||
+      (identifier = g_subprocess_get_identifier (self->process)) == NULL)
+    return -1;
+
+  path = g_strdup_printf ("/proc/%s/stat", identifier);
+  if (!g_file_get_contents (path, &stat, NULL, NULL))
+    return -1;
+
+  /* "pid (name) state ppid …": the name may hold spaces and parentheses;
+   * utime and stime are the 14th and 15th fields, the 12th and 13th after
+   * the name. */
+  end = strrchr (stat, ')');
+  if (end == NULL)
+    return -1;
+  fields = g_strsplit (end + 1, " ", 16);
+  if (g_strv_length (fields) < 15)
+    return -1;
+
+  return (g_ascii_strtoll (fields[12], NULL, 10) + g_ascii_strtoll (fields[13], NULL, 10)) *
+         G_USEC_PER_SEC / ticks_per_s;
 }

@@ -20,5 +20,6 @@ gboolean         sj_dry_run_process_get_ready (SjDryRunProcess  *self);
 void             sj_dry_run_process_send      (SjDryRunProcess  *self,
                                                const char       *line);
 void             sj_dry_run_process_kill      (SjDryRunProcess  *self);
+gint64           sj_dry_run_process_get_cpu_us (SjDryRunProcess *self);
 
 G_END_DECLS

@@ -61,6 +61,8 @@ typedef struct
   gint64   id;
   char    *line;
   guint    timeout_ms;
+  gint64   sent_us;      /* monotonic */
+  gint64   sent_cpu_us;  /* the helper's processor time then, or -1 */
   GSource *cancel_source;
   gboolean discard;  /* cancelled while in flight: its answer is dropped */
 } Request;
@@ -278,6 +280,41 @@ start_helper (SjDryRun *self)
   set_timeout (self, STARTUP_TIMEOUT_MS, on_startup_timeout);
 }
 
+/* A timeout counts the processor time the code took, not the time it
+ * waited for a core: on a machine busy with the music (or a CI run), a
+ * pattern that needs 50 ms may take a second to answer, and refusing it
+ * as an endless loop would refuse the musician's change for nothing. The
+ * wait is still bounded, whatever the load: TIMEOUT_WALL_FACTOR times the
+ * timeout, at most TIMEOUT_WALL_EXTRA_MS more than it (a helper stuck
+ * without working is not waited for long), and the timeout alone when the
+ * processor time cannot be read. */
+#define TIMEOUT_WALL_FACTOR   8
+#define TIMEOUT_WALL_EXTRA_MS 10000
+
+static gboolean on_request_timeout (gpointer data);
+
+static gboolean
+request_has_time_left (SjDryRun *self,
+                       Request  *request)
+{
+  gint64 cpu_us = sj_dry_run_process_get_cpu_us (self->process);
+  gint64 wall_ms = MIN ((gint64)request->timeout_ms * TIMEOUT_WALL_FACTOR,
+                        (gint64)request->timeout_ms + TIMEOUT_WALL_EXTRA_MS);
+  gint64 wall_left_us = request->sent_us + wall_ms * 1000 - g_get_monotonic_time ();
+  gint64 cpu_left_us;
+
+  if (request->sent_cpu_us < 0 || cpu_us < 0 || wall_left_us <= 0)
+    return FALSE;
+
+  cpu_left_us = (gint64)request->timeout_ms * 1000 - (cpu_us - request->sent_cpu_us);
+  if (cpu_left_us <= 0)
+    return FALSE;
+
+  /* Look again once the code could have used the rest of its time. */
+  set_timeout (self, (guint)(MAX (MIN (cpu_left_us, wall_left_us), 10000) / 1000), on_request_timeout);
+  return TRUE;
+}
+
 static gboolean
 on_request_timeout (gpointer data)
 {
@@ -287,6 +324,8 @@ on_request_timeout (gpointer data)
   g_autoptr(JsonObject) answer = NULL;
 
   g_clear_pointer (&self->timeout, g_source_unref);
+  if (request_has_time_left (self, request))
+    return G_SOURCE_REMOVE;
 
   message = g_strdup_printf (_("The code did not finish within %u ms (an endless loop, or far too many events); "
                                "the dry-run was stopped."), request->timeout_ms);
@@ -308,6 +347,8 @@ send_request (SjDryRun *self,
   Request *request = g_task_get_task_data (task);
 
   self->in_flight = task;
+  request->sent_us = g_get_monotonic_time ();
+  request->sent_cpu_us = sj_dry_run_process_get_cpu_us (self->process);
   set_timeout (self, request->timeout_ms, on_request_timeout);
   sj_dry_run_process_send (self->process, request->line);
 }
@@ -561,7 +602,8 @@ request_line (gint64      id,
 /**
  * sj_dry_run_run_full_async:
  * @cycles: how many cycles to query, 1–8 (SJ_DRY_RUN_DEFAULT_CYCLES is 4)
- * @timeout_ms: 0 for the default (500 ms), else at most 60 s
+ * @timeout_ms: the processor time the code may take (see
+ *   request_has_time_left()): 0 for the default (500 ms), else at most 60 s
  *
  * Dry-runs @code.  The answer (sj_dry_run_run_finish()) is the helper's:
  * {"ok":true,"events","cycles","cps","sounds","tempo","samples","sampleUses",
