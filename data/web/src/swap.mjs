@@ -211,7 +211,15 @@ export class Swapper {
     }
   }
 
+  // A cycle that two codes shared (an evaluation or a swap on a beat inside
+  // it) has no one code that sounded: null, and the app keeps the last code
+  // it heard alone in a cycle, rather than take a silent code whose cycle
+  // the other one's sound filled.
   codeAtCycle(cycle) {
+    const begin = Math.floor(cycle);
+    if (this.played.some((p) => p.from > begin && p.from < begin + 1)) {
+      return null;
+    }
     for (let i = this.played.length - 1; i >= 0; i--) {
       if (this.played[i].from <= cycle) {
         return this.played[i].code;
