@@ -38,7 +38,8 @@ update_meter (SjWindow *self)
   gtk_widget_set_sensitive (self->level_box, playing);
   if (!playing || peak <= SJ_LEVELS_FLOOR_DB + 1)
     {
-      gtk_level_bar_set_value (self->level_meter, 0);
+      if (gtk_level_bar_get_value (self->level_meter) != 0)
+        gtk_level_bar_set_value (self->level_meter, 0);
       label = g_strdup (playing ? _("Output level: silent") : _("Output level: stopped"));
     }
   else
@@ -47,7 +48,12 @@ update_meter (SjWindow *self)
       /* A typographic minus, as the desktop writes negative figures. */
       g_autofree char *figure = g_strdup_printf ("%s%d", db < 0 ? "−" : "", ABS (db));
 
-      gtk_level_bar_set_value (self->level_meter, CLAMP ((peak - METER_FLOOR_DB) / -METER_FLOOR_DB, 0, 1));
+      /* In whole decibels, as the label says it: a report whose peak is
+       * within the same decibel leaves the bar as it is, not redrawn. */
+      double value = CLAMP ((db - METER_FLOOR_DB) / -METER_FLOOR_DB, 0, 1);
+
+      if (gtk_level_bar_get_value (self->level_meter) != value)
+        gtk_level_bar_set_value (self->level_meter, value);
       /* TRANSLATORS: the header bar's level meter, read by screen readers,
        * e.g. "Output level −12 dB" or "Output level −1 dB, clipping" */
       label = clipping ? g_strdup_printf (_("Output level %s dB, clipping"), figure)

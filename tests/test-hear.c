@@ -195,6 +195,35 @@ test_beat (void)
   g_assert_cmpfloat (onsets, <=, 4.5);
   g_assert_false (json_object_get_boolean_member (heard, "silent"));
 
+  /* While no one sees the meter (here: the page told its window is not
+   * focused) the analysis reads half as often, and still hears every
+   * kick: the analysers keep more than two ticks of samples. */
+  {
+    SjRepl *repl = _sj_window_get_repl (window);
+    g_autoptr(JsonNode) slow = NULL;
+    g_autoptr(JsonObject) unseen = NULL;
+    g_autoptr(JsonNode) done = NULL;
+    Measured measured = { _sj_window_get_levels (window), 0 };
+
+    done = sj_test_call_js (repl, "document.hasFocus = () => false; return true;");
+    g_assert_nonnull (done);
+    measured.after = floor (sj_repl_get_state (repl)->cycle) + 4;
+    sj_test_spin_until (cycle_measured, &measured, "whole cycles to be measured, unseen");
+    slow = sj_test_call_js (repl, "return sjBridge.getLevelsCost();");
+    unseen = sj_levels_listen (_sj_window_get_levels (window), 3);
+    onsets = json_object_get_double_member (unseen, "onsetsPerCycle");
+    g_test_message ("bd*4 unseen: %.1f onsets a cycle, rms %.1f dBFS, %.0f reads a second, %.0f frames lost",
+                    onsets, json_object_get_double_member (unseen, "rmsDb"),
+                    json_object_get_double_member (json_node_get_object (slow), "ticksPerSecond"),
+                    json_object_get_double_member (json_node_get_object (slow), "lostFrames"));
+    g_assert_true (json_object_get_boolean_member (json_node_get_object (slow), "slow"));
+    g_assert_cmpfloat (json_object_get_double_member (json_node_get_object (slow), "ticksPerSecond"), ==, 2);
+    g_assert_cmpfloat (onsets, >=, 3.5);
+    g_assert_cmpfloat (onsets, <=, 4.5);
+    g_assert_cmpfloat (fabs (json_object_get_double_member (unseen, "rmsDb") -
+                             json_object_get_double_member (heard, "rmsDb")), <, 1.5);
+  }
+
   stop (window);
   sj_test_close_window (window);
 }

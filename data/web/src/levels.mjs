@@ -9,8 +9,9 @@
 // AnalyserNode on each orbit's output (the `$:` layers when they play on
 // their own orbits; layers sharing an orbit are heard together). No script
 // runs on the audio thread (an AudioWorklet cost the web process several %
-// of a core, bench/levels): four times a second the samples played since
-// the last tick are read and summed here (RMS, peak, full-scale samples,
+// of a core, bench/levels): four times a second (twice while no one sees
+// the meter) the samples played since the last tick are read and summed
+// here in one pass (RMS, peak, full-scale samples,
 // bands, onsets), mapped to the scheduler's cycles from the audio time of
 // the notes it triggers, and one small `levels` message goes to the app:
 // the level of the last quarter second (for the meter) and the figures of
@@ -20,6 +21,12 @@
 import { post } from './post.mjs';
 
 const POST_MS = 250;
+// While no one can see the meter (the page hidden: the window minimized or
+// on another workspace; or the window not focused), every other tick is
+// skipped: a read every 500 ms still finds every sample played since the
+// last one in the analysers (READ_FRAMES, 743 ms), so `listen` and the
+// verifier get the same figures, a quarter second later.
+const SLOW_EVERY = 2;
 const TICKS_KEPT = 64;
 const MAX_ORBITS = 8;
 const ORBIT_WINDOW = 8192; // samples of each orbit read a tick (186 ms at 44.1 kHz)
@@ -58,17 +65,40 @@ function emptySums() {
   return { sumSq: 0, n: 0, frames: 0, seconds: 0, peak: 0, clipped: 0, lowSq: 0, midSq: 0, highSq: 0, onsets: 0 };
 }
 
+// A chunk of samples: the master's (all fields) or an orbit's (the bands
+// and onsets left at 0). One shape for both, so that addSums() stays
+// monomorphic; each reader reuses its own (no allocation a read).
+function emptyChunk() {
+  return { t: 0, d: 0, n: 0, frames: 0, sumSq: 0, monoSq: 0, peak: 0, clipped: 0, lowSq: 0, midSq: 0, highSq: 0, onsets: 0, onsetAt: -1 };
+}
+
+function resetChunk(chunk, t) {
+  chunk.t = t;
+  chunk.d = 0;
+  chunk.n = 0;
+  chunk.frames = 0;
+  chunk.sumSq = 0;
+  chunk.monoSq = 0;
+  chunk.peak = 0;
+  chunk.clipped = 0;
+  chunk.lowSq = 0;
+  chunk.midSq = 0;
+  chunk.highSq = 0;
+  chunk.onsets = 0;
+  chunk.onsetAt = -1;
+}
+
 function addSums(into, chunk) {
   into.sumSq += chunk.sumSq;
   into.n += chunk.n;
   into.frames += chunk.frames;
   into.seconds += chunk.d;
-  into.peak = Math.max(into.peak, chunk.peak);
+  if (chunk.peak > into.peak) into.peak = chunk.peak;
   into.clipped += chunk.clipped;
-  into.lowSq += chunk.lowSq ?? 0;
-  into.midSq += chunk.midSq ?? 0;
-  into.highSq += chunk.highSq ?? 0;
-  into.onsets += chunk.onsets ?? 0;
+  into.lowSq += chunk.lowSq;
+  into.midSq += chunk.midSq;
+  into.highSq += chunk.highSq;
+  into.onsets += chunk.onsets;
 }
 
 export class Levels {
@@ -109,6 +139,17 @@ export class Levels {
     this.tickCount = 0;
     this.lostFrames = 0; // played while the main thread was too late to read them
     this.started = null;
+    this.chunk = emptyChunk(); // the master's, reused
+    this.orbitSums = emptyChunk(); // an orbit's, reused
+    this.shares = new Float64Array(3); // the bands' shares of the last spectrum
+    this.skipped = 0; // ticks skipped in a row while no one sees the meter
+    this.slow = false;
+  }
+
+  // Whether no one sees the meter: the page hidden or its window not
+  // focused (the figures stay whole, see SLOW_EVERY).
+  unseen() {
+    return typeof document !== 'undefined' && (document.visibilityState === 'hidden' || !document.hasFocus());
   }
 
   // Starts the taps and the ticks; settles, never throws.
@@ -182,19 +223,28 @@ export class Levels {
   // its last SPECTRUM_FRAMES samples (Blackman-windowed by the analyser):
   // [low, mid, high], or zeros in silence. Multiplied by a chunk's mean
   // square, they give its bands in the units of its RMS.
-  bandShares(m, sampleRate) {
-    m.spectrum.getFloatFrequencyData(m.bins);
+  bandShares(m, sampleRate, shares) {
+    const bins = m.bins;
+    m.spectrum.getFloatFrequencyData(bins);
     const hz = sampleRate / SPECTRUM_FRAMES;
-    const lowEnd = Math.min(m.bins.length, Math.ceil(LOW_HZ / hz));
-    const highStart = Math.min(m.bins.length, Math.floor(HIGH_HZ / hz) + 1);
-    const shares = [0, 0, 0];
-    for (let i = 0; i < m.bins.length; i++) {
-      const level = m.bins[i];
-      if (!(level > FLOOR_DB)) continue;
-      shares[i < lowEnd ? 0 : i < highStart ? 1 : 2] += 10 ** (level / 10);
+    const lowEnd = Math.min(bins.length, Math.ceil(LOW_HZ / hz));
+    const highStart = Math.min(bins.length, Math.floor(HIGH_HZ / hz) + 1);
+    let low = 0;
+    let mid = 0;
+    let high = 0;
+    for (let i = 0; i < lowEnd; i++) {
+      if (bins[i] > FLOOR_DB) low += 10 ** (bins[i] / 10);
     }
-    const total = shares[0] + shares[1] + shares[2];
-    return total > 0 ? shares.map((x) => x / total) : shares;
+    for (let i = lowEnd; i < highStart; i++) {
+      if (bins[i] > FLOOR_DB) mid += 10 ** (bins[i] / 10);
+    }
+    for (let i = highStart; i < bins.length; i++) {
+      if (bins[i] > FLOOR_DB) high += 10 ** (bins[i] / 10);
+    }
+    const total = low + mid + high;
+    shares[0] = total > 0 ? low / total : 0;
+    shares[1] = total > 0 ? mid / total : 0;
+    shares[2] = total > 0 ? high / total : 0;
   }
 
   untap(entry) {
@@ -229,58 +279,76 @@ export class Levels {
     if (frames === 0) {
       return;
     }
-    m.analysers.forEach((node, i) => node.getFloatTimeDomainData(m.data[i]));
-    const [left, right] = m.data;
-    const [lowShare, midShare, highShare] = this.bandShares(m, sr);
-    const flush = (chunk) => {
-      chunk.lowSq = lowShare * chunk.monoSq;
-      chunk.midSq = midShare * chunk.monoSq;
-      chunk.highSq = highShare * chunk.monoSq;
-      this.masterChunk(chunk);
-    };
+    m.analysers[0].getFloatTimeDomainData(m.data[0]);
+    m.analysers[1].getFloatTimeDomainData(m.data[1]);
+    const left = m.data[0];
+    const right = m.data[1];
+    const shares = this.shares;
+    this.bandShares(m, sr, shares);
+    // One pass over the new samples: the sums of both channels, the peak,
+    // the full-scale samples and the mono mix's energy a block (onsets).
     const onset = this.onset;
-    let chunk = null;
+    const chunk = this.chunk;
+    let open = false;
+    let background = onset.background;
+    let last = onset.last;
     for (let i = READ_FRAMES - frames; i < READ_FRAMES; i += BLOCK) {
       const end = Math.min(READ_FRAMES, i + BLOCK);
       const t = now - (READ_FRAMES - i) / sr;
-      if (!chunk) {
-        chunk = { t, d: 0, n: 0, frames: 0, sumSq: 0, monoSq: 0, peak: 0, clipped: 0, lowSq: 0, midSq: 0, highSq: 0, onsets: 0, onsetAt: -1 };
+      if (!open) {
+        resetChunk(chunk, t);
+        open = true;
       }
       let blockSq = 0;
+      let sumSq = 0;
+      let peak = chunk.peak;
+      let clipped = 0;
       for (let j = i; j < end; j++) {
         const l = left[j];
         const r = right[j];
         const al = l < 0 ? -l : l;
         const ar = r < 0 ? -r : r;
-        chunk.sumSq += l * l + r * r;
-        if (al > chunk.peak) chunk.peak = al;
-        if (ar > chunk.peak) chunk.peak = ar;
-        if (al >= 1) chunk.clipped++;
-        if (ar >= 1) chunk.clipped++;
+        sumSq += l * l + r * r;
+        if (al > peak) peak = al;
+        if (ar > peak) peak = ar;
+        if (al >= 1) clipped++;
+        if (ar >= 1) clipped++;
         const x = (l + r) * 0.5;
         blockSq += x * x;
       }
       const n = end - i;
+      chunk.sumSq += sumSq;
+      chunk.peak = peak;
+      chunk.clipped += clipped;
       chunk.monoSq += blockSq;
       chunk.n += 2 * n;
       chunk.frames += n;
       chunk.d += n / sr;
       // An onset: a block's energy 6 dB over its recent background.
       const energy = blockSq / n;
-      if (energy > ONSET_FLOOR && energy > ONSET_RATIO * onset.background && t + n / sr - onset.last > ONSET_GAP_S) {
+      if (energy > ONSET_FLOOR && energy > ONSET_RATIO * background && t + n / sr - last > ONSET_GAP_S) {
         chunk.onsets++;
         chunk.onsetAt = t + n / sr;
-        onset.last = chunk.onsetAt;
+        last = chunk.onsetAt;
       }
-      onset.background = 0.7 * onset.background + 0.3 * energy;
+      background = 0.7 * background + 0.3 * energy;
       if (chunk.frames >= CHUNK_FRAMES) {
-        flush(chunk);
-        chunk = null;
+        this.flushChunk(chunk, shares);
+        open = false;
       }
     }
-    if (chunk) {
-      flush(chunk);
+    onset.background = background;
+    onset.last = last;
+    if (open) {
+      this.flushChunk(chunk, shares);
     }
+  }
+
+  flushChunk(chunk, shares) {
+    chunk.lowSq = shares[0] * chunk.monoSq;
+    chunk.midSq = shares[1] * chunk.monoSq;
+    chunk.highSq = shares[2] * chunk.monoSq;
+    this.masterChunk(chunk);
   }
 
   connect() {
@@ -338,17 +406,27 @@ export class Levels {
       if (!at) {
         return;
       }
-      entry.node.getFloatTimeDomainData(entry.data);
+      const data = entry.data;
+      entry.node.getFloatTimeDomainData(data);
       let sumSq = 0;
       let peak = 0;
       let clipped = 0;
-      for (const x of entry.data) {
+      for (let i = 0; i < data.length; i++) {
+        const x = data[i];
         const a = x < 0 ? -x : x;
         sumSq += x * x;
         if (a > peak) peak = a;
         if (a >= 1) clipped++;
       }
-      this.orbitChunk(number, at, { sumSq, n: entry.data.length, frames: entry.data.length, d: seconds, peak, clipped });
+      const chunk = this.orbitSums;
+      resetChunk(chunk, 0);
+      chunk.sumSq = sumSq;
+      chunk.n = data.length;
+      chunk.frames = data.length;
+      chunk.d = seconds;
+      chunk.peak = peak;
+      chunk.clipped = clipped;
+      this.orbitChunk(number, at, chunk);
     }
   }
 
@@ -442,12 +520,18 @@ export class Levels {
       // A tick's time, the median of the last ones: what a tick costs when
       // the thread is not preempted in the middle of it (wall-clock time).
       medianTickMs: sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0,
-      ticksPerSecond: 1000 / POST_MS,
+      ticksPerSecond: 1000 / POST_MS / (this.slow ? SLOW_EVERY : 1),
+      slow: this.slow,
       lostFrames: this.lostFrames,
     };
   }
 
   tick() {
+    this.slow = this.unseen();
+    if (this.slow && ++this.skipped < SLOW_EVERY) {
+      return;
+    }
+    this.skipped = 0;
     const begin = performance.now();
     this.started ??= begin;
     try {
