@@ -34,6 +34,19 @@ say (SjWindow   *self,
 
 /* The pending swap ------------------------------------------------------ */
 
+/* The committed change's boundary sounds (or another change came since):
+ * its answer says Applied. A change being listened to says Listening…
+ * instead, and Applied once it was heard sounding (sj-window-levels.c). */
+static void
+landed (SjWindow *self)
+{
+  double cycle = self->landing_cycle;
+
+  self->landing_cycle = NAN;
+  if (self->verifier == NULL || !sj_change_verifier_is_checking (self->verifier, cycle))
+    sj_chat_panel_swap_changed (self->chat_panel, "landed", cycle);
+}
+
 static void
 swap_changed_cb (SjWindow   *self,
                  const char *state,
@@ -44,8 +57,9 @@ swap_changed_cb (SjWindow   *self,
   if (g_str_equal (state, "scheduled"))
     {
       self->pending_cycle = cycle;
-      /* A new change: the page counts for it only. */
-      self->landing_cycle = NAN;
+      /* A new change: the page counts for it only; the one landing did. */
+      if (!isnan (self->landing_cycle))
+        landed (self);
       /* The answer Panic stopped had already handed its change to the page
        * (a change is not taken back once asked for): it goes too. */
       if (self->panic_stopped_turn)
@@ -82,13 +96,7 @@ swap_countdown_cb (SjWindow *self,
   self->countdown_beats = beats;
   sj_chat_panel_swap_countdown (self->chat_panel, cycle, beats);
   if (beats == 0 && self->landing_cycle == cycle)
-    {
-      self->landing_cycle = NAN;
-      /* Heard now; a change being listened to says Listening… instead,
-       * and Applied once it was heard sounding (sj-window-levels.c). */
-      if (self->verifier == NULL || !sj_change_verifier_is_checking (self->verifier, cycle))
-        sj_chat_panel_swap_changed (self->chat_panel, "landed", cycle);
-    }
+    landed (self);
 }
 
 /* The editor banner's Cancel asks for the window's action. */

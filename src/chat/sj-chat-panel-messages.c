@@ -476,7 +476,8 @@ sj_chat_panel_change_verified (SjChatPanel *self,
       g_autoptr(SjChatMessage) message_item = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
       SjChatSwap current = sj_chat_message_get_swap (message_item);
 
-      if ((current == SJ_CHAT_SWAP_QUEUED || current == SJ_CHAT_SWAP_LISTENING) &&
+      if ((current == SJ_CHAT_SWAP_QUEUED || current == SJ_CHAT_SWAP_LANDING ||
+           current == SJ_CHAT_SWAP_LISTENING) &&
           sj_chat_message_get_swap_cycle (message_item) == cycle)
         {
           sj_chat_message_set_swap (message_item, swap, cycle);
