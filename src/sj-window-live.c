@@ -35,15 +35,17 @@ say (SjWindow   *self,
 /* The pending swap ------------------------------------------------------ */
 
 /* The committed change's boundary sounds (or another change came since):
- * its answer says Applied. A change being listened to says Listening…
- * instead, and Applied once it was heard sounding (sj-window-levels.c). */
+ * its answer says Applied, or Listening… for a change the app listens to
+ * (Applied once it was heard sounding, sj-window-levels.c). */
 static void
 landed (SjWindow *self)
 {
   double cycle = self->landing_cycle;
 
   self->landing_cycle = NAN;
-  if (self->verifier == NULL || !sj_change_verifier_is_checking (self->verifier, cycle))
+  if (self->verifier != NULL && sj_change_verifier_is_checking (self->verifier, cycle))
+    sj_chat_panel_swap_changed (self->chat_panel, "listening", cycle);
+  else
     sj_chat_panel_swap_changed (self->chat_panel, "landed", cycle);
 }
 

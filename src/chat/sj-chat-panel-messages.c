@@ -342,7 +342,8 @@ sj_chat_panel_load_session (SjChatPanel *self,
  *
  * What the page says about a quantized swap: the answer that queued it
  * shows when it landed, or that it never played. The window adds
- * "landing" (committed, too late to cancel) and "landed" (heard).
+ * "landing" (committed, too late to cancel), then "landed" (heard) or,
+ * for a change the app listens to, "listening".
  */
 void
 sj_chat_panel_swap_changed (SjChatPanel *self,
@@ -375,10 +376,12 @@ sj_chat_panel_swap_changed (SjChatPanel *self,
           if (ahead)
             sj_chat_message_set_swap (message, SJ_CHAT_SWAP_LANDING, cycle);
         }
-      else if (g_strcmp0 (state, "landed") == 0)
+      else if (g_strcmp0 (state, "landed") == 0 || g_strcmp0 (state, "listening") == 0)
         {
           if (current == SJ_CHAT_SWAP_LANDING)
-            sj_chat_message_set_swap (message, SJ_CHAT_SWAP_APPLIED, cycle);
+            sj_chat_message_set_swap (message,
+                                      g_str_equal (state, "landed") ? SJ_CHAT_SWAP_APPLIED : SJ_CHAT_SWAP_LISTENING,
+                                      cycle);
         }
       else if (g_strcmp0 (state, "applied") == 0)
         {
@@ -480,6 +483,10 @@ sj_chat_panel_change_verified (SjChatPanel *self,
            current == SJ_CHAT_SWAP_LISTENING) &&
           sj_chat_message_get_swap_cycle (message_item) == cycle)
         {
+          /* Landing says so until its boundary sounds; the window then
+           * says Listening… (sj_chat_panel_swap_changed()). */
+          if (current == SJ_CHAT_SWAP_LANDING && swap == SJ_CHAT_SWAP_LISTENING)
+            return;
           sj_chat_message_set_swap (message_item, swap, cycle);
           return;
         }
