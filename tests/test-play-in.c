@@ -347,6 +347,10 @@ test_phrase_to_agent (void)
 
   set_up_settings ();
   g_settings_set_int (settings, "phrase-cycles", 1);
+  /* Only here, so that the other cases run with no agent setting up. */
+  g_settings_set_string (settings, "provider", "custom");
+  g_settings_set_string (settings, "base-url", sj_test_model_server_get_url (server));
+  g_settings_set_string (settings, "model", "test/model");
   window = sj_test_open_window ();
   repl = _sj_window_get_repl (window);
   sj_test_spin_until (sj_test_agent_is_ready, window, "the agent to be set up");
@@ -540,13 +544,6 @@ main (int   argc,
   /* The agent, for the phrase given to it: a loopback model server. */
   server = sj_test_model_server_new ();
   sj_test_model_server_set_models (server, "{\"data\":[{\"id\":\"test/model\"}]}");
-  {
-    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-
-    g_settings_set_string (settings, "provider", "custom");
-    g_settings_set_string (settings, "base-url", sj_test_model_server_get_url (server));
-    g_settings_set_string (settings, "model", "test/model");
-  }
 
   g_test_add_func ("/play-in/record-phrase", test_record_phrase);
   g_test_add_func ("/play-in/phrase-to-agent", test_phrase_to_agent);
