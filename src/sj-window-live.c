@@ -22,7 +22,32 @@
 
 #include "sj-window-private.h"
 
+/* Cancel Change's and Panic's answers, kept for tests. */
+static void
+say (SjWindow   *self,
+     const char *text)
+{
+  g_free (self->live_status);
+  self->live_status = g_strdup (text);
+  _sj_window_show_toast (self, text, NULL, NULL);
+}
+
 /* The pending swap ------------------------------------------------------ */
+
+/* The committed change's boundary sounds (or another change came since):
+ * its answer says Applied, or Listening… for a change the app listens to
+ * (Applied once it was heard sounding, sj-window-levels.c). */
+static void
+landed (SjWindow *self)
+{
+  double cycle = self->landing_cycle;
+
+  self->landing_cycle = NAN;
+  if (self->verifier != NULL && sj_change_verifier_is_checking (self->verifier, cycle))
+    sj_chat_panel_swap_changed (self->chat_panel, "listening", cycle);
+  else
+    sj_chat_panel_swap_changed (self->chat_panel, "landed", cycle);
+}
 
 static void
 swap_changed_cb (SjWindow   *self,
@@ -34,6 +59,9 @@ swap_changed_cb (SjWindow   *self,
   if (g_str_equal (state, "scheduled"))
     {
       self->pending_cycle = cycle;
+      /* A new change: the page counts for it only; the one landing did. */
+      if (!isnan (self->landing_cycle))
+        landed (self);
       /* The answer Panic stopped had already handed its change to the page
        * (a change is not taken back once asked for): it goes too. */
       if (self->panic_stopped_turn)
@@ -43,6 +71,14 @@ swap_changed_cb (SjWindow   *self,
 
   if (self->pending_cycle == cycle)
     self->pending_cycle = NAN;
+
+  /* Committed ahead of its boundary (the page's scheduler queries ahead):
+   * it sounds when the countdown reaches 0, and cannot be canceled now. */
+  if (g_str_equal (state, "applied") && self->countdown_cycle == cycle && self->countdown_beats > 0)
+    {
+      self->landing_cycle = cycle;
+      sj_chat_panel_swap_changed (self->chat_panel, "landing", cycle);
+    }
 
   /* A canceled change never played: the timeline forgets it, as if it had
    * never been sent (Undo goes back to what played before it). */
@@ -58,7 +94,11 @@ swap_countdown_cb (SjWindow *self,
 {
   g_assert (SJ_IS_WINDOW (self));
 
+  self->countdown_cycle = cycle;
+  self->countdown_beats = beats;
   sj_chat_panel_swap_countdown (self->chat_panel, cycle, beats);
+  if (beats == 0 && self->landing_cycle == cycle)
+    landed (self);
 }
 
 /* The editor banner's Cancel asks for the window's action. */
@@ -119,6 +159,8 @@ cancel_done_cb (GObject      *object,
   g_autofree char *title = NULL;
   gboolean canceled = FALSE;
 
+  g_assert (SJ_IS_WINDOW (data->self));
+
   if (!sj_repl_cancel_swap_finish (SJ_REPL (object), result, &canceled, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -132,13 +174,16 @@ cancel_done_cb (GObject      *object,
   g_debug ("Cancel Change: %s", canceled ? "canceled" : "nothing pending");
   if (!canceled)
     {
-      _sj_window_show_toast (data->self, _("No change is pending"), NULL, NULL);
+      /* The page committed it while the cancel was on its way. */
+      if (!isnan (data->self->landing_cycle))
+        say (data->self, _("Too late to cancel: the change is landing"));
+      else
+        say (data->self, _("No change is pending"));
       return;
     }
 
   tell_agent_canceled (data->self, data->cycle, data->at_cycle);
-  title = g_strdup_printf (_("Change canceled: the code before it plays on"));
-  _sj_window_show_toast (data->self, title, NULL, NULL);
+  say (data->self, _("Change canceled: the code before it plays on"));
 }
 
 static void
@@ -147,10 +192,19 @@ cancel_change_action (GSimpleAction *action,
                       gpointer      user_data)
 {
   SjWindow *self = user_data;
-  CancelData *data = g_new0 (CancelData, 1);
+  CancelData *data;
 
   g_assert (SJ_IS_WINDOW (self));
 
+  /* Committed: it sounds within the beat, whatever is asked now. */
+  if (isnan (self->pending_cycle) && !isnan (self->landing_cycle))
+    {
+      g_debug ("Cancel Change: too late, the change due at cycle %g is landing", self->landing_cycle);
+      say (self, _("Too late to cancel: the change is landing"));
+      return;
+    }
+
+  data = g_new0 (CancelData, 1);
   data->self = g_object_ref (self);
   data->cycle = self->pending_cycle;
   data->at_cycle = sj_repl_get_state (self->repl)->cycle;
@@ -205,6 +259,31 @@ _sj_window_get_heard_code (SjWindow *self)
   return self->heard_code;
 }
 
+/**
+ * _sj_window_get_live_status:
+ *
+ * Returns: (nullable): what Cancel Change or Panic said last
+ */
+const char *
+_sj_window_get_live_status (SjWindow *self)
+{
+  g_assert (SJ_IS_WINDOW (self));
+  return self->live_status;
+}
+
+/**
+ * _sj_window_is_landing:
+ *
+ * Returns: whether a change is committed and not heard yet (too late to
+ *   cancel)
+ */
+gboolean
+_sj_window_is_landing (SjWindow *self)
+{
+  g_assert (SJ_IS_WINDOW (self));
+  return !isnan (self->landing_cycle);
+}
+
 /* Panic ------------------------------------------------------------------ */
 
 typedef struct
@@ -247,10 +326,14 @@ panic_finish (Panic *owned)
   g_autofree char *line = NULL;
   g_autofree char *note = NULL;
 
-  /* Ducking off: the music at full level, whatever the voice does. */
+  /* Ducking off: the music at full level, whatever the voice does. A
+   * page still loading has no music to duck yet. */
   self->voice_ducked = FALSE;
-  sj_repl_set_duck_async (self->repl, FALSE, NULL, NULL, NULL);
-  panic_step (panic, _("turned ducking off"), "turned ducking off (the music is at full level)");
+  if (sj_repl_get_ready (self->repl))
+    {
+      sj_repl_set_duck_async (self->repl, FALSE, NULL, NULL, NULL);
+      panic_step (panic, _("turned ducking off"), "turned ducking off (the music is at full level)");
+    }
 
   g_ptr_array_add (panic->steps, NULL);
   g_ptr_array_add (panic->notes, NULL);
@@ -258,7 +341,7 @@ panic_finish (Panic *owned)
   /* TRANSLATORS: Panic's report, e.g. "Panic: stopped the agent’s answer;
    * canceled the change due at cycle 12; turned ducking off" */
   line = g_strdup_printf (_("Panic: %s."), list);
-  _sj_window_show_toast (self, line, NULL, NULL);
+  say (self, line);
 
   if (sj_window_get_agent (self) != NULL)
     {
@@ -389,6 +472,8 @@ panic_action (GSimpleAction *action,
   if (!sj_repl_get_ready (self->repl))
     {
       g_clear_pointer (&panic->heard, g_free);
+      panic_step (panic, _("the music is still loading, nothing played yet"),
+                  "the music page was still loading: nothing played yet, nothing else to undo");
       panic_finish (panic);
       return;
     }
@@ -500,6 +585,9 @@ _sj_window_live_init (SjWindow *self)
 {
   self->pending_cycle = NAN;
   self->heard_cycle = NAN;
+  self->landing_cycle = NAN;
+  self->countdown_cycle = NAN;
+  self->countdown_beats = -1;
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), live_entries, G_N_ELEMENTS (live_entries), self);
   add_live_shortcuts (self);
@@ -516,4 +604,5 @@ void
 _sj_window_live_dispose (SjWindow *self)
 {
   g_clear_pointer (&self->heard_code, g_free);
+  g_clear_pointer (&self->live_status, g_free);
 }

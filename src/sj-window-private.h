@@ -127,6 +127,10 @@ struct _SjWindow
   gboolean              panicking;
   gboolean              panic_stopped_turn; /* until the stopped answer has ended */
   gboolean              landing_override; /* the composer's landing holds for this turn */
+  double                landing_cycle;   /* a committed swap's boundary until it sounds, NAN for none */
+  double                countdown_cycle; /* the page's last countdown: its boundary */
+  int                   countdown_beats; /* and its beats */
+  char                 *live_status;     /* the last thing Cancel Change said */
 };
 
 void _sj_window_show_toast       (SjWindow       *self,
@@ -180,6 +184,8 @@ SjLevels        *_sj_window_get_levels         (SjWindow *self);
 SjChangeVerifier *_sj_window_get_verifier      (SjWindow *self);
 const char      *_sj_window_get_heard_code     (SjWindow *self);
 gboolean         _sj_window_is_panicking       (SjWindow *self);
+const char      *_sj_window_get_live_status    (SjWindow *self);
+gboolean         _sj_window_is_landing         (SjWindow *self);
 AdwMessageDialog *_sj_window_get_osc_dialog    (SjWindow   *self,
                                                 const char *destination);
 SjPhraseRecorder *_sj_window_get_phrase_recorder (SjWindow *self);

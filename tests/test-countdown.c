@@ -16,13 +16,27 @@
  *  - a change that lands on the next beat (the composer's choice for one
  *    message) starts exactly on a beat;
  *  - Panic (typed, and clicked in the header bar) while idle, while a
- *    change is pending and while an answer streams that never finishes.
+ *    change is pending and while an answer streams that never finishes;
+ *  - too late to cancel: at the page's commit (its scheduler queries ahead
+ *    of the boundary) Cancel Change says so, the answer's Cancel is
+ *    insensitive and the editor's banner says Landing with its Cancel
+ *    disabled (recorded in the page as it changes), and a cancel that
+ *    crosses the commit (the page's events emitted in that order) says
+ *    too late rather than that nothing was pending;
+ *  - Panic right when an answer hands its change to the page: the change
+ *    never plays; Panic while the page is still loading (and an answer
+ *    streams): it says so at once, and works again once the page is back.
+ *
+ * test_cancel_buttons saves the help's figures (help/C/figures/) in
+ * SJ_TEST_OUTPUT_DIR: figure-countdown.png and figure-answer-cost.png.
  */
 
 #include "config.h"
 
 #include <math.h>
 #include <string.h>
+
+#include <webkit/webkit.h>
 
 #include "sj-chat-message.h"
 #include "sj-chat-panel-private.h"
@@ -503,6 +517,94 @@ cancel_button_shown (gpointer window)
   return sj_test_find_widget (GTK_WIDGET (window), is_cancel_button, NULL) != NULL;
 }
 
+/* Figures for the help (help/C/figures/ are taken from these): what
+ * @widget shows, saved as @name in SJ_TEST_OUTPUT_DIR (build/tests). */
+static void
+save_figure (GtkWidget  *widget,
+             const char *name)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+
+  sj_test_wait_widget_frames (widget, 2, SJ_TEST_WAIT_TIMEOUT_S);
+  texture = sj_test_render_widget (widget);
+  g_assert_nonnull (texture);
+  path = sj_test_save_png (texture, name);
+  g_test_message ("figure: %s", path);
+}
+
+/* The same, of the area @top to @bottom (in @widget's coordinates, full
+ * width): the help's figures show only what they are about. */
+static void
+save_figure_band (GtkWidget  *widget,
+                  const char *name,
+                  double      top,
+                  double      bottom)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  sj_test_wait_widget_frames (widget, 2, SJ_TEST_WAIT_TIMEOUT_S);
+  top = CLAMP (floor (top), 0, height - 1);
+  bottom = CLAMP (ceil (bottom), top + 1, height);
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, top, width, bottom - top));
+  path = sj_test_save_png (texture, name);
+  g_test_message ("figure: %s", path);
+}
+
+static gboolean
+is_label_with (GtkWidget *widget,
+               gpointer   text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+         g_str_has_prefix (gtk_label_get_label (GTK_LABEL (widget)), text);
+}
+
+/* Where the label that starts with @text is, top and bottom, in @root's
+ * coordinates. */
+static void
+label_bounds (GtkWidget  *root,
+              const char *text,
+              double     *top,
+              double     *bottom)
+{
+  GtkWidget *label = sj_test_find_widget (root, is_label_with, (gpointer) text);
+  graphene_rect_t bounds;
+
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_compute_bounds (label, root, &bounds));
+  *top = bounds.origin.y;
+  *bottom = bounds.origin.y + bounds.size.height;
+}
+
+/* The page as WebKit draws it (the banner is the page's own). */
+static void
+save_page_figure (SjRepl     *repl,
+                  const char *name)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  WebKitWebView *view = WEBKIT_WEB_VIEW (sj_repl_get_widget (repl));
+
+  webkit_web_view_get_snapshot (view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL,
+                                sj_test_store_result_cb, &result);
+  texture = webkit_web_view_get_snapshot_finish (view, sj_test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  path = sj_test_save_png (texture, name);
+  g_test_message ("figure: %s", path);
+}
+
 static void
 test_cancel_buttons (void)
 {
@@ -544,6 +646,17 @@ test_cancel_buttons (void)
   adw_view_stack_set_visible_child_name (window->panel_stack, "chat");
   g_signal_emit_by_name (_sj_chat_panel_get_composer (window->chat_panel), "send", "the triangle, later");
   sj_test_spin_until (cancel_button_shown, window, "the answer's Cancel");
+  save_figure (GTK_WIDGET (window), "figure-countdown-window.png");
+  save_page_figure (repl, "figure-countdown-banner.png");
+  {
+    double top, bottom, unused;
+
+    /* The window, above the toasts: the banner and the answer counting
+     * down with their Cancel. */
+    label_bounds (GTK_WIDGET (window), "the triangle, later", &top, &unused);
+    label_bounds (GTK_WIDGET (window), "Lands in ", &unused, &bottom);
+    save_figure_band (GTK_WIDGET (window), "figure-countdown.png", 0, bottom + 12);
+  }
   button = sj_test_find_widget (GTK_WIDGET (window), is_cancel_button, NULL);
   sj_test_click (button);
   sj_test_spin_until (agent_idle, window, "the agent to finish");
@@ -563,6 +676,15 @@ test_cancel_buttons (void)
     g_assert_true (canceled);
   }
   g_assert_false (cancel_button_shown (window));
+  /* The answer with its tokens and cost (the loopback server's usage). */
+  save_figure (window->panel, "figure-answer-usage.png");
+  {
+    double top, bottom, unused;
+
+    label_bounds (window->panel, "the triangle, later", &top, &unused);
+    label_bounds (window->panel, "240 tokens", &unused, &bottom);
+    save_figure_band (window->panel, "figure-answer-cost.png", top - 30, bottom + 10);
+  }
 
   g_signal_handlers_disconnect_by_data (repl, &event);
   g_free (event.state);
@@ -644,6 +766,242 @@ test_next_beat (void)
   g_signal_handlers_disconnect_by_data (repl, &event);
   g_free (event.state);
   sj_test_swap_stop_playing (repl);
+}
+
+/* Too late to cancel ------------------------------------------------------- */
+
+typedef struct
+{
+  SjWindow  *window;
+  gboolean   committed;
+  gboolean   landing;      /* the window's word at the commit */
+  double     cycle;
+  char      *said;         /* what Cancel Change said, asked at the commit */
+  int        answer_swap;  /* the answer's state then */
+  gboolean   button_shown; /* the answer's Cancel then */
+  gboolean   button_sensitive;
+  guint      base_requests;
+} Commit;
+
+/* The page committed the swap (its scheduler queried the span from the
+ * boundary on, ahead of it): Cancel Change is asked at that very event. */
+static gboolean is_cancel_button (GtkWidget *widget,
+                                  gpointer   data);
+
+static void
+commit_cb (SjRepl     *repl,
+           const char *state,
+           double      cycle,
+           Commit     *commit)
+{
+  g_autoptr(SjChatMessage) answer = NULL;
+  GtkWidget *button;
+
+  if (!g_str_equal (state, "applied") || commit->committed)
+    return;
+
+  commit->committed = TRUE;
+  commit->cycle = cycle;
+  commit->landing = _sj_window_is_landing (commit->window);
+  g_clear_pointer (&commit->window->live_status, g_free);
+  g_action_group_activate_action (G_ACTION_GROUP (commit->window), "cancel-change", NULL);
+  commit->said = g_strdup (_sj_window_get_live_status (commit->window));
+  answer = last_message (commit->window);
+  commit->answer_swap = sj_chat_message_get_swap (answer);
+  button = sj_test_find_widget (GTK_WIDGET (commit->window), is_cancel_button, NULL);
+  commit->button_shown = button != NULL && gtk_widget_get_visible (button);
+  commit->button_sensitive = button != NULL && gtk_widget_get_sensitive (button);
+}
+
+static gboolean
+committed_or_idle (gpointer data)
+{
+  Commit *commit = data;
+
+  return commit->committed || (!sj_agent_is_busy (commit->window->agent) &&
+                               sj_test_model_server_get_n_requests (server) > commit->base_requests + 1);
+}
+
+static gboolean
+not_landing (gpointer window)
+{
+  return !_sj_window_is_landing (window);
+}
+
+typedef struct
+{
+  SjWindow   *window;
+  const char *text;
+} SaidWait;
+
+static gboolean
+said (gpointer data)
+{
+  SaidWait *wait = data;
+
+  return g_strcmp0 (_sj_window_get_live_status (wait->window), wait->text) == 0;
+}
+
+/* Once the page has committed the agent's change it is too late: the
+ * banner says it is landing with its Cancel insensitive, the answer's
+ * Cancel is insensitive, Cancel Change says so; B plays. */
+static void
+test_too_late (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = window->repl;
+  g_autofree char *code_a = g_strdup_printf ("setcps(1)\n%s", sj_test_swap_voice_a.code);
+  g_autofree char *code_b = g_strdup_printf ("setcps(1)\n%s", sj_test_swap_voice_b.code);
+  g_autofree char *escaped = g_strescape (code_b, NULL);
+  g_autofree char *hash = sj_code_hash (code_a);
+  g_autofree char *args = NULL;
+  g_autofree char *page = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonObject) banner = NULL;
+  Commit commit = { window };
+  CodeWait new_code = { repl, code_b };
+  SaidWait nothing = { window, "No change is pending" };
+
+  if (!have_sink ())
+    return;
+
+  play_heard (window, code_a);
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "show-panel", g_variant_new_boolean (TRUE));
+  adw_view_stack_set_visible_child_name (window->panel_stack, "chat");
+  args = g_strdup_printf ("{\"baseHash\":\"%s\",\"change\":{\"kind\":\"full_code\",\"code\":\"%s\"},"
+                          "\"policy\":{\"quantize\":\"next_cycle\"}}", hash, escaped);
+  sj_test_model_server_reply_tool_call (server, NULL, "call_late", "apply_strudel_change", args);
+  sj_test_model_server_reply_text (server, "There it goes.", 6);
+  g_signal_connect (repl, "swap-changed", G_CALLBACK (commit_cb), &commit);
+  g_signal_connect (repl, "swap-changed", G_CALLBACK (log_swap_cb), &commit);
+  /* What the editor's banner shows, each time it changes, as the page
+   * records it (the boundary sounds a scheduler's lookahead after the
+   * commit, about a tenth of a second: too soon to ask afterwards). */
+  node = sj_test_call_js (repl, "const seen = window.sjTestBanner = [];"
+                                "new MutationObserver(() => {"
+                                "  const b = document.getElementById('sj-swap-banner');"
+                                "  if (!b) return;"
+                                "  const now = { shown: !b.hidden, text: b.textContent,"
+                                "                disabled: b.querySelector('button').disabled };"
+                                "  const last = seen.at(-1);"
+                                "  if (!last || last.shown !== now.shown || last.text !== now.text ||"
+                                "      last.disabled !== now.disabled) seen.push(now);"
+                                "}).observe(document.body, { attributes: true, childList: true, subtree: true,"
+                                "                            characterData: true });"
+                                "return true;");
+  g_clear_pointer (&node, json_node_unref);
+  commit.base_requests = sj_test_model_server_get_n_requests (server);
+  g_signal_emit_by_name (_sj_chat_panel_get_composer (window->chat_panel), "send", "the triangle now");
+  sj_test_spin_until (committed_or_idle, &commit, "the page to commit the change");
+  if (!commit.committed)
+    {
+      g_autofree char *result = sj_test_model_server_find_tool_result (server, commit.base_requests + 1, "call_late");
+      g_autoptr(SjChatMessage) last = last_message (window);
+
+      g_test_message ("no commit; the tool said %s; the chat ends with %s", result,
+                      sj_chat_message_get_content (last));
+    }
+  g_assert_true (commit.committed);
+
+  /* At the commit: landing, too late, the answer says so. */
+  g_test_message ("at the commit: %s", commit.said);
+  g_assert_true (commit.landing);
+  g_assert_cmpstr (commit.said, ==, "Too late to cancel: the change is landing");
+  g_assert_cmpint (commit.answer_swap, ==, SJ_CHAT_SWAP_LANDING);
+
+  /* The answer's Cancel was there but insensitive. */
+  g_assert_true (commit.button_shown);
+  g_assert_false (commit.button_sensitive);
+
+  /* It lands: B is in the editor and nothing is pending any more. */
+  sj_test_spin_until (not_landing, window, "the boundary to be heard");
+  sj_test_spin_until (code_is, &new_code, "B in the editor");
+
+  /* The banner counted down with its Cancel, then said it was landing
+   * with its Cancel insensitive, then went away. */
+  node = sj_test_call_js (repl, "return window.sjTestBanner;");
+  page = json_to_string (node, FALSE);
+  g_test_message ("the banner showed: %s", page);
+  {
+    JsonArray *seen = json_node_get_array (node);
+    g_autofree char *landing_text = g_strdup_printf ("Landing at cycle %g", commit.cycle);
+    guint n = json_array_get_length (seen);
+    gboolean counted = FALSE;
+    guint landing_at = 0;
+
+    for (guint i = 0; i < n; i++)
+      {
+        JsonObject *state = json_array_get_object_element (seen, i);
+        const char *text = json_object_get_string_member (state, "text");
+
+        if (g_str_has_prefix (text, "Lands in ") && landing_at == 0)
+          {
+            g_assert_true (json_object_get_boolean_member (state, "shown"));
+            g_assert_false (json_object_get_boolean_member (state, "disabled"));
+            counted = TRUE;
+          }
+        else if (g_str_has_prefix (text, landing_text) && json_object_get_boolean_member (state, "shown"))
+          {
+            g_assert_true (json_object_get_boolean_member (state, "disabled"));
+            landing_at = i;
+          }
+      }
+    g_assert_true (counted);
+    g_assert_cmpuint (landing_at, >, 0);
+    banner = json_array_get_object_element (seen, n - 1) ? json_object_ref (json_array_get_object_element (seen, n - 1)) : NULL;
+    g_assert_false (json_object_get_boolean_member (banner, "shown"));
+  }
+  g_clear_pointer (&window->live_status, g_free);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-change", NULL);
+  sj_test_spin_until (said, &nothing, "Cancel Change to say nothing is pending");
+  sj_test_spin_until (agent_idle, window, "the agent to finish");
+
+  g_signal_handlers_disconnect_by_data (repl, &commit);
+  g_free (commit.said);
+  sj_test_swap_stop_playing (repl);
+}
+
+/* The page's events as they come when a cancel crosses the commit: the
+ * cancel is on its way when the page says the change is committed; the
+ * page then has nothing pending, and the window says it is too late, not
+ * that nothing was pending. At the commit and until the boundary is heard
+ * the action says so at once; after it, nothing is pending. */
+static void
+test_too_late_crossing (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = window->repl;
+  SaidWait late = { window, "Too late to cancel: the change is landing" };
+  SaidWait nothing = { window, "No change is pending" };
+
+  g_clear_pointer (&window->live_status, g_free);
+  g_signal_emit_by_name (repl, "swap-changed", "scheduled", 999.0);
+  g_signal_emit_by_name (repl, "swap-countdown", 999.0, 2, 0.5);
+  g_assert_false (_sj_window_is_landing (window));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-change", NULL);
+  g_assert_null (_sj_window_get_live_status (window));
+  /* Committed before the page reads the cancel. */
+  g_signal_emit_by_name (repl, "swap-countdown", 999.0, 1, 0.12);
+  g_signal_emit_by_name (repl, "swap-changed", "applied", 999.0);
+  g_assert_true (_sj_window_is_landing (window));
+  sj_test_spin_until (said, &late, "the cancel's answer");
+
+  /* Asked again while it lands: at once. */
+  g_clear_pointer (&window->live_status, g_free);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-change", NULL);
+  g_assert_cmpstr (_sj_window_get_live_status (window), ==, late.text);
+
+  /* Heard: nothing is pending. */
+  g_signal_emit_by_name (repl, "swap-countdown", 999.0, 0, 0.0);
+  g_assert_false (_sj_window_is_landing (window));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-change", NULL);
+  sj_test_spin_until (said, &nothing, "Cancel Change to say nothing is pending");
+
+  /* A change applied at once (playback stopped) never lands late. */
+  g_signal_emit_by_name (repl, "swap-changed", "scheduled", 1000.0);
+  g_signal_emit_by_name (repl, "swap-countdown", 1000.0, 0, 0.0);
+  g_signal_emit_by_name (repl, "swap-changed", "applied", 1000.0);
+  g_assert_false (_sj_window_is_landing (window));
 }
 
 /* Panic ------------------------------------------------------------------- */
@@ -763,7 +1121,12 @@ test_panic_pending (void)
                      sj_test_swap_voice_a.note);
   }
 
-  /* Again: nothing left to cancel or bring back. */
+  /* Again, once A was heard since: nothing left to cancel or bring back. */
+  {
+    HeardWait wait = { window, code_a };
+
+    sj_test_spin_until (heard, &wait, "A to be heard again");
+  }
   sj_test_key_window_press (&keys, panic_keys);
   sj_test_spin_until (panic_done, window, "Panic to finish");
   assert_panic_line (window, "kept the code");
@@ -809,6 +1172,137 @@ test_panic_streaming (void)
   }
 }
 
+/* The page still loading (after a restart, say) while an answer streams:
+ * Panic stops the answer, does not crash or wait for the page, and says
+ * that the music is still loading; the page comes back. */
+static void
+test_panic_not_ready (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = window->repl;
+  g_autofree char *code = sj_test_fetch_code (repl);
+
+  sj_test_model_server_reply_hold (server, "Let me think about");
+  g_signal_emit_by_name (_sj_chat_panel_get_composer (window->chat_panel), "send", "something while it loads");
+  sj_test_spin_until (agent_busy, window, "the answer to start");
+
+  sj_repl_load (repl, code);
+  g_assert_false (sj_repl_get_ready (repl));
+  g_clear_pointer (&window->live_status, g_free);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "panic", NULL);
+  /* Nothing to ask the page: done at once. */
+  g_assert_false (_sj_window_is_panicking (window));
+  g_test_message ("panic said: %s", _sj_window_get_live_status (window));
+  g_assert_cmpstr (_sj_window_get_live_status (window), ==,
+                   "Panic: stopped the agent’s answer; the music is still loading, nothing played yet.");
+  sj_test_spin_until (agent_idle, window, "the answer to stop");
+
+  /* Alone, while the page still loads: the same words, without the answer. */
+  if (!sj_repl_get_ready (repl))
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (window), "panic", NULL);
+      g_assert_cmpstr (_sj_window_get_live_status (window), ==,
+                       "Panic: the music is still loading, nothing played yet.");
+    }
+
+  sj_test_spin_until (sj_test_repl_is_ready, NULL, "the page to be ready again");
+  g_assert_true (sj_repl_get_ready (repl));
+  /* And Panic works as before. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "panic", NULL);
+  sj_test_spin_until (panic_done, window, "Panic to finish");
+  assert_panic_line (window, NULL);
+}
+
+typedef struct
+{
+  SjWindow *window;
+  gboolean  pressed;
+  gboolean  busy;   /* the answer was still at work then */
+} HandOver;
+
+/* The page has the answer's change (its tool has not returned yet):
+ * Panic, right then. */
+static void
+hand_over_cb (SjRepl     *repl,
+              const char *state,
+              double      cycle,
+              HandOver   *hand_over)
+{
+  if (!g_str_equal (state, "scheduled") || hand_over->pressed)
+    return;
+
+  hand_over->pressed = TRUE;
+  hand_over->busy = sj_agent_is_busy (hand_over->window->agent);
+  g_action_group_activate_action (G_ACTION_GROUP (hand_over->window), "panic", NULL);
+}
+
+static gboolean
+hand_over_pressed (gpointer data)
+{
+  return ((HandOver *) data)->pressed;
+}
+
+/* An answer hands its change over to the page and Panic is pressed before
+ * the answer is done with it: the change never plays, the answer stops,
+ * and A goes on. */
+static void
+test_panic_hand_over (void)
+{
+  SjWindow *window = open_window ();
+  SjRepl *repl = window->repl;
+  g_autofree char *code_a = g_strdup_printf ("setcps(1)\n%s", sj_test_swap_voice_a.code);
+  g_autofree char *code_b = g_strdup_printf ("setcps(1)\n%s", sj_test_swap_voice_b.code);
+  g_autofree char *escaped = g_strescape (code_b, NULL);
+  g_autofree char *hash = sj_code_hash (code_a);
+  g_autofree char *args = NULL;
+  g_autoptr(JsonObject) recording = NULL;
+  HandOver hand_over = { window };
+  SjTestSwapEvent event = { 0 };
+  CodeWait back = { repl, code_a };
+  JsonArray *events;
+  double cycle;
+
+  if (!have_sink ())
+    return;
+
+  play_heard (window, code_a);
+  args = g_strdup_printf ("{\"baseHash\":\"%s\",\"change\":{\"kind\":\"full_code\",\"code\":\"%s\"},"
+                          "\"policy\":{\"quantize\":\"bars\",\"bars\":1}}", hash, escaped);
+  sj_test_model_server_reply_tool_call (server, NULL, "call_panic", "apply_strudel_change", args);
+  sj_test_model_server_reply_text (server, "Switched.", 6);
+  g_signal_connect (repl, "swap-changed", G_CALLBACK (hand_over_cb), &hand_over);
+  g_signal_connect (repl, "swap-changed", G_CALLBACK (sj_test_swap_changed_cb), &event);
+  g_signal_emit_by_name (_sj_chat_panel_get_composer (window->chat_panel), "send", "the triangle, next bar");
+  sj_test_spin_until (hand_over_pressed, &hand_over, "the change to reach the page");
+  g_assert_true (hand_over.busy);
+  sj_test_spin_until (panic_done, window, "Panic to finish");
+  sj_test_spin_until (agent_idle, window, "the answer to stop");
+  g_assert_cmpstr (event.state, ==, "canceled");
+  assert_panic_line (window, "stopped the agent’s answer");
+  sj_test_spin_until (code_is, &back, "A back in the editor");
+
+  /* Two cycles on (the change was due within a bar of four), A alone. */
+  cycle = sj_repl_get_state (repl)->cycle;
+  sj_test_swap_record_events (repl, TRUE);
+  sj_test_swap_wait_for_cycle (repl, cycle + 5);
+  recording = sj_test_swap_take_recorded (repl);
+  sj_test_swap_record_events (repl, FALSE);
+  events = json_object_get_array_member (recording, "events");
+  g_assert_cmpuint (json_array_get_length (events), >=, 8);
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *value = json_object_get_object_member (json_array_get_object_element (events, i), "value");
+
+      g_assert_cmpstr (json_object_get_string_member (value, "note"), ==, sj_test_swap_voice_a.note);
+    }
+  g_assert_cmpstr (event.state, ==, "canceled");
+
+  g_signal_handlers_disconnect_by_data (repl, &hand_over);
+  g_signal_handlers_disconnect_by_data (repl, &event);
+  g_free (event.state);
+  sj_test_swap_stop_playing (repl);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -836,9 +1330,15 @@ main (int   argc,
   g_test_add_func ("/countdown/cancel-last-moment", test_cancel_last_moment);
   g_test_add_func ("/countdown/cancel-buttons", test_cancel_buttons);
   g_test_add_func ("/countdown/next-beat", test_next_beat);
+  g_test_add_func ("/countdown/too-late", test_too_late);
+  g_test_add_func ("/countdown/too-late-crossing", test_too_late_crossing);
   g_test_add_func ("/countdown/panic-idle", test_panic_idle);
   g_test_add_func ("/countdown/panic-pending", test_panic_pending);
+  g_test_add_func ("/countdown/panic-hand-over", test_panic_hand_over);
+  /* Last: the answers they stop are held open by the model server, which
+   * answers nothing after them. */
   g_test_add_func ("/countdown/panic-streaming", test_panic_streaming);
+  g_test_add_func ("/countdown/panic-not-ready", test_panic_not_ready);
 
   ret = g_test_run ();
 

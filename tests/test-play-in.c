@@ -14,19 +14,28 @@
  * the cc() reading with midin()'s line, in one undoable edit. Without
  * JACK (the ALSA backend chosen), both say they need it; stopped, Record
  * asks for the music first; asked again while recording, it cancels.
+ * Given to the agent ("phrase-to-agent", the menu's toggle): a phrase of
+ * one cycle reaches the model over a loopback server as the musician's
+ * message, after what was typed in the message box, and the editor is left
+ * alone.
  */
 
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "sj-phrase-recorder.h"
 #include "sj-repl-private.h"
 #include "sj-test-app.h"
 #include "sj-test-jack.h"
+#include "sj-test-model-server.h"
+#include "sj-composer-private.h"
+#include "sj-chat-panel-private.h"
 #include "sj-window-private.h"
 
 static SjTestJack *jack;
+static SjTestModelServer *server;
 
 #define INPUT "sj-test-receiver:out"
 #define QUARTER_US 250000  /* at cps 1 */
@@ -331,6 +340,129 @@ test_record_phrase (void)
   g_source_remove (tick);
 }
 
+static gboolean
+agent_idle (gpointer data)
+{
+  SjAgent *agent = sj_window_get_agent (data);
+
+  return agent != NULL && !sj_agent_is_busy (agent);
+}
+
+/* The other destination: with "phrase-to-agent" on, the phrase goes to the
+ * agent as the musician's message, after what they had written in the
+ * message box, and the model gets it; the editor is left alone. */
+static void
+test_phrase_to_agent (void)
+{
+  /* One cycle: the "c3 [e3 g3] ~ c4", played a little off. */
+  static const Played phrase[] = {
+    { 48, 0.0, 0.22 }, { 52, 0.25 + 0.008, 0.35 }, { 55, 0.375 - 0.008, 0.47 }, { 60, 0.75 + 0.01, 0.97 },
+  };
+  const char *code = "setcps(1)\nnote(\"c1*4\").midi()\n";
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GArray) heard = g_array_new (FALSE, FALSE, sizeof (SjTestMidiEvent));
+  g_autoptr(JsonObject) outcome = NULL;
+  g_autofree char *now = NULL;
+  g_autofree char *request_text = NULL;
+  SjComposer *composer;
+  JsonObject *request;
+  JsonArray *messages;
+  const char *sent = NULL;
+  SjWindow *window;
+  SjRepl *repl;
+  CodeCheck check;
+  StatusCheck status;
+  Started started = { 0 };
+  gint64 downbeat;
+  guint tick, base_requests;
+
+  if (jack == NULL)
+    {
+      g_test_skip ("jackd is not installed");
+      return;
+    }
+
+  set_up_settings ();
+  g_settings_set_int (settings, "phrase-cycles", 1);
+  /* Only here, so that the other cases run with no agent setting up. */
+  g_settings_set_string (settings, "provider", "custom");
+  g_settings_set_string (settings, "base-url", sj_test_model_server_get_url (server));
+  g_settings_set_string (settings, "model", "test/model");
+  window = sj_test_open_window ();
+  repl = _sj_window_get_repl (window);
+  sj_test_spin_until (sj_test_agent_is_ready, window, "the agent to be set up");
+  tick = g_timeout_add (20, tick_cb, NULL);
+
+  outcome = sj_test_evaluate (repl, code);
+  g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+  check = (CodeCheck) { repl, code };
+  sj_test_spin_until (playing_from, &check, "the music to play");
+  set_code_with_cursor_at_end (repl, code);
+
+  /* The menu's toggle is the setting. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "phrase-to-agent", NULL);
+  g_assert_true (g_settings_get_boolean (settings, "phrase-to-agent"));
+
+  composer = _sj_chat_panel_get_composer (window->chat_panel);
+  sj_composer_set_text (composer, "Make a bass line that answers this");
+  base_requests = sj_test_model_server_get_n_requests (server);
+  sj_test_model_server_reply_text (server, "Here is an answer in the low register.", 8);
+
+  g_signal_connect (_sj_window_get_phrase_recorder (window), "started", G_CALLBACK (started_cb), &started);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "record-phrase", NULL);
+  sj_test_spin_until (is_started, &started, "the recording to start");
+  g_assert_cmpuint (started.n_cycles, ==, 1);
+  sj_test_jack_take_events (jack, heard);
+  downbeat = heard_beat_near (heard, sj_test_jack_epoch_to_jack (started.start_us));
+  for (guint i = 0; i < G_N_ELEMENTS (phrase); i++)
+    {
+      guint8 on[3] = { 0x90, phrase[i].key, 100 };
+      guint8 off[3] = { 0x80, phrase[i].key, 0 };
+
+      sj_test_jack_send_at (jack, on, downbeat + (gint64)llround (phrase[i].on * G_USEC_PER_SEC));
+      sj_test_jack_send_at (jack, off, downbeat + (gint64)llround (phrase[i].off * G_USEC_PER_SEC));
+    }
+
+  status = (StatusCheck) { window, "Phrase sent to the agent" };
+  sj_test_spin_until (recording_over, window, "the recording to end");
+  g_assert_cmpstr (_sj_window_get_play_in_status (window), ==, status.status);
+  sj_test_spin_until (agent_idle, window, "the agent to answer");
+
+  /* The model got the musician's words, then the phrase. */
+  g_assert_cmpuint (sj_test_model_server_get_n_requests (server), ==, base_requests + 1);
+  request = sj_test_model_server_get_request (server, base_requests);
+  messages = json_object_get_array_member (request, "messages");
+  for (guint i = 0; i < json_array_get_length (messages); i++)
+    {
+      JsonObject *message = json_array_get_object_element (messages, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (message, "role", ""), "user") == 0 &&
+          json_object_has_member (message, "content") &&
+          JSON_NODE_HOLDS_VALUE (json_object_get_member (message, "content")))
+        sent = json_object_get_string_member (message, "content");
+    }
+  g_assert_nonnull (sent);
+  g_test_message ("the agent got: %s", sent);
+  g_assert_nonnull (strstr (sent, "Make a bass line that answers this\n\n"
+                                  "I played this phrase on my MIDI keyboard (1 cycle, quantized to "
+                                  "sixteenths of a cycle):\n\nnote(\"c3 [e3 g3] ~ c4\")"));
+  {
+    g_autofree char *left = sj_composer_get_text (composer);
+
+    g_assert_cmpstr (left, ==, "");
+  }
+
+  /* The editor is as it was. */
+  now = sj_test_fetch_code (repl);
+  g_assert_cmpstr (now, ==, code);
+
+  g_settings_set_boolean (settings, "phrase-to-agent", FALSE);
+  g_signal_handlers_disconnect_by_data (_sj_window_get_phrase_recorder (window), &started);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
+  g_source_remove (tick);
+}
+
 static void
 test_learn (void)
 {
@@ -446,13 +578,19 @@ main (int   argc,
   jack = sj_test_jack_start ();
   sj_test_app_start ();
 
+  /* The agent, for the phrase given to it: a loopback model server. */
+  server = sj_test_model_server_new ();
+  sj_test_model_server_set_models (server, "{\"data\":[{\"id\":\"test/model\"}]}");
+
   g_test_add_func ("/play-in/record-phrase", test_record_phrase);
+  g_test_add_func ("/play-in/phrase-to-agent", test_phrase_to_agent);
   g_test_add_func ("/play-in/learn", test_learn);
   g_test_add_func ("/play-in/needs-jack", test_needs_jack);
 
   ret = g_test_run ();
 
   sj_test_app_stop ();
+  sj_test_model_server_free (server);
   sj_test_jack_stop (jack);
   sj_test_remove_tree (home);
 

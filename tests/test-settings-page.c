@@ -436,6 +436,21 @@ test_bindings (void)
     WAIT_UNTIL (adw_combo_row_get_selected (midi_backend_row) == 1);
     gtk_editable_set_text (GTK_EDITABLE (midi_destination_row), "FLUID Synth");
     WAIT_UNTIL (sj_test_settings_string_is (settings, "midi-destination", "FLUID Synth"));
+
+    /* Record a Phrase's and Learn's input (issue 32): bound both ways, and
+     * named for a screen reader by its title. */
+    {
+      GtkWidget *midi_input_row = GTK_WIDGET (CHILD (page, "midi_input_row"));
+
+      g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (midi_input_row)), ==,
+                       "MIDI input for Record a Phrase and Learn");
+      g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (midi_input_row)), ==, "");
+      gtk_editable_set_text (GTK_EDITABLE (midi_input_row), "Keystation");
+      WAIT_UNTIL (sj_test_settings_string_is (settings, "midi-input", "Keystation"));
+      g_settings_set_string (settings, "midi-input", "a2j:Arturia");
+      WAIT_UNTIL (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (midi_input_row)), "a2j:Arturia") == 0);
+      g_settings_reset (settings, "midi-input");
+    }
   }
 
   gtk_window_destroy (window);

@@ -23,6 +23,7 @@ typedef enum
   SJ_CHAT_SWAP_WARNED,    /* it made no sound or failed to play: kept */
   SJ_CHAT_SWAP_SENT,      /* read back from the history, with no word of how it landed */
   SJ_CHAT_SWAP_CANCELED,  /* the musician canceled it before its boundary */
+  SJ_CHAT_SWAP_LANDING,   /* the page committed it: it sounds within the beat, too late to cancel */
 } SjChatSwap;
 
 #define SJ_TYPE_CHAT_MESSAGE (sj_chat_message_get_type ())

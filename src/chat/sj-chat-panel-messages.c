@@ -321,6 +321,7 @@ sj_chat_panel_load_session (SjChatPanel *self,
        * say how it landed (history from before changes were listened to, or
        * a verdict that never came) is not "Queued" or "Listening…" now. */
       if (sj_chat_message_get_swap (item) == SJ_CHAT_SWAP_QUEUED ||
+          sj_chat_message_get_swap (item) == SJ_CHAT_SWAP_LANDING ||
           sj_chat_message_get_swap (item) == SJ_CHAT_SWAP_LISTENING)
         sj_chat_message_set_swap (item, SJ_CHAT_SWAP_SENT, sj_chat_message_get_swap_cycle (item));
       g_ptr_array_add (items, item);
@@ -340,7 +341,9 @@ sj_chat_panel_load_session (SjChatPanel *self,
  * sj_chat_panel_swap_changed:
  *
  * What the page says about a quantized swap: the answer that queued it
- * shows when it landed, or that it never played.
+ * shows when it landed, or that it never played. The window adds
+ * "landing" (committed, too late to cancel), then "landed" (heard) or,
+ * for a change the app listens to, "listening".
  */
 void
 sj_chat_panel_swap_changed (SjChatPanel *self,
@@ -356,12 +359,35 @@ sj_chat_panel_swap_changed (SjChatPanel *self,
     {
       g_autoptr(SjChatMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
 
-      if (sj_chat_message_get_swap (message) != SJ_CHAT_SWAP_QUEUED ||
+      SjChatSwap current = sj_chat_message_get_swap (message);
+      gboolean ahead;
+
+      if ((current != SJ_CHAT_SWAP_QUEUED && current != SJ_CHAT_SWAP_LANDING) ||
           sj_chat_message_get_swap_cycle (message) != cycle)
         continue;
 
-      if (g_strcmp0 (state, "applied") == 0)
-        sj_chat_message_set_swap (message, SJ_CHAT_SWAP_APPLIED, cycle);
+      /* The page commits a change a little before its boundary sounds
+       * (its scheduler queries ahead): until the countdown reaches 0 it
+       * is landing ("landing", from the window, which also says "landed"
+       * when it sounds), and can no longer be canceled. */
+      ahead = current == SJ_CHAT_SWAP_QUEUED && sj_chat_message_get_swap_beats (message) > 0;
+      if (g_strcmp0 (state, "landing") == 0)
+        {
+          if (ahead)
+            sj_chat_message_set_swap (message, SJ_CHAT_SWAP_LANDING, cycle);
+        }
+      else if (g_strcmp0 (state, "landed") == 0 || g_strcmp0 (state, "listening") == 0)
+        {
+          if (current == SJ_CHAT_SWAP_LANDING)
+            sj_chat_message_set_swap (message,
+                                      g_str_equal (state, "landed") ? SJ_CHAT_SWAP_APPLIED : SJ_CHAT_SWAP_LISTENING,
+                                      cycle);
+        }
+      else if (g_strcmp0 (state, "applied") == 0)
+        {
+          if (current == SJ_CHAT_SWAP_QUEUED)
+            sj_chat_message_set_swap (message, ahead ? SJ_CHAT_SWAP_LANDING : SJ_CHAT_SWAP_APPLIED, cycle);
+        }
       else if (g_strcmp0 (state, "canceled") == 0)
         sj_chat_message_set_swap (message, SJ_CHAT_SWAP_CANCELED, cycle);
       else if (g_strcmp0 (state, "superseded") == 0)
@@ -393,6 +419,10 @@ sj_chat_panel_swap_countdown (SjChatPanel *self,
     {
       g_autoptr(SjChatMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
       SjChatSwap current = sj_chat_message_get_swap (message);
+
+      /* Committed: it says so until the window says it was heard. */
+      if (current == SJ_CHAT_SWAP_LANDING && sj_chat_message_get_swap_cycle (message) == cycle)
+        return;
 
       if (current == SJ_CHAT_SWAP_QUEUED && sj_chat_message_get_swap_cycle (message) == cycle)
         {
@@ -449,9 +479,14 @@ sj_chat_panel_change_verified (SjChatPanel *self,
       g_autoptr(SjChatMessage) message_item = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
       SjChatSwap current = sj_chat_message_get_swap (message_item);
 
-      if ((current == SJ_CHAT_SWAP_QUEUED || current == SJ_CHAT_SWAP_LISTENING) &&
+      if ((current == SJ_CHAT_SWAP_QUEUED || current == SJ_CHAT_SWAP_LANDING ||
+           current == SJ_CHAT_SWAP_LISTENING) &&
           sj_chat_message_get_swap_cycle (message_item) == cycle)
         {
+          /* Landing says so until its boundary sounds; the window then
+           * says Listening… (sj_chat_panel_swap_changed()). */
+          if (current == SJ_CHAT_SWAP_LANDING && swap == SJ_CHAT_SWAP_LISTENING)
+            return;
           sj_chat_message_set_swap (message_item, swap, cycle);
           return;
         }

@@ -105,6 +105,7 @@ update_swap (SjMessageRow *self)
   g_autofree char *text = NULL;
   gboolean warning = FALSE;
   gboolean cancelable = FALSE;
+  gboolean landing = FALSE;
   int beats;
 
   switch (sj_chat_message_get_swap (self->message))
@@ -120,6 +121,13 @@ update_swap (SjMessageRow *self)
       else
         text = g_strdup_printf (_("Queued for cycle %g"), cycle);
       cancelable = TRUE;
+      break;
+    case SJ_CHAT_SWAP_LANDING:
+      /* TRANSLATORS: the change is committed and sounds within the beat:
+       * too late to cancel (the Cancel button next to it is insensitive) */
+      text = g_strdup_printf (_("Landing at cycle %g"), cycle);
+      cancelable = TRUE;
+      landing = TRUE;
       break;
     case SJ_CHAT_SWAP_CANCELED:
       text = g_strdup_printf (_("Canceled before cycle %g: never played"), cycle);
@@ -167,6 +175,8 @@ update_swap (SjMessageRow *self)
   gtk_label_set_label (self->swap_label, text ? text : "");
   /* Cancel until the boundary (win.cancel-change, as its shortcut). */
   gtk_widget_set_visible (self->swap_cancel_button, cancelable);
+  /* Landing: still shown, so that the row does not jump, but too late. */
+  gtk_widget_set_sensitive (self->swap_cancel_button, !landing);
 }
 
 static void

@@ -86,6 +86,7 @@ struct _SjSettingsPage
   GtkSpinButton        *osc_port_spin;
   AdwComboRow          *midi_backend_row;
   AdwEntryRow          *midi_destination_row;
+  AdwEntryRow          *midi_input_row;
   GtkSwitch            *voice_send_switch;
   GtkSwitch            *voice_duck_switch;
   AdwEntryRow          *voice_endpoint_row;

@@ -150,6 +150,7 @@ bind_settings (SjSettingsPage *self)
   g_settings_bind (self->settings, "osc-port", self->osc_port_spin, "value", G_SETTINGS_BIND_DEFAULT);
   bind_choices (self, "midi-backend", self->midi_backend_row, midi_backend_choices);
   g_settings_bind (self->settings, "midi-destination", self->midi_destination_row, "text", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "midi-input", self->midi_input_row, "text", G_SETTINGS_BIND_DEFAULT);
 }
 
 /* The limits where 0 means none say so: "No limit" rather than 0, and
@@ -377,6 +378,7 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, osc_port_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, midi_backend_row);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, midi_destination_row);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, midi_input_row);
   _sj_settings_page_models_class_init (widget_class);
   _sj_settings_page_voice_class_init (widget_class);
 

@@ -63,6 +63,9 @@ page_strings (void)
   json_builder_add_string_value (builder, _("Cancel the pending change"));
   json_builder_set_member_name (builder, "pending");
   json_builder_add_string_value (builder, _("Queued for cycle %g"));
+  json_builder_set_member_name (builder, "landing");
+  /* The same words as the chat's (sj-message-row.c). */
+  json_builder_add_string_value (builder, _("Landing at cycle %g"));
   json_builder_set_member_name (builder, "landsIn");
   json_builder_begin_array (builder);
   for (int beats = 0; beats <= MAX_BEAT_FORMS; beats++)

@@ -51,13 +51,19 @@ export class Countdown {
       return;
     }
     if (countdown.endTime === null || !this.swapper.scheduler.started) {
+      // Applied at once (playback stopped): nothing is landing any more.
       this.stop();
+      this.swapper.post({ type: 'countdown', cycle: countdown.atNumber, id: countdown.id, beats: 0, seconds: 0,
+                          beatsPerCycle: countdown.beatsPerCycle });
       return;
     }
     countdown.swap = null;
     if (typeof swap.appliedAtTime === 'number') {
       countdown.endTime = swap.appliedAtTime;
     }
+    // Too late to cancel from here: the banner says it is landing, its
+    // Cancel insensitive, until the boundary is heard.
+    this.swapper.setPendingMark(swap, null, true);
     this.tick();
   }
 
@@ -106,6 +112,7 @@ export class Countdown {
     }
     if (now.beats === 0 && !countdown.swap) {
       this.stop();
+      this.swapper.setPendingMark(null);
     }
   }
 
@@ -121,6 +128,7 @@ export class Countdown {
       id: countdown.id,
       cycle: countdown.atNumber,
       pending: Boolean(countdown.swap),
+      landing: !countdown.swap,
       beats: now.beats,
       shown: countdown.beats,
       seconds: now.seconds,

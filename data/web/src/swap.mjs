@@ -108,6 +108,7 @@ export class Swapper {
       cancel: 'Cancel',
       cancelName: 'Cancel the pending change',
       pending: 'Queued for cycle %g',
+      landing: 'Landing at cycle %g',
       landsIn: ['Lands in %d beats (cycle %g)', 'Lands in %d beat (cycle %g)', 'Lands in %d beats (cycle %g)'],
     };
     this.played = []; // [{from, code}]: which code plays from which cycle on
@@ -622,13 +623,16 @@ export class Swapper {
       cancel: text(strings?.cancel, this.strings.cancel),
       cancelName: text(strings?.cancelName, this.strings.cancelName),
       pending: text(strings?.pending, this.strings.pending),
+      landing: text(strings?.landing, this.strings.landing),
       landsIn: forms.length > 1 ? forms : this.strings.landsIn,
     };
     this.banner?.remove();
     this.banner = null;
   }
 
-  setPendingMark(swap, beats = null) {
+  // `landing`: the swap is committed (too late to cancel) and sounds when
+  // its boundary is heard.
+  setPendingMark(swap, beats = null, landing = false) {
     const root = this.mirror.root;
     if (!this.banner) {
       // A status region (read out as it changes) and, next to it, the
@@ -654,6 +658,12 @@ export class Swapper {
     }
     root.classList.toggle('sj-swap-pending', Boolean(swap));
     this.banner.hidden = !swap;
+    this.bannerCancel.disabled = landing;
+    if (landing) {
+      this.banner.dataset.landing = 'true';
+    } else {
+      delete this.banner.dataset.landing;
+    }
     if (!swap) {
       this.bannerText.textContent = '';
       delete this.banner.dataset.cycle;
@@ -663,7 +673,10 @@ export class Swapper {
     const cycle = swap.atNumber;
     const shown = Number.isInteger(cycle) ? String(cycle) : cycle.toFixed(2);
     const forms = this.strings.landsIn;
-    const text = beats === null ? this.strings.pending : forms[Math.min(beats, forms.length - 1)];
+    let text = beats === null ? this.strings.pending : forms[Math.min(beats, forms.length - 1)];
+    if (landing) {
+      text = this.strings.landing;
+    }
     this.bannerText.textContent = text.replace('%d', String(beats)).replace('%g', shown);
     this.banner.dataset.cycle = String(cycle);
     if (beats === null) {
