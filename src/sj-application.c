@@ -288,6 +288,7 @@ sj_application_startup (GApplication *app)
     { "win.learn-controller", { "<Control><Alt>k", NULL } },
     { "win.cancel-change", { "<Control><Shift>BackSpace", NULL } },
     { "win.panic", { "<Control><Shift>p", NULL } },
+    { "win.render", { "<Control><Shift>x", NULL } },
   };
 
   G_APPLICATION_CLASS (sj_application_parent_class)->startup (app);

@@ -34,6 +34,24 @@ const PROGRESS_STEPS = 10;
 const LOG_KEY = 'strudel.log';
 const LOGGED_ERROR = /^\[[\w.-]+\] error: /;
 
+// The page's bundle holds a second copy of superdough's audio context
+// module (its `r_`), which effectSend (room, delay) asks for its gain node
+// and which upstream's setAudioContext never sets: left alone it makes a
+// real AudioContext, and the send cannot connect to the offline one. While
+// a render runs, `new AudioContext()` gives this stand-in instead, which
+// forwards to the offline context of the render in progress (so that it
+// stays right for the next stem's context too).
+let currentContext = null;
+const contextStandIn = new Proxy(
+  {},
+  {
+    get(_, key) {
+      const value = currentContext?.[key];
+      return typeof value === 'function' ? value.bind(currentContext) : value;
+    },
+  },
+);
+
 let results = [];
 let progress = { fraction: 0, phase: 'idle' };
 let tagging = null; // {next, ids} while an evaluation for a render runs
@@ -89,10 +107,15 @@ async function renderOne(webaudio, pattern, cps, cycles, sampleRate, index, coun
     }
     return click.call(this);
   };
+  // Only upstream's own context is watched: the constructor is put back at
+  // once, so that the contexts superdough makes for itself (the reverb's
+  // impulse response) are the browser's own.
   window.OfflineAudioContext = class extends OfflineContext {
     constructor(...args) {
       super(...args);
+      window.OfflineAudioContext = OfflineContext;
       context = this;
+      currentContext = this;
       const seconds = this.length / this.sampleRate;
       const startRendering = this.startRendering.bind(this);
       this.startRendering = () => {
@@ -119,6 +142,10 @@ async function renderOne(webaudio, pattern, cps, cycles, sampleRate, index, coun
     }
   };
   document.addEventListener(LOG_KEY, onLog);
+  const RealtimeContext = window.AudioContext;
+  window.AudioContext = function () {
+    return contextStandIn;
+  };
   webaudio.setAudioContext({ close: async () => {} });
   progress.phase = 'preparing';
   try {
@@ -127,6 +154,7 @@ async function renderOne(webaudio, pattern, cps, cycles, sampleRate, index, coun
     URL.createObjectURL = createObjectURL;
     HTMLAnchorElement.prototype.click = click;
     window.OfflineAudioContext = OfflineContext;
+    window.AudioContext = RealtimeContext;
     document.removeEventListener(LOG_KEY, onLog);
   }
   if (errors.length > 0) {
