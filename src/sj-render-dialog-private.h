@@ -15,5 +15,6 @@ void        _sj_render_dialog_render_to     (SjRenderDialog *self,
 gboolean    _sj_render_dialog_is_busy       (SjRenderDialog *self);
 JsonObject *_sj_render_dialog_get_summary   (SjRenderDialog *self);
 const char *_sj_render_dialog_get_status    (SjRenderDialog *self);
+GtkButton  *_sj_render_dialog_get_cancel_button (SjRenderDialog *self);
 
 G_END_DECLS

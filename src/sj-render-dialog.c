@@ -195,6 +195,12 @@ _sj_render_dialog_get_status (SjRenderDialog *self)
   return gtk_label_get_text (self->status);
 }
 
+GtkButton *
+_sj_render_dialog_get_cancel_button (SjRenderDialog *self)
+{
+  return self->cancel_button;
+}
+
 SjRenderDialog *
 sj_render_dialog_new (GtkWindow  *parent,
                       SjRenderer *renderer,
@@ -311,4 +317,6 @@ sj_render_dialog_init (SjRenderDialog *self)
   gtk_box_append (GTK_BOX (toolbar), box);
   adw_window_set_content (ADW_WINDOW (self), toolbar);
   gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->render_button));
+  /* Enter renders at once; the cycles are a Tab away (Alt+Y). */
+  gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->render_button));
 }
