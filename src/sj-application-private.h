@@ -13,6 +13,7 @@
 #include "sj-application.h"
 #include "sj-dry-run-cli.h"
 #include "sj-knowledge-cli.h"
+#include "sj-render-cli.h"
 
 G_BEGIN_DECLS
 
@@ -22,6 +23,7 @@ struct _SjApplication
 
   SjKnowledgeCliOptions cli;
   SjDryRunCliOptions    dry_run_cli;
+  SjRenderCliOptions    render_cli;
   gboolean              print_version;
   gboolean              options_parsed;
   char               ***arguments;   /* during local_command_line only */

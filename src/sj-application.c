@@ -288,6 +288,7 @@ sj_application_startup (GApplication *app)
     { "win.learn-controller", { "<Control><Alt>k", NULL } },
     { "win.cancel-change", { "<Control><Shift>BackSpace", NULL } },
     { "win.panic", { "<Control><Shift>p", NULL } },
+    { "win.render", { "<Control><Shift>x", NULL } },
   };
 
   G_APPLICATION_CLASS (sj_application_parent_class)->startup (app);
@@ -327,6 +328,7 @@ sj_application_finalize (GObject *object)
   g_clear_pointer (&self->cli.category, g_free);
   g_clear_pointer (&self->cli.sounds, g_free);
   g_clear_pointer (&self->dry_run_cli.file, g_free);
+  sj_render_cli_clear (&self->render_cli);
   g_clear_handle_id (&self->save_sounds_source, g_source_remove);
   g_clear_object (&self->knowledge);
   g_clear_object (&self->skills);
@@ -394,6 +396,15 @@ sj_application_handle_local_options (GApplication *app,
     {
       g_print ("strudel-jam %s\n", PACKAGE_VERSION);
       return EXIT_SUCCESS;
+    }
+
+  /* --render (issue 33) shares --cycles with --dry-run. */
+  if (sj_render_cli_wanted (&self->render_cli))
+    {
+      const SjKnowledgeCliOptions *k = &self->cli;
+      gboolean other = self->dry_run_cli.file != NULL || sj_knowledge_cli_wanted (k) || k->sounds != NULL;
+
+      return sj_render_cli_run (self, &self->render_cli, self->dry_run_cli.cycles, other);
     }
 
   /* --sounds goes with both; every other knowledge option is a command of
@@ -478,7 +489,13 @@ sj_application_init (SjApplication *self)
     { "dry-run", 0, 0, G_OPTION_ARG_FILENAME, &self->dry_run_cli.file,
       N_("Dry-run the Strudel code in FILE (- for stdin) and print the report as JSON"), N_("FILE") },
     { "cycles", 0, 0, G_OPTION_ARG_INT, &self->dry_run_cli.cycles,
-      N_("Cycles to query in a dry-run, 1–8 (default 4)"), N_("N") },
+      N_("Cycles to query in a dry-run, 1–8 (default 4), or to render, 1–1000 (default 8)"), N_("N") },
+    { "render", 0, 0, G_OPTION_ARG_FILENAME, &self->render_cli.file,
+      N_("Render the Strudel code in FILE (- for stdin) to sound files and print a summary as JSON"), N_("FILE") },
+    { "output", 0, 0, G_OPTION_ARG_FILENAME, &self->render_cli.output,
+      N_("The WAV file to render to (16-bit, 48 kHz, stereo)"), N_("OUT.wav") },
+    { "stems", 0, 0, G_OPTION_ARG_FILENAME, &self->render_cli.stems_dir,
+      N_("Also render each $: layer to its own WAV file in DIR"), N_("DIR") },
     { NULL }
   };
 
@@ -497,7 +514,11 @@ sj_application_init (SjApplication *self)
                                                   "in a file, you are asked first.\n"
                                                   "\n"
                                                   "The --knowledge, --search-knowledge and --dry-run options print\n"
-                                                  "JSON and exit without a window."));
+                                                  "JSON and exit without a window.\n"
+                                                  "\n"
+                                                  "--render plays nothing and shows no window, but renders in a\n"
+                                                  "hidden web page, which needs a display: without one, run it\n"
+                                                  "under xvfb-run."));
 }
 
 SjApplication *

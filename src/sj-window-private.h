@@ -162,6 +162,7 @@ void _sj_window_play_in_init     (SjWindow       *self);
 void _sj_window_play_in_dispose  (SjWindow       *self);
 void _sj_window_voice_dispose    (SjWindow       *self);
 void _sj_window_save_init        (SjWindow       *self);
+void _sj_window_render_init      (SjWindow       *self);
 void _sj_window_save_dispose     (SjWindow       *self);
 void _sj_window_save_copy_to     (SjWindow       *self,
                                   GFile          *file);

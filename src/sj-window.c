@@ -586,6 +586,7 @@ sj_window_init (SjWindow *self)
 
   self->code_store = sj_code_store_new_default ();
   _sj_window_save_init (self);
+  _sj_window_render_init (self);
 
   _sj_window_panel_init (self);
   _sj_window_levels_init (self);

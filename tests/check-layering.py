@@ -34,6 +34,7 @@ ALLOWED = {
     'voice': {'common', 'llm'},
     'outputs': {'common', 'page'},
     'realtime': set(),
+    'render': {'common'},
     'agent': {'common', 'page', 'sounds', 'user-samples', 'sound-cache', 'knowledge', 'dryrun', 'apply', 'history', 'llm', 'skills'},
 }
 UI_HEADERS = re.compile(r'#\s*include\s*<(gtk/|gdk/|adwaita\.h|webkit/|jsc/|gtksourceview/)')

@@ -137,4 +137,37 @@ void      sj_repl_set_limiter               (SjRepl              *self,
                                              gboolean             limiter);
 gboolean  sj_repl_get_limiter               (SjRepl              *self);
 
+/* Render to a file (sj-repl-render.c), for a hidden page only. */
+void               sj_repl_render_async            (SjRepl               *self,
+                                                    const char           *code,
+                                                    guint                 cycles,
+                                                    double                cps,
+                                                    guint                 sample_rate,
+                                                    double                max_seconds,
+                                                    gboolean              mix,
+                                                    gboolean              stems,
+                                                    guint                 timeout_ms,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+JsonObject        *sj_repl_render_finish           (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+void               sj_repl_render_chunk_async      (SjRepl               *self,
+                                                    guint                 index,
+                                                    guint64               offset,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+GBytes            *sj_repl_render_chunk_finish     (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+void               sj_repl_render_progress_async   (SjRepl               *self,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+double             sj_repl_render_progress_finish  (SjRepl               *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
+
 G_END_DECLS

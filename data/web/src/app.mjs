@@ -30,6 +30,7 @@ import * as remote from './remote-scope.mjs';
 import * as outputs from './outputs.mjs';
 import { receiveMidiControls } from './midi-in.mjs';
 import { Levels } from './levels.mjs';
+import * as render from './render.mjs';
 
 const { evalScope, logger, silence } = core;
 const { StrudelMirror } = codemirror;
@@ -176,6 +177,7 @@ function output(hap, deadline, duration, cps, t) {
 
 let mirror;
 let swapper;
+let rendering = false;
 let lastPostedCycle = -1;
 let codeTimer = 0;
 let stateTimer = 0;
@@ -238,6 +240,12 @@ function onCodeChanged() {
 // Before evaluating, the host gets the exact code: if the code never
 // returns (an endless loop), a restarted page can still bring it back.
 function beforeEval() {
+  // A render (the hidden page's only work) needs no AudioContext of its
+  // own: its layers are tagged instead (render.mjs).
+  if (rendering) {
+    render.tagLayers(core.Pattern);
+    return undefined;
+  }
   swapper?.beforeEval();
   if (codeTimer) {
     postCode();
@@ -496,6 +504,26 @@ const bridge = {
   },
   getLimiter() {
     return limiterState();
+  },
+  // Render to a file (render.mjs), in the hidden page only: options
+  // {code, cycles, cps, sampleRate, mix, stems}; the files are then taken
+  // with renderChunk(index, offset) until it answers ''.
+  async renderCode(options) {
+    rendering = true;
+    // Nothing ever played here: the editor's drawer, after an evaluation,
+    // queries the scheduler's pattern.
+    scheduler().pattern ??= silence;
+    return render.renderCode(options ?? {}, {
+      webaudio,
+      evaluateCaptured: (code) => swapper.evaluateCaptured(code),
+      setCps: (cps) => scheduler().setCps(cps),
+    });
+  },
+  renderChunk(index, offset) {
+    return render.renderChunk(Number(index), Number(offset));
+  },
+  renderProgress() {
+    return render.renderProgress();
   },
   // What the level analysis (levels.mjs) cost the main thread so far.
   getLevelsCost() {

@@ -1,0 +1,202 @@
+/* sj-render-cli.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * `strudel-jam --render FILE|- [--cycles N] --output OUT.wav [--stems DIR]`
+ * (issue 33): renders the code in FILE (or stdin) with no window and prints
+ * a JSON summary on stdout (seconds, peak, RMS, the files), nothing else.
+ *
+ * A bad command line exits with 2 (usage on stderr). A render that cannot
+ * be done prints {"status": "error", "error": {code, message}}: with 2 when
+ * the request itself is wrong (the cycles, the length, no code, a path that
+ * cannot be written), with 1 when it failed on the way (the pattern threw,
+ * the disk filled up, no display).
+ *
+ * The render runs in a hidden WebKit page, which needs a display even
+ * though nothing is shown: without one, run it under xvfb-run.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+
+#include <glib/gi18n.h>
+#include <gtk/gtk.h>
+
+#include "sj-json.h"
+#include "sj-knowledge-cli.h"
+#include "sj-render-cli.h"
+#include "sj-renderer.h"
+
+typedef struct
+{
+  GMainLoop  *loop;
+  JsonObject *summary;
+  GError     *error;
+} Wait;
+
+gboolean
+sj_render_cli_wanted (const SjRenderCliOptions *options)
+{
+  return options->file != NULL || options->output != NULL || options->stems_dir != NULL;
+}
+
+void
+sj_render_cli_clear (SjRenderCliOptions *options)
+{
+  g_clear_pointer (&options->file, g_free);
+  g_clear_pointer (&options->output, g_free);
+  g_clear_pointer (&options->stems_dir, g_free);
+}
+
+static int
+usage_error (const char *message)
+{
+  g_printerr ("strudel-jam: %s\n", message);
+  g_printerr ("%s\n", _("Usage: strudel-jam --render FILE|- [--cycles N] --output OUT.wav [--stems DIR]"));
+  return SJ_CLI_EXIT_USAGE;
+}
+
+static void
+print_json (JsonObject *object)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+  g_autofree char *text = NULL;
+  g_autofree char *shortened = NULL;
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, NULL);
+  shortened = sj_json_shorten_numbers (text);
+  g_print ("%s\n", shortened);
+}
+
+static int
+print_error (const GError *error,
+             int           status)
+{
+  g_autoptr(JsonObject) object = sj_render_error_json (error);
+
+  print_json (object);
+  return status;
+}
+
+static char *
+read_code (const char  *path,
+           GError     **error)
+{
+  g_autoptr(GString) code = NULL;
+  char buffer[65536];
+  size_t n;
+
+  if (g_strcmp0 (path, "-") != 0)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+      char *contents = NULL;
+
+      if (!g_file_load_contents (file, NULL, &contents, NULL, NULL, error))
+        return NULL;
+      return contents;
+    }
+
+  code = g_string_new (NULL);
+  while ((n = fread (buffer, 1, sizeof buffer, stdin)) > 0)
+    g_string_append_len (code, buffer, n);
+  if (ferror (stdin))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot read the code from stdin."));
+      return NULL;
+    }
+  return g_string_free (g_steal_pointer (&code), FALSE);
+}
+
+static void
+rendered_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Wait *wait = user_data;
+
+  wait->summary = sj_renderer_render_finish (SJ_RENDERER (object), result, &wait->error);
+  g_main_loop_quit (wait->loop);
+}
+
+static gboolean
+is_request_error (const GError *error)
+{
+  return error->domain == SJ_RENDER_ERROR &&
+         (error->code == SJ_RENDER_ERROR_CYCLES || error->code == SJ_RENDER_ERROR_TOO_LONG ||
+          error->code == SJ_RENDER_ERROR_NO_CODE || error->code == SJ_RENDER_ERROR_OUTPUT);
+}
+
+/**
+ * sj_render_cli_run:
+ * @cycles: --cycles, or -1 when not given
+ * @other_commands: whether the dry-run or knowledge options were given too
+ *
+ * Returns: the exit status
+ */
+int
+sj_render_cli_run (SjApplication            *app,
+                   const SjRenderCliOptions *cli,
+                   int                       cycles,
+                   gboolean                  other_commands)
+{
+  g_autoptr(SjRenderOptions) options = sj_render_options_new ();
+  g_autoptr(SjRenderer) renderer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  Wait wait = { 0 };
+  int status;
+
+  if (cli->file == NULL)
+    return usage_error (_("--output and --stems go with --render."));
+  if (other_commands)
+    return usage_error (_("--render cannot be combined with --dry-run or the knowledge options."));
+  if (cli->output == NULL && cli->stems_dir == NULL)
+    return usage_error (_("--render needs --output FILE, --stems DIR or both."));
+
+  if ((options->code = read_code (cli->file, &error)) == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Cannot read %s: %s"), cli->file, error->message);
+
+      return usage_error (message);
+    }
+  if (cycles >= 0)
+    options->cycles = cycles;
+  options->output = g_strdup (cli->output);
+  options->stems_dir = g_strdup (cli->stems_dir);
+
+  if (!sj_render_options_check (options, &error))
+    return print_error (error, is_request_error (error) ? SJ_CLI_EXIT_USAGE : SJ_CLI_EXIT_ERROR);
+
+  if (!gtk_init_check ())
+    {
+      g_set_error_literal (&error, SJ_RENDER_ERROR, SJ_RENDER_ERROR_PAGE,
+                           _("Rendering needs a display, even with no window: without one, run it under xvfb-run"));
+      return print_error (error, SJ_CLI_EXIT_ERROR);
+    }
+
+  /* The same sounds as the app's page: its cache (downloading only as the
+   * "download-sounds" setting allows), remote samples and sample folders. */
+  renderer = sj_renderer_new (sj_application_get_sound_cache (app),
+                              sj_application_get_remote_samples (app),
+                              sj_application_get_user_samples (app));
+  loop = g_main_loop_new (NULL, FALSE);
+  wait.loop = loop;
+  sj_renderer_render_async (renderer, options, NULL, rendered_cb, &wait);
+  g_main_loop_run (loop);
+
+  if (wait.summary == NULL)
+    {
+      status = print_error (wait.error, is_request_error (wait.error) ? SJ_CLI_EXIT_USAGE : SJ_CLI_EXIT_ERROR);
+      g_clear_error (&wait.error);
+      return status;
+    }
+
+  print_json (wait.summary);
+  g_clear_pointer (&wait.summary, json_object_unref);
+
+  return SJ_CLI_EXIT_OK;
+}
