@@ -274,6 +274,41 @@ assert_timeout_then_recovers (const char *code)
   g_assert_cmpint (json_object_get_int_member (next, "events"), ==, 2);
 }
 
+static gpointer
+continue_later (gpointer data)
+{
+  /* The machine gives the helper a core again after 600 ms. */
+  g_usleep (600 * 1000);
+  kill (GPOINTER_TO_INT (data), SIGCONT);
+  return NULL;
+}
+
+/* A machine too busy to give the helper a core for longer than the
+ * timeout: the code itself is quick, so it is answered, not refused as an
+ * endless loop (the timeout counts processor time). */
+static void
+test_timeout_busy_machine (void)
+{
+  g_autoptr(JsonObject) warm = run ("s(\"bd\")", 1, 0);
+  g_autoptr(JsonObject) answer = NULL;
+  g_autoptr(GThread) thread = NULL;
+  GPid pid = _sj_dry_run_get_helper_pid (dry_run);
+  guint starts = _sj_dry_run_get_n_starts (dry_run);
+  gint64 start;
+
+  g_assert_cmpint (pid, >, 0);
+  g_assert_cmpint (kill (pid, SIGSTOP), ==, 0);
+  thread = g_thread_new ("continue", continue_later, GINT_TO_POINTER (pid));
+  start = g_get_monotonic_time ();
+  answer = run ("s(\"bd sd\")", 1, 300);
+  g_thread_join (g_steal_pointer (&thread));
+
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 600 * 1000);
+  g_assert_true (json_object_get_boolean_member (answer, "ok"));
+  g_assert_cmpint (json_object_get_int_member (answer, "events"), ==, 2);
+  g_assert_cmpuint (_sj_dry_run_get_n_starts (dry_run), ==, starts);
+}
+
 static void
 test_timeout_loop (void)
 {
@@ -1001,6 +1036,7 @@ main (int    argc,
   g_test_add_func ("/dry-run/helper-missing", test_helper_missing);
   g_test_add_func ("/dry-run/protocol", test_protocol);
   g_test_add_func ("/dry-run/process/back-to-back", test_process_back_to_back);
+  g_test_add_func ("/dry-run/timeout/busy-machine", test_timeout_busy_machine);
 
   status = g_test_run ();
 

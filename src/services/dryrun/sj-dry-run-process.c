@@ -332,3 +332,16 @@ sj_dry_run_process_get_cpu_us (SjDryRunProcess *self)
   return (g_ascii_strtoll (fields[12], NULL, 10) + g_ascii_strtoll (fields[13], NULL, 10)) *
          G_USEC_PER_SEC / ticks_per_s;
 }
+
+/* The helper's process id, 0 once it is gone. */
+GPid
+sj_dry_run_process_get_pid (SjDryRunProcess *self)
+{
+  const char *identifier;
+
+  g_return_val_if_fail (SJ_IS_DRY_RUN_PROCESS (self), 0);
+
+  if (self->gone || self->process == NULL || (identifier = g_subprocess_get_identifier (self->process)) == NULL)
+    return 0;
+  return (GPid)g_ascii_strtoll (identifier, NULL, 10);
+}

@@ -21,5 +21,6 @@ void             sj_dry_run_process_send      (SjDryRunProcess  *self,
                                                const char       *line);
 void             sj_dry_run_process_kill      (SjDryRunProcess  *self);
 gint64           sj_dry_run_process_get_cpu_us (SjDryRunProcess *self);
+GPid             sj_dry_run_process_get_pid    (SjDryRunProcess *self);
 
 G_END_DECLS

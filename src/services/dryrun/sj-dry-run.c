@@ -538,6 +538,20 @@ _sj_dry_run_get_n_starts (SjDryRun *self)
 }
 
 /**
+ * _sj_dry_run_get_helper_pid:
+ *
+ * The running helper's process id, 0 when none runs: the tests stop it
+ * for a while to play a machine too busy to give it a core.
+ */
+GPid
+_sj_dry_run_get_helper_pid (SjDryRun *self)
+{
+  g_return_val_if_fail (SJ_IS_DRY_RUN (self), 0);
+
+  return self->process != NULL ? sj_dry_run_process_get_pid (self->process) : 0;
+}
+
+/**
  * sj_dry_run_set_user_samples:
  * @packs: (nullable): the user's folders of samples, as
  *   sj_user_samples_dup_packs() gives them (a JSON array); %NULL for none
