@@ -15,5 +15,6 @@ G_BEGIN_DECLS
 const char *_sj_dry_run_get_helper_path (SjDryRun *self);
 guint       _sj_dry_run_get_n_starts    (SjDryRun *self);
 GPid        _sj_dry_run_get_helper_pid  (SjDryRun *self);
+GMainContext *_sj_dry_run_get_main_context (SjDryRun *self);
 
 G_END_DECLS

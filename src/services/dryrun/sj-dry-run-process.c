@@ -345,3 +345,38 @@ sj_dry_run_process_get_pid (SjDryRunProcess *self)
     return 0;
   return (GPid)g_ascii_strtoll (identifier, NULL, 10);
 }
+
+/**
+ * sj_dry_run_process_format_request:
+ * @haps: whether the answer should list the events themselves
+ *
+ * Returns: (transfer full): the helper's request line for @code, with its
+ *   newline: one JSON object, the code escaped
+ */
+char *
+sj_dry_run_process_format_request (gint64      id,
+                                   const char *code,
+                                   guint       cycles,
+                                   gboolean    haps)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *json = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_int_value (builder, id);
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_string_value (builder, code);
+  json_builder_set_member_name (builder, "cycles");
+  json_builder_add_int_value (builder, cycles);
+  json_builder_set_member_name (builder, "haps");
+  json_builder_add_boolean_value (builder, haps);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json = json_generator_to_data (generator, NULL);
+  return g_strconcat (json, "\n", NULL);
+}

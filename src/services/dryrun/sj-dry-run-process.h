@@ -22,5 +22,9 @@ void             sj_dry_run_process_send      (SjDryRunProcess  *self,
 void             sj_dry_run_process_kill      (SjDryRunProcess  *self);
 gint64           sj_dry_run_process_get_cpu_us (SjDryRunProcess *self);
 GPid             sj_dry_run_process_get_pid    (SjDryRunProcess *self);
+char            *sj_dry_run_process_format_request (gint64      id,
+                                                    const char *code,
+                                                    guint       cycles,
+                                                    gboolean    haps);
 
 G_END_DECLS

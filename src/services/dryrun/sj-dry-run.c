@@ -551,6 +551,16 @@ _sj_dry_run_get_helper_pid (SjDryRun *self)
   return self->process != NULL ? sj_dry_run_process_get_pid (self->process) : 0;
 }
 
+/* The main context the helper's pipes and timeouts run in, which
+ * sj_dry_run_run_sync() iterates. */
+GMainContext *
+_sj_dry_run_get_main_context (SjDryRun *self)
+{
+  g_return_val_if_fail (SJ_IS_DRY_RUN (self), NULL);
+
+  return self->main_context;
+}
+
 /**
  * sj_dry_run_set_user_samples:
  * @packs: (nullable): the user's folders of samples, as
@@ -583,34 +593,6 @@ sj_dry_run_run_async (SjDryRun            *self,
 {
   sj_dry_run_run_full_async (self, code, cycles, timeout_ms, SJ_DRY_RUN_FLAGS_NONE,
                              cancellable, callback, user_data);
-}
-
-static char *
-request_line (gint64      id,
-              const char *code,
-              guint       cycles,
-              gboolean    haps)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *json = NULL;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "id");
-  json_builder_add_int_value (builder, id);
-  json_builder_set_member_name (builder, "code");
-  json_builder_add_string_value (builder, code);
-  json_builder_set_member_name (builder, "cycles");
-  json_builder_add_int_value (builder, cycles);
-  json_builder_set_member_name (builder, "haps");
-  json_builder_add_boolean_value (builder, haps);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json = json_generator_to_data (generator, NULL);
-  return g_strconcat (json, "\n", NULL);
 }
 
 /**
@@ -679,7 +661,8 @@ sj_dry_run_run_full_async (SjDryRun            *self,
   request = g_new0 (Request, 1);
   request->id = self->next_id++;
   request->timeout_ms = timeout_ms;
-  request->line = request_line (request->id, code, cycles, (flags & SJ_DRY_RUN_FLAGS_HAPS) != 0);
+  request->line = sj_dry_run_process_format_request (request->id, code, cycles,
+                                                     (flags & SJ_DRY_RUN_FLAGS_HAPS) != 0);
   g_task_set_task_data (task, request, (GDestroyNotify) request_free);
 
   if (cancellable != NULL)
@@ -710,43 +693,4 @@ sj_dry_run_run_finish (SjDryRun      *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-on_sync_done (GObject      *source,
-              GAsyncResult *result,
-              gpointer      data)
-{
-  GAsyncResult **out = data;
-
-  *out = g_object_ref (result);
-}
-
-/**
- * sj_dry_run_run_sync:
- *
- * Runs the main context @self was made in until the answer is there: for
- * command-line tools and tests, never from inside a running application's
- * callback.
- *
- * Returns: (transfer full): the answer, or %NULL with @error set
- */
-JsonObject *
-sj_dry_run_run_sync (SjDryRun       *self,
-                     const char     *code,
-                     guint           cycles,
-                     guint           timeout_ms,
-                     SjDryRunFlags   flags,
-                     GCancellable   *cancellable,
-                     GError        **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  g_return_val_if_fail (SJ_IS_DRY_RUN (self), NULL);
-
-  sj_dry_run_run_full_async (self, code, cycles, timeout_ms, flags, cancellable, on_sync_done, &result);
-  while (result == NULL)
-    g_main_context_iteration (self->main_context, TRUE);
-
-  return sj_dry_run_run_finish (self, result, error);
 }
