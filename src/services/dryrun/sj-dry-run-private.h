@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * What the tests and the dry-run benchmark look at: which helper runs, and
- * how many times it was started.
+ * What the tests and the dry-run benchmark look at (which helper runs, its
+ * process, how many times it was started), and the main context the
+ * waiting run (sj-dry-run-sync.c) iterates.
  */
 
 #pragma once
