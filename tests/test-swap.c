@@ -60,6 +60,12 @@ shows_pending_mark (SjRepl *repl,
   return js_is_true (repl, body);
 }
 
+static gboolean
+pending_mark_gone (gpointer repl)
+{
+  return !shows_pending_mark (repl, -1);
+}
+
 /* Tests ------------------------------------------------------------------- */
 
 static guint
@@ -171,7 +177,9 @@ test_superseded_never_plays (void)
   g_assert_cmpfloat (at, <, never_at);
   sj_test_swap_wait_for_change (changes, "superseded", never_at);
   sj_test_swap_wait_for_change (changes, "applied", at);
-  g_assert_false (shows_pending_mark (repl, -1));
+  /* Applied when the scheduler takes the new code, a little ahead of the
+   * boundary's sound; the banner says Landing until the boundary is heard. */
+  sj_test_spin_until (pending_mark_gone, repl, "the pending mark to go once the boundary sounded");
   segment = (SjTestSwapSegment) { at, &sj_test_swap_voice_b, 2 };
   g_array_append_val (segments, segment);
 
