@@ -23,6 +23,7 @@
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
 
+#include "sj-code-file.h"
 #include "sj-json.h"
 #include "sj-knowledge-cli.h"
 #include "sj-render-cli.h"
@@ -82,35 +83,6 @@ print_error (const GError *error,
   return status;
 }
 
-static char *
-read_code (const char  *path,
-           GError     **error)
-{
-  g_autoptr(GString) code = NULL;
-  char buffer[65536];
-  size_t n;
-
-  if (g_strcmp0 (path, "-") != 0)
-    {
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-      char *contents = NULL;
-
-      if (!g_file_load_contents (file, NULL, &contents, NULL, NULL, error))
-        return NULL;
-      return contents;
-    }
-
-  code = g_string_new (NULL);
-  while ((n = fread (buffer, 1, sizeof buffer, stdin)) > 0)
-    g_string_append_len (code, buffer, n);
-  if (ferror (stdin))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot read the code from stdin."));
-      return NULL;
-    }
-  return g_string_free (g_steal_pointer (&code), FALSE);
-}
-
 static void
 rendered_cb (GObject      *object,
              GAsyncResult *result,
@@ -157,7 +129,7 @@ sj_render_cli_run (SjApplication            *app,
   if (cli->output == NULL && cli->stems_dir == NULL)
     return usage_error (_("--render needs --output FILE, --stems DIR or both."));
 
-  if ((options->code = read_code (cli->file, &error)) == NULL)
+  if ((options->code = sj_code_file_read_command_line (cli->file, &error)) == NULL)
     {
       g_autofree char *message = g_strdup_printf (_("Cannot read %s: %s"), cli->file, error->message);
 

@@ -26,7 +26,7 @@ ALLOWED = {
     'user-samples': {'common', 'sounds'},
     'sound-cache': {'common', 'sounds', 'user-samples'},
     'knowledge': {'common', 'sounds', 'user-samples', 'sound-cache'},
-    'dryrun': {'common', 'sounds', 'user-samples', 'sound-cache', 'knowledge'},
+    'dryrun': {'common', 'page', 'sounds', 'user-samples', 'sound-cache', 'knowledge'},
     'apply': {'common', 'page', 'sounds', 'user-samples', 'sound-cache', 'knowledge', 'dryrun'},
     'history': {'common'},
     'llm': {'common'},

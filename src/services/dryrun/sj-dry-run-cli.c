@@ -16,12 +16,13 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
-#include "sj-json.h"
-#include "sj-dry-run.h"
+#include "sj-code-file.h"
 #include "sj-dry-run-cli.h"
 #include "sj-dry-run-report.h"
-#include "sj-knowledge.h"
+#include "sj-dry-run.h"
+#include "sj-json.h"
 #include "sj-knowledge-cli.h"
+#include "sj-knowledge.h"
 
 gboolean
 sj_dry_run_cli_wanted (const SjDryRunCliOptions *options)
@@ -50,35 +51,6 @@ print_json (JsonObject *object)
   text = json_generator_to_data (generator, NULL);
   shortened = sj_json_shorten_numbers (text);
   g_print ("%s\n", shortened);
-}
-
-static char *
-read_code (const char  *path,
-           GError     **error)
-{
-  g_autoptr(GString) code = NULL;
-  char buffer[65536];
-  size_t n;
-
-  if (g_strcmp0 (path, "-") != 0)
-    {
-      g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-      char *contents = NULL;
-
-      if (!g_file_load_contents (file, NULL, &contents, NULL, NULL, error))
-        return NULL;
-      return contents;
-    }
-
-  code = g_string_new (NULL);
-  while ((n = fread (buffer, 1, sizeof buffer, stdin)) > 0)
-    g_string_append_len (code, buffer, n);
-  if (ferror (stdin))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot read the code from stdin."));
-      return NULL;
-    }
-  return g_string_free (g_steal_pointer (&code), FALSE);
 }
 
 /**
@@ -115,7 +87,7 @@ sj_dry_run_cli_run (const SjDryRunCliOptions *options,
       cycles = options->cycles;
     }
 
-  if ((code = read_code (options->file, &error)) == NULL)
+  if ((code = sj_code_file_read_command_line (options->file, &error)) == NULL)
     {
       g_autofree char *message = g_strdup_printf (_("Cannot read %s: %s"), options->file, error->message);
 

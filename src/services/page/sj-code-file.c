@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sj-code-file.h"
@@ -40,33 +41,52 @@ normalize_line_ends (char *text)
   *out = '\0';
 }
 
-static void
-read_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
+/* @buffer's @length bytes (NUL-terminated, one byte more than allowed
+ * telling a file that is too large) as the editor keeps code. */
+static char *
+text_from_bytes (char    *buffer,
+                 gsize    length,
+                 GError **error)
 {
-  GFile *file = task_data;
+  const char *text;
+
+  if (length > SJ_CODE_FILE_MAX_BYTES)
+    {
+      g_set_error_literal (error, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_TOO_LARGE,
+                           _("It is larger than 1 MiB, the most code the editor takes"));
+      return NULL;
+    }
+  if (memchr (buffer, '\0', length) != NULL || !g_utf8_validate_len (buffer, length, NULL))
+    {
+      g_set_error_literal (error, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_NOT_TEXT, _("It is not text (UTF-8)"));
+      return NULL;
+    }
+
+  text = g_str_has_prefix (buffer, "\xEF\xBB\xBF") ? buffer + 3 : buffer;
+  normalize_line_ends ((char *)text);
+  return g_strdup (text);
+}
+
+static char *
+read_file (GFile         *file,
+           GCancellable  *cancellable,
+           GError       **error)
+{
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GError) error = NULL;
   g_autofree char *buffer = NULL;
-  const char *text;
   gsize length = 0;
 
   info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                            G_FILE_QUERY_INFO_NONE, cancellable, &error);
+                            G_FILE_QUERY_INFO_NONE, cancellable, error);
   if (info == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+    return NULL;
 
   switch (g_file_info_get_file_type (info))
     {
     case G_FILE_TYPE_DIRECTORY:
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY, _("It is a folder"));
-      return;
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY, _("It is a folder"));
+      return NULL;
 
     case G_FILE_TYPE_REGULAR:
     case G_FILE_TYPE_SYMBOLIC_LINK:
@@ -78,50 +98,90 @@ read_thread (GTask        *task,
     case G_FILE_TYPE_MOUNTABLE:
     default:
       /* A device or a pipe could be endless or never answer. */
-      g_task_return_new_error (task, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_NOT_TEXT, _("It is not a file of code"));
-      return;
+      g_set_error_literal (error, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_NOT_TEXT, _("It is not a file of code"));
+      return NULL;
     }
 
   if (g_file_info_get_size (info) > SJ_CODE_FILE_MAX_BYTES)
     {
-      g_task_return_new_error (task, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_TOO_LARGE,
-                               _("It is larger than 1 MiB, the most code the editor takes"));
-      return;
+      g_set_error_literal (error, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_TOO_LARGE,
+                           _("It is larger than 1 MiB, the most code the editor takes"));
+      return NULL;
     }
 
-  if ((stream = g_file_read (file, cancellable, &error)) == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  if ((stream = g_file_read (file, cancellable, error)) == NULL)
+    return NULL;
 
   /* One byte more than allowed tells a file that grew meanwhile. */
   buffer = g_malloc (SJ_CODE_FILE_MAX_BYTES + 2);
   if (!g_input_stream_read_all (G_INPUT_STREAM (stream), buffer, SJ_CODE_FILE_MAX_BYTES + 1, &length,
-                                cancellable, &error))
+                                cancellable, error))
+    return NULL;
+  buffer[length] = '\0';
+
+  return text_from_bytes (buffer, length, error);
+}
+
+static void
+read_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GError *error = NULL;
+  char *text = read_file (task_data, cancellable, &error);
+
+  if (text == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, text, g_free);
+}
+
+/**
+ * sj_code_file_read_command_line:
+ * @arg: a file's path or URI as given on the command line, or "-" for the
+ *   standard input
+ *
+ * Reads code for the command-line modes (--dry-run, --render), with the
+ * editor's limits: at most SJ_CODE_FILE_MAX_BYTES, UTF-8 text. Blocks.
+ *
+ * Returns: (transfer full): the code, or %NULL with @error set
+ */
+char *
+sj_code_file_read_command_line (const char  *arg,
+                                GError     **error)
+{
+  g_autofree char *buffer = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (arg != NULL, NULL);
+
+  if (g_strcmp0 (arg, "-") != 0)
     {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (arg);
+
+      return read_file (file, NULL, error);
+    }
+
+  /* The standard input may be endless: one byte more than allowed is
+   * enough to refuse it. */
+  buffer = g_malloc (SJ_CODE_FILE_MAX_BYTES + 2);
+  while (length <= SJ_CODE_FILE_MAX_BYTES)
+    {
+      size_t n = fread (buffer + length, 1, SJ_CODE_FILE_MAX_BYTES + 1 - length, stdin);
+
+      if (n == 0)
+        break;
+      length += n;
+    }
+  if (ferror (stdin))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot read the code from stdin."));
+      return NULL;
     }
   buffer[length] = '\0';
 
-  if (length > SJ_CODE_FILE_MAX_BYTES)
-    {
-      g_task_return_new_error (task, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_TOO_LARGE,
-                               _("It is larger than 1 MiB, the most code the editor takes"));
-      return;
-    }
-
-  if (memchr (buffer, '\0', length) != NULL || !g_utf8_validate_len (buffer, length, NULL))
-    {
-      g_task_return_new_error (task, SJ_CODE_FILE_ERROR, SJ_CODE_FILE_ERROR_NOT_TEXT,
-                               _("It is not text (UTF-8)"));
-      return;
-    }
-
-  text = g_str_has_prefix (buffer, "\xEF\xBB\xBF") ? buffer + 3 : buffer;
-  normalize_line_ends ((char *)text);
-  g_task_return_pointer (task, g_strdup (text), g_free);
+  return text_from_bytes (buffer, length, error);
 }
 
 /**

@@ -30,5 +30,7 @@ void    sj_code_file_read_async  (GFile                *file,
 char   *sj_code_file_read_finish (GAsyncResult         *result,
                                   GError              **error);
 char   *sj_code_file_dup_name    (GFile                *file);
+char   *sj_code_file_read_command_line (const char     *arg,
+                                        GError        **error);
 
 G_END_DECLS
