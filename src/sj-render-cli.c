@@ -61,16 +61,9 @@ usage_error (const char *message)
 static void
 print_json (JsonObject *object)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
-  g_autofree char *text = NULL;
-  g_autofree char *shortened = NULL;
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
-  shortened = sj_json_shorten_numbers (text);
-  g_print ("%s\n", shortened);
+  sj_json_print_pretty (node);
 }
 
 static int

@@ -416,3 +416,26 @@ sj_json_object_get_object (JsonObject *object,
 
   return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 }
+
+/**
+ * sj_json_print_pretty:
+ *
+ * Prints @node on the standard output, indented, its numbers shortened
+ * (sj_json_shorten_numbers()), with a newline: the command-line modes'
+ * answer, and all they print there.
+ */
+void
+sj_json_print_pretty (JsonNode *node)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+  g_autofree char *shortened = NULL;
+
+  g_return_if_fail (node != NULL);
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, NULL);
+  shortened = sj_json_shorten_numbers (text);
+  g_print ("%s\n", shortened);
+}

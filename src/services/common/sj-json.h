@@ -45,6 +45,7 @@ gboolean  sj_json_check       (const char          *data,
 char     *sj_json_to_string   (JsonNode            *node,
                                gboolean             pretty);
 char     *sj_json_shorten_numbers (const char      *json);
+void      sj_json_print_pretty    (JsonNode        *node);
 
 const char *sj_json_object_get_string (JsonObject *object,
                                        const char *name);

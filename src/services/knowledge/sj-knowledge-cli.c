@@ -37,20 +37,6 @@ usage_error (const char *message)
   return SJ_CLI_EXIT_USAGE;
 }
 
-static void
-print_json (JsonNode *node)
-{
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
-  g_autofree char *shortened = NULL;
-
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
-  shortened = sj_json_shorten_numbers (text);
-  g_print ("%s\n", shortened);
-}
-
 static GBytes *
 drum_kit_fallback (const char  *voice,
                    guint        variant,
@@ -116,7 +102,7 @@ sj_knowledge_cli_run (const SjKnowledgeCliOptions *options)
                                          options->category,
                                          options->context >= 0 ? options->context : 3,
                                          options->max > 0 ? options->max : 10);
-      print_json (answer);
+      sj_json_print_pretty (answer);
       return SJ_CLI_EXIT_OK;
     }
 
@@ -148,6 +134,6 @@ sj_knowledge_cli_run (const SjKnowledgeCliOptions *options)
   else
     answer = sj_knowledge_query (knowledge, options->knowledge);
 
-  print_json (answer);
+  sj_json_print_pretty (answer);
   return SJ_CLI_EXIT_OK;
 }
