@@ -549,9 +549,11 @@ test_hidden_window_keeps_time (void)
   g_assert_true (after.playing);
   /* The scheduler's clock follows the audio clock: one cycle a second. */
   g_assert_cmpfloat (fabs (cycles - seconds), <, 0.25);
-  /* Every event fired, none late. */
+  /* Every event fired, on time: a hidden page's timers throttled to a
+   * second would make nearly all of the 48 late; one or two come late when
+   * a busy machine stalls the page, hidden or not. */
   g_assert_cmpfloat (fabs ((after.triggered - before.triggered) - expected_events), <=, 9);
-  g_assert_cmpint (after.late - before.late, ==, 0);
+  g_assert_cmpint (after.late - before.late, <=, 2);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
   sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
