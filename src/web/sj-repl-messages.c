@@ -46,6 +46,22 @@ _sj_repl_set_state (SjRepl            *self,
   _sj_repl_notify (self, SJ_REPL_PROP_CYCLE);
 }
 
+/* STRUDEL_JAM_LEVELS=alternate:S has the page turn the level analysis on
+ * and off every S seconds of the wall clock (2 to 600), so bench/levels
+ * weighs what it costs within one launch; 0 otherwise. */
+static gint64
+levels_alternate_seconds (void)
+{
+  const char *value = g_getenv ("STRUDEL_JAM_LEVELS");
+  gint64 seconds = 0;
+
+  if (value == NULL || !g_str_has_prefix (value, "alternate:"))
+    return 0;
+  if (!g_ascii_string_to_signed (value + strlen ("alternate:"), 10, 2, 600, &seconds, NULL))
+    return 0;
+  return seconds;
+}
+
 /* As many beats as a pending change can be away (32 bars of 4 cycles):
  * the page cannot apply a language's plural rules itself, so it gets the
  * countdown's text for each count, with %d and %g left for it to fill. */
@@ -106,6 +122,8 @@ handle_message (SjRepl        *self,
        * A/B run. */
       json_builder_set_member_name (builder, "levels");
       json_builder_add_boolean_value (builder, g_strcmp0 (g_getenv ("STRUDEL_JAM_LEVELS"), "0") != 0);
+      json_builder_set_member_name (builder, "levelsAlternateSeconds");
+      json_builder_add_int_value (builder, levels_alternate_seconds ());
       /* The page's own words (the pending change's banner), translated
        * here where the catalogs are. */
       json_builder_set_member_name (builder, "strings");

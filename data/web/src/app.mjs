@@ -135,7 +135,9 @@ async function prebake() {
 let audioReady;
 function ensureAudio() {
   audioReady ??= settle('audio', initAudio().then(() => installLimiter(getSuperdoughAudioController()))).then((result) => {
-    if (levelsWanted) {
+    if (levelsAlternateS > 0) {
+      alternateLevels(levelsAlternateS);
+    } else if (levelsWanted) {
       levels.start();
     }
     return result;
@@ -144,8 +146,9 @@ function ensureAudio() {
 }
 
 // What the app hears of its output (levels.mjs); the hello may turn it off
-// (STRUDEL_JAM_LEVELS=0, for bench/levels' A/B run).
+// (STRUDEL_JAM_LEVELS=0, for bench/levels' A/B run) or have it alternate.
 let levelsWanted = true;
+let levelsAlternateS = 0;
 const levels = new Levels({
   getAudioContext,
   getController: getSuperdoughAudioController,
@@ -155,6 +158,26 @@ const levels = new Levels({
   setInterval: (fn, ms) => workerTimers.setInterval(fn, ms),
   clearInterval: (id) => workerTimers.clearInterval(id),
 });
+
+// bench/levels --alternate: the analysis on in the even periods of the
+// wall clock (Date.now () / period) and off in the odd ones, so the bench,
+// reading the same clock, weighs both sides in one page.
+function alternateLevels(seconds) {
+  let on = null;
+  const check = () => {
+    const want = Math.floor(Date.now() / (seconds * 1000)) % 2 === 0;
+    if (want !== on) {
+      on = want;
+      if (on) {
+        levels.start();
+      } else {
+        levels.stop();
+      }
+    }
+  };
+  check();
+  workerTimers.setInterval(check, 100);
+}
 
 function output(hap, deadline, duration, cps, t) {
   stats.triggered++;
@@ -569,6 +592,7 @@ async function main() {
   const initialCode = typeof hello?.code === 'string' ? hello.code : '';
   capFrameRate(Number(hello?.drawFps ?? 60));
   levelsWanted = hello?.levels !== false;
+  levelsAlternateS = Number(hello?.levelsAlternateSeconds ?? 0) || 0;
   setLimiter(hello?.limiter !== false);
   const prebaked = prebake();
 

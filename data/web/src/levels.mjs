@@ -165,6 +165,28 @@ export class Levels {
     return true;
   }
 
+  // Stops the ticks and removes every tap, as if never started (bench/levels
+  // alternates start() and stop() in one page to weigh what the analysis
+  // costs without the variance between launches).
+  stop() {
+    if (this.timer) {
+      this.clearInterval(this.timer);
+      this.timer = 0;
+    }
+    if (this.master) {
+      this.untap(this.master);
+      this.master = null;
+    }
+    for (const entry of this.orbits.values()) {
+      this.untapOrbit(entry);
+    }
+    this.orbits.clear();
+    this.open.clear();
+    this.finished = [];
+    this.now = emptySums();
+    this.anchor = null;
+  }
+
   // The audio time and cycle of a note the scheduler triggered: the map
   // from the audio clock to cycles, latency included.
   noteTrigger(hap, t, cps) {
