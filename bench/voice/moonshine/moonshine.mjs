@@ -9,6 +9,7 @@
 //
 // Usage: node moonshine.mjs MODEL_DIR LM AUDIO_DIR OUT.tsv
 //          [--greedy] [--lambda L (0.5)] [--beam B (8)] [--prefix P] [--threads N (1)]
+//          [--no-length-norm]
 // Writes one line per .raw file (S16LE, 16 kHz, mono, named S-C-III.raw as
 // bench-voice saves them): file, text, decoding time in ms, seconds of audio.
 
@@ -25,11 +26,14 @@ const GREEDY = process.argv.includes ('--greedy');
 const LAMBDA = parseFloat (flag ('--lambda', '0.5'));
 const BEAM = parseInt (flag ('--beam', '8'));
 const PREFIX = flag ('--prefix', '');
+const LENGTH_NORM = !process.argv.includes ('--no-length-norm');
 const options = { intraOpNumThreads: parseInt (flag ('--threads', '1')), interOpNumThreads: 1,
                   extra: { session: { intra_op: { allow_spinning: '0' } } } };
 const encoder = await ort.InferenceSession.create (modelDir + '/encoder_model.onnx', options);
 const decoder = await ort.InferenceSession.create (modelDir + '/decoder_model_merged.onnx', options);
-const LAYERS = 6, HEADS = 8, HEAD_DIM = 36, BOS = 1, EOS = 2, LN10 = Math.log (10);
+/* tiny: 6 layers of 8 heads of 36; base: 8 of 8 of 52 (the model's directory says which). */
+const BASE = /\/base\//.test (modelDir + '/');
+const LAYERS = BASE ? 8 : 6, HEADS = 8, HEAD_DIM = BASE ? 52 : 36, BOS = 1, EOS = 2, LN10 = Math.log (10);
 const PUNCT = new Set ([29889, 29892, 29973, 29991, 29901]);  /* . , ? ! : */
 
 /* The domain model, an ARPA trigram model with back-off. */
@@ -172,14 +176,20 @@ async function transcribe (audio) {
     });
     next.sort ((x, y) => score (y) - score (x));
     beams = next.slice (0, BEAM);
-    if (done.length > 0) {
+    if (!LENGTH_NORM && done.length > 0) {
       const best = Math.max (...done.map (score));
       beams = beams.filter (b => score (b) > best);
     }
+    if (LENGTH_NORM && done.length >= BEAM)
+      break;
   }
+  /* Unnormalised, a wider beam finds short texts that stop early ("give"
+   * for "give the snare some room"): finished texts are ranked by their
+   * score per token, and the search ends when BEAM of them are there. */
+  const final = b => LENGTH_NORM ? score (b) / b.tokens.length : score (b);
   const all = done.length > 0 ? done : beams;
   if (all.length === 0) return '';
-  all.sort ((x, y) => score (y) - score (x));
+  all.sort ((x, y) => final (y) - final (x));
   return GREEDY ? tok.decode ([BOS, ...all[0].tokens.filter (t => t !== EOS)]) : all[0].words.join (' ');
 }
 
