@@ -68,6 +68,9 @@ typedef struct
 static void
 mcp_call_free (McpCall *call)
 {
+  if (call == NULL)
+    return;
+
   g_clear_object (&call->self);
   g_clear_object (&call->invocation);
   g_free (call->client);

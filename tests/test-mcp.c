@@ -1,0 +1,409 @@
+/* test-mcp.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * `strudel-jam --mcp` end to end (issue 34): this test is the primary
+ * instance of the app on its private session bus with the real window and
+ * page; the official MCP TypeScript SDK client (tests/mcp-client/jam.mjs,
+ * the pinned @modelcontextprotocol/sdk) runs the real binary with --mcp
+ * and talks to the window through it. Checked: initialize, tools/list with
+ * the agent's own tools and schemas, tools/call of every tool, read_code
+ * giving the editor's code, a change landing on the next cycle in the real
+ * page and the editor, resources; the musician's Allow / Block question
+ * (remembered), the setting that turns it off, every call in the Logs page
+ * as coming from its client, and Cancel Change and Panic on a change an
+ * MCP client scheduled.
+ */
+
+#include "config.h"
+
+#include "sj-agent-tools.h"
+#include "sj-repl-private.h"
+#include "sj-test-app.h"
+#include "sj-test-widgets.h"
+#include "sj-tool-call-item.h"
+#include "sj-tool-logs-page-private.h"
+#include "sj-window-private.h"
+
+static SjTestSwapEvent swap_event;
+
+typedef struct
+{
+  GSubprocess  *process;
+  GAsyncResult *result;
+} Client;
+
+static void
+client_start (Client     *client,
+              const char *name,
+              const char *plan)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *script = g_build_filename (SJ_MCP_CLIENT_DIR, "jam.mjs", NULL);
+
+  client->result = NULL;
+  client->process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
+                                      "node", script, SJ_STRUDEL_JAM, name, plan, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (client->process, NULL, NULL, sj_test_store_result_cb, &client->result);
+}
+
+/* The client's lines, as JSON objects: the "initialized" one first. */
+static GPtrArray *
+client_finish (Client *client)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *objects = g_ptr_array_new_with_free_func ((GDestroyNotify)json_object_unref);
+
+  g_assert_true (g_subprocess_communicate_utf8_finish (client->process, sj_test_wait_result (&client->result),
+                                                       &out, NULL, &error));
+  g_assert_no_error (error);
+  g_clear_object (&client->result);
+  g_assert_true (g_subprocess_get_if_exited (client->process));
+  g_assert_cmpint (g_subprocess_get_exit_status (client->process), ==, 0);
+  g_clear_object (&client->process);
+
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonNode) node = NULL;
+
+      if (*lines[i] == '\0')
+        continue;
+      node = json_from_string (lines[i], &error);
+      g_assert_no_error (error);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+      g_ptr_array_add (objects, json_object_ref (json_node_get_object (node)));
+    }
+  g_assert_cmpuint (objects->len, >=, 1);
+  g_assert_true (json_object_has_member (g_ptr_array_index (objects, 0), "initialized"));
+
+  return objects;
+}
+
+static GPtrArray *
+run_client (const char *name,
+            const char *plan)
+{
+  Client client = { 0 };
+
+  client_start (&client, name, plan);
+  return client_finish (&client);
+}
+
+static JsonObject *
+step_result (GPtrArray *lines,
+             guint      step)
+{
+  JsonObject *line = g_ptr_array_index (lines, step + 1);
+
+  g_assert_cmpint (json_object_get_int_member (line, "step"), ==, step);
+  if (!json_object_get_boolean_member (line, "ok"))
+    g_error ("step %u failed: %s", step,
+             json_object_get_string_member (json_object_get_object_member (line, "error"), "message"));
+
+  return json_object_get_object_member (line, "result");
+}
+
+static const char *
+step_error (GPtrArray *lines,
+            guint      step)
+{
+  JsonObject *line = g_ptr_array_index (lines, step + 1);
+
+  g_assert_false (json_object_get_boolean_member (line, "ok"));
+  return json_object_get_string_member (json_object_get_object_member (line, "error"), "message");
+}
+
+static JsonObject *
+structured (JsonObject *result)
+{
+  g_assert_true (json_object_has_member (result, "structuredContent"));
+  return json_object_get_object_member (result, "structuredContent");
+}
+
+typedef struct
+{
+  SjWindow   *window;
+  const char *client;
+} DialogWait;
+
+static gboolean
+dialog_asked (gpointer data)
+{
+  DialogWait *wait = data;
+  AdwMessageDialog *dialog = _sj_window_get_mcp_dialog (wait->window, wait->client);
+
+  return dialog != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog));
+}
+
+/* Runs the client, answers the question it raises with @response. */
+static GPtrArray *
+run_client_answering (SjWindow   *window,
+                      const char *name,
+                      const char *plan,
+                      const char *response)
+{
+  DialogWait wait = { window, name };
+  Client client = { 0 };
+  AdwMessageDialog *dialog;
+
+  client_start (&client, name, plan);
+  sj_test_spin_until (dialog_asked, &wait, "the musician to be asked about the MCP client");
+  dialog = _sj_window_get_mcp_dialog (window, name);
+  g_assert_true (adw_message_dialog_has_response (dialog, "allow"));
+  g_assert_true (adw_message_dialog_has_response (dialog, "block"));
+  adw_message_dialog_response (dialog, response);
+
+  return client_finish (&client);
+}
+
+static gboolean
+editor_has (gpointer data)
+{
+  return g_strcmp0 (_sj_repl_get_code (_sj_window_get_repl (sj_test_current_window ())), data) == 0;
+}
+
+static SjWindow *
+playing_window (void)
+{
+  SjWindow *window = sj_test_open_window ();
+  SjRepl *repl = _sj_window_get_repl (window);
+  Progress progress = { repl, 0, 0 };
+  g_autoptr(JsonObject) outcome = NULL;
+
+  if (!sj_repl_get_state (repl)->playing)
+    {
+      outcome = sj_test_evaluate (repl, NULL);
+      g_assert_true (json_object_get_boolean_member (outcome, "ok"));
+    }
+  progress.cycle = sj_repl_get_state (repl)->cycle + 1;
+  sj_test_spin_until (sj_test_progressed, &progress, "the music to play");
+
+  return window;
+}
+
+/* The Logs page lists @tool as called by @client. */
+static gboolean
+logged_from (SjWindow   *window,
+             const char *tool,
+             const char *client)
+{
+  GListModel *calls = _sj_tool_logs_page_get_calls (window->tool_logs_page);
+
+  for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
+    {
+      g_autoptr(SjToolCallItem) item = g_list_model_get_item (calls, i);
+
+      if (g_strcmp0 (sj_tool_call_item_get_call (item)->name, tool) == 0 &&
+          g_strcmp0 (sj_tool_call_item_get_origin (item), client) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Every tool, the resources, a change that lands. */
+static void
+test_jam (void)
+{
+  SjWindow *window = playing_window ();
+  SjRepl *repl = _sj_window_get_repl (window);
+  const char *code = "setcpm(60)\n$: note(\"c3 e3 g3\").s(\"triangle\").gain(.3)\n";
+  g_autofree char *plan = NULL;
+  g_autoptr(GPtrArray) lines = NULL;
+  g_autoptr(JsonArray) definitions = sj_agent_tools_get_definitions ();
+  g_autofree char *editor_code = g_strdup (_sj_repl_get_code (repl));
+  JsonObject *initialized;
+  JsonArray *tools;
+  JsonObject *result;
+  JsonObject *applied;
+
+  plan = g_strdup_printf ("[{\"list\": \"tools\"},"
+                          " {\"tool\": \"read_code\"},"
+                          " {\"tool\": \"strudel_knowledge\", \"arguments\": {\"query\": \"lpf\"}},"
+                          " {\"tool\": \"search_knowledge\", \"arguments\": {\"query\": \"lpf\"}},"
+                          " {\"tool\": \"skills_list\"},"
+                          " {\"tool\": \"activate_skills\", \"arguments\": {\"names\": [\"no-such-skill\"]}},"
+                          " {\"tool\": \"listen\", \"arguments\": {\"cycles\": 1}},"
+                          " {\"list\": \"resources\"},"
+                          " {\"resource\": \"strudel://code/current\"},"
+                          " {\"resource\": \"strudel://reference\"},"
+                          " {\"tool\": \"no_such_tool\"},"
+                          " {\"tool\": \"apply_strudel_change\", \"code\": %s, \"policy\": {\"quantize\": \"next_cycle\"}}]",
+                          "\"setcpm(60)\\n$: note(\\\"c3 e3 g3\\\").s(\\\"triangle\\\").gain(.3)\\n\"");
+  lines = run_client_answering (window, "test-jam", plan, "allow");
+  g_assert_cmpuint (lines->len, ==, 13);
+
+  initialized = json_object_get_object_member (g_ptr_array_index (lines, 0), "initialized");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (initialized, "server"), "name"), ==,
+                   "strudel-jam");
+
+  /* The agent's own tools, schemas and all. */
+  tools = json_object_get_array_member (step_result (lines, 0), "tools");
+  g_assert_cmpuint (json_array_get_length (tools), ==, json_array_get_length (definitions));
+  for (guint i = 0; i < json_array_get_length (tools); i++)
+    {
+      JsonObject *tool = json_array_get_object_element (tools, i);
+      JsonObject *function = json_object_get_object_member (json_array_get_object_element (definitions, i), "function");
+
+      g_assert_cmpstr (json_object_get_string_member (tool, "name"), ==, json_object_get_string_member (function, "name"));
+      g_assert_true (json_node_equal (json_object_get_member (tool, "inputSchema"),
+                                      json_object_get_member (function, "parameters")));
+    }
+
+  /* read_code is the editor's code. */
+  result = structured (step_result (lines, 1));
+  g_assert_cmpstr (json_object_get_string_member (result, "code"), ==, editor_code);
+  g_assert_nonnull (json_object_get_string_member (result, "hash"));
+
+  for (guint step = 2; step <= 6; step++)
+    {
+      result = step_result (lines, step);
+      g_assert_true (json_object_has_member (result, "content"));
+      g_assert_true (json_object_has_member (result, "structuredContent"));
+    }
+  g_assert_false (json_object_get_boolean_member (step_result (lines, 2), "isError"));
+  g_assert_false (json_object_get_boolean_member (step_result (lines, 4), "isError"));
+  g_assert_nonnull (json_object_get_array_member (structured (step_result (lines, 4)), "skills"));
+
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (step_result (lines, 7), "resources")), ==, 2);
+  result = json_array_get_object_element (json_object_get_array_member (step_result (lines, 8), "contents"), 0);
+  g_assert_cmpstr (json_object_get_string_member (result, "text"), ==, editor_code);
+  result = json_array_get_object_element (json_object_get_array_member (step_result (lines, 9), "contents"), 0);
+  g_assert_nonnull (strstr (json_object_get_string_member (result, "text"), "mini"));
+
+  g_assert_nonnull (strstr (step_error (lines, 10), "Unknown tool"));
+
+  /* The change lands on the next cycle in the real page and the editor. */
+  applied = structured (step_result (lines, 11));
+  g_assert_cmpstr (json_object_get_string_member (applied, "status"), !=, "rejected");
+  sj_test_spin_until (editor_has, (gpointer)code, "the MCP client's change in the editor");
+
+  /* Every call in the Logs page, from its client. */
+  g_assert_true (logged_from (window, "read_code", "test-jam"));
+  g_assert_true (logged_from (window, "listen", "test-jam"));
+  g_assert_true (logged_from (window, "apply_strudel_change", "test-jam"));
+}
+
+/* Blocked: refused with a clear message, and not asked again. */
+static void
+test_block (void)
+{
+  SjWindow *window = playing_window ();
+  g_autoptr(GPtrArray) first = NULL;
+  g_autoptr(GPtrArray) second = NULL;
+  g_autoptr(GPtrArray) lists = NULL;
+
+  first = run_client_answering (window, "test-blocked", "[{\"tool\": \"read_code\"}]", "block");
+  g_assert_nonnull (strstr (step_error (first, 0), "blocked"));
+
+  second = run_client ("test-blocked", "[{\"tool\": \"read_code\"}, {\"resource\": \"strudel://code/current\"}]");
+  g_assert_nonnull (strstr (step_error (second, 0), "blocked"));
+  g_assert_nonnull (strstr (step_error (second, 1), "blocked"));
+  g_assert_null (_sj_window_get_mcp_dialog (window, "test-blocked"));
+  g_assert_false (logged_from (window, "read_code", "test-blocked"));
+}
+
+/* The setting off: every call says the musician turned it off. */
+static void
+test_setting (void)
+{
+  SjWindow *window = playing_window ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GPtrArray) lines = NULL;
+
+  g_settings_set_boolean (settings, "mcp-server-enabled", FALSE);
+  lines = run_client ("test-jam", "[{\"list\": \"tools\"}, {\"tool\": \"read_code\"}]");
+  g_assert_nonnull (strstr (step_error (lines, 0), "turned"));
+  g_assert_nonnull (strstr (step_error (lines, 1), "turned"));
+  g_settings_set_boolean (settings, "mcp-server-enabled", TRUE);
+  (void)window;
+}
+
+static gboolean
+swap_is (gpointer data)
+{
+  return g_strcmp0 (swap_event.state, data) == 0;
+}
+
+/* Cancel Change and Panic work on a change an MCP client scheduled. */
+static void
+test_cancel_and_panic (void)
+{
+  SjWindow *window = playing_window ();
+  SjRepl *repl = _sj_window_get_repl (window);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *plan = "[{\"tool\": \"apply_strudel_change\", \"code\": \"$: s(\\\"bd*4\\\")\\n\","
+                     " \"policy\": {\"quantize\": \"bars\", \"bars\": 8}}]";
+  const char *actions[] = { "cancel-change", "panic" };
+  gulong handler;
+
+  /* Allowed before: no question. */
+  g_settings_set_value (settings, "mcp-clients", g_variant_new_parsed ("{'test-cancel': true}"));
+  handler = g_signal_connect (repl, "swap-changed", G_CALLBACK (sj_test_swap_changed_cb), &swap_event);
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      g_autoptr(GPtrArray) lines = NULL;
+      Client client = { 0 };
+      JsonObject *result;
+
+      if (i > 0)
+        playing_window ();
+      g_clear_pointer (&swap_event.state, g_free);
+      /* The call waits to hear the change (verify-landed-changes): it is
+       * canceled under it. */
+      client_start (&client, "test-cancel", plan);
+      sj_test_spin_until (swap_is, "scheduled", "the MCP change to be scheduled");
+
+      g_action_group_activate_action (G_ACTION_GROUP (window), actions[i], NULL);
+      sj_test_spin_until (swap_is, "canceled", "the MCP change to be canceled");
+
+      lines = client_finish (&client);
+      result = structured (step_result (lines, 0));
+      g_assert_cmpstr (json_object_get_string_member (result, "status"), ==, "scheduled");
+      if (json_object_has_member (result, "verification"))
+        g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (result, "verification"), "status"),
+                         ==, "canceled");
+      g_assert_false (editor_has ((gpointer)"$: s(\"bd*4\")\n"));
+      while (_sj_window_is_panicking (window))
+        g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_signal_handler_disconnect (repl, handler);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *home = NULL;
+  int ret;
+
+  g_setenv ("GDK_BACKEND", "x11", TRUE);
+  home = sj_test_app_init ();
+  g_test_init (&argc, &argv, NULL);
+
+  gtk_init ();
+  sj_test_app = sj_application_new ();
+  g_assert_true (g_application_register (G_APPLICATION (sj_test_app), NULL, NULL));
+  g_assert_false (g_application_get_is_remote (G_APPLICATION (sj_test_app)));
+  g_application_hold (G_APPLICATION (sj_test_app));
+
+  g_test_add_func ("/mcp/jam", test_jam);
+  g_test_add_func ("/mcp/block", test_block);
+  g_test_add_func ("/mcp/setting", test_setting);
+  g_test_add_func ("/mcp/cancel-and-panic", test_cancel_and_panic);
+
+  ret = g_test_run ();
+
+  if (sj_test_current_window () != NULL)
+    sj_test_close_window (sj_test_current_window ());
+  sj_test_app_stop ();
+  sj_test_remove_tree (home);
+
+  return ret;
+}
