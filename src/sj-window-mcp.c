@@ -506,7 +506,7 @@ sj_window_handle_mcp_call (SjWindow              *self,
   if (!g_settings_get_boolean (self->settings, "mcp-server-enabled"))
     {
       return_error (invocation, SJ_MCP_ERROR_REFUSED,
-                    "The musician turned Strudel Jam's MCP server off (Settings → Let Other Apps Jam).");
+                    "The musician turned Strudel Jam's MCP server off (Settings, “Let other apps jam”).");
       return;
     }
 

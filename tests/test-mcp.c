@@ -19,6 +19,7 @@
 
 #include "sj-agent-tools.h"
 #include "sj-repl-private.h"
+#include "sj-settings-page-private.h"
 #include "sj-test-app.h"
 #include "sj-test-widgets.h"
 #include "sj-tool-call-item.h"
@@ -315,12 +316,19 @@ test_setting (void)
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   g_autoptr(GPtrArray) lines = NULL;
 
-  g_settings_set_boolean (settings, "mcp-server-enabled", FALSE);
+  GtkSwitch *toggle;
+
+  /* The row in Settings turns it off. */
+  sj_window_get_agent (window);
+  toggle = window->settings_page->mcp_server_switch;
+  g_assert_true (gtk_switch_get_active (toggle));
+  gtk_switch_set_active (toggle, FALSE);
+  g_assert_false (g_settings_get_boolean (settings, "mcp-server-enabled"));
   lines = run_client ("test-jam", "[{\"list\": \"tools\"}, {\"tool\": \"read_code\"}]");
   g_assert_nonnull (strstr (step_error (lines, 0), "turned"));
   g_assert_nonnull (strstr (step_error (lines, 1), "turned"));
-  g_settings_set_boolean (settings, "mcp-server-enabled", TRUE);
-  (void)window;
+  gtk_switch_set_active (toggle, TRUE);
+  g_assert_true (g_settings_get_boolean (settings, "mcp-server-enabled"));
 }
 
 static gboolean
