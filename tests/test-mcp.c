@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include "sj-agent-tools.h"
+#include "sj-knowledge-base.h"
 #include "sj-repl-private.h"
 #include "sj-settings-page-private.h"
 #include "sj-test-app.h"
@@ -384,6 +385,152 @@ test_cancel_and_panic (void)
   g_signal_handler_disconnect (repl, handler);
 }
 
+/* bench/mcp (SJ_MCP_BENCH=N) ------------------------------------------------ */
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *)a;
+  double y = *(const double *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+report (const char *what,
+        GArray     *in_app,
+        GArray     *mcp)
+{
+  double a50, a99, m50, m99;
+
+  g_array_sort (in_app, compare_doubles);
+  g_array_sort (mcp, compare_doubles);
+  a50 = g_array_index (in_app, double, in_app->len / 2);
+  a99 = g_array_index (in_app, double, MIN (in_app->len - 1, (guint)(in_app->len * 0.99)));
+  m50 = g_array_index (mcp, double, mcp->len / 2);
+  m99 = g_array_index (mcp, double, MIN (mcp->len - 1, (guint)(mcp->len * 0.99)));
+  g_test_message ("BENCH %s: in-app agent tool call median %.2f ms p99 %.2f ms (n=%u); "
+                  "MCP (SDK client, stdio, D-Bus) median %.2f ms p99 %.2f ms (n=%u); ratio %.1fx",
+                  what, a50, a99, in_app->len, m50, m99, mcp->len, m50 / a50);
+}
+
+static double
+in_app_call (SjAgentTools *tools,
+             const char   *name,
+             const char   *arguments,
+             char        **hash)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(SjToolOutcome) outcome = NULL;
+  gint64 start = g_get_monotonic_time ();
+  double ms;
+
+  sj_agent_tools_call_async (tools, name, "bench", arguments, NULL, sj_test_store_result_cb, &result);
+  outcome = sj_agent_tools_call_finish (tools, sj_test_wait_result (&result));
+  ms = (g_get_monotonic_time () - start) / 1000.0;
+  if (outcome->status != SJ_HISTORY_TOOL_SUCCEEDED)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), outcome->result);
+      g_autofree char *text = json_to_string (node, FALSE);
+
+      g_error ("%s failed: %s", name, text);
+    }
+  if (hash != NULL)
+    {
+      g_free (*hash);
+      *hash = g_strdup (outcome->known_hash);
+    }
+
+  return ms;
+}
+
+static void
+mcp_calls (const char *plan,
+           GArray     *times)
+{
+  g_autoptr(GPtrArray) lines = run_client ("bench", plan);
+
+  for (guint i = 1; i < lines->len; i++)
+    {
+      JsonObject *line = g_ptr_array_index (lines, i);
+      double ms = json_object_get_double_member (line, "ms");
+
+      g_assert_true (json_object_get_boolean_member (line, "ok"));
+      g_assert_false (json_object_get_boolean_member (json_object_get_object_member (line, "result"), "isError"));
+      g_array_append_val (times, ms);
+    }
+}
+
+static void
+test_bench (void)
+{
+  SjWindow *window = playing_window ();
+  SjRepl *repl = _sj_window_get_repl (window);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(SjAgentTools) tools = NULL;
+  g_autoptr(GArray) read_app = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) read_mcp = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) apply_app = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) apply_mcp = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *hash = NULL;
+  g_autofree char *read_plan = NULL;
+  const char *codes[] = { "$: s(\\\"bd*2\\\").gain(.3)\\n", "$: s(\\\"bd*4\\\").gain(.3)\\n" };
+  guint n = (guint)g_ascii_strtoull (g_getenv ("SJ_MCP_BENCH"), NULL, 10);
+  guint rounds = 5;
+  guint per_round = MAX (1, n / rounds);
+  guint flip = 0;
+
+  /* The agent's path: a tools instance on the window's applier, as
+   * sj-window-agent.c builds it. */
+  tools = sj_agent_tools_new (sj_window_get_applier (window),
+                              sj_application_get_knowledge (sj_test_app),
+                              sj_knowledge_base_get_bundled ());
+  g_settings_set_value (settings, "mcp-clients", g_variant_new_parsed ("{'bench': true}"));
+
+  read_plan = g_strdup_printf ("[{\"repeat\": %u, \"step\": {\"tool\": \"read_code\"}}]", per_round);
+  /* Changes are applied with the music stopped, so both sides measure the
+   * pipeline (dry-run and swap) rather than the wait for a boundary. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
+  sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
+
+  /* Warm up both sides, then interleave rounds so both share the noise. */
+  in_app_call (tools, "read_code", "{}", &hash);
+  mcp_calls ("[{\"repeat\": 3, \"step\": {\"tool\": \"read_code\"}}]", g_array_new (FALSE, FALSE, sizeof (double)));
+  for (guint r = 0; r < rounds; r++)
+    {
+      g_autoptr(GString) plan = g_string_new ("[");
+
+      for (guint i = 0; i < per_round; i++)
+        {
+          double ms = in_app_call (tools, "read_code", "{}", &hash);
+
+          g_array_append_val (read_app, ms);
+        }
+      mcp_calls (read_plan, read_mcp);
+
+      for (guint i = 0; i < per_round; i++)
+        {
+          g_autofree char *arguments = NULL;
+          double ms;
+
+          in_app_call (tools, "read_code", "{}", &hash);
+          arguments = g_strdup_printf ("{\"baseHash\": \"%s\", \"change\": {\"kind\": \"full_code\", \"code\": \"%s\"}}",
+                                       hash, codes[flip++ % 2]);
+          ms = in_app_call (tools, "apply_strudel_change", arguments, NULL);
+          g_array_append_val (apply_app, ms);
+        }
+      for (guint i = 0; i < per_round; i++)
+        g_string_append_printf (plan, "%s{\"tool\": \"apply_strudel_change\", \"code\": \"%s\"}",
+                                i > 0 ? ", " : "", codes[flip++ % 2]);
+      g_string_append (plan, "]");
+      mcp_calls (plan->str, apply_mcp);
+    }
+
+  report ("read_code", read_app, read_mcp);
+  report ("apply_strudel_change (stopped: dry-run and swap)", apply_app, apply_mcp);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -405,6 +552,8 @@ main (int   argc,
   g_test_add_func ("/mcp/block", test_block);
   g_test_add_func ("/mcp/setting", test_setting);
   g_test_add_func ("/mcp/cancel-and-panic", test_cancel_and_panic);
+  if (g_getenv ("SJ_MCP_BENCH") != NULL)
+    g_test_add_func ("/mcp/bench", test_bench);
 
   ret = g_test_run ();
 

@@ -13,7 +13,8 @@
 //   {"tool": "apply_strudel_change", "code": C}  read_code for the hash, then a full_code change
 //   {"resource": URI}                            resources/read
 //   {"repeat": N, "step": STEP}                  N times, with each time in milliseconds
-// Each line is {"step": i, "ok": true, "result": ..., "ms": ...} or
+// Each line is {"step": i, "ok": true, "result": ..., "ms": ...} (the call's
+// round trip in the client; an apply's without its read_code) or
 // {"step": i, "ok": false, "error": {"code": ..., "message": ...}}. The first
 // line is {"initialized": {...}} with the server's version and protocol.
 
@@ -38,6 +39,9 @@ function print(object) {
   process.stdout.write(JSON.stringify(object) + '\n');
 }
 
+// Where a step's time starts: an apply's read_code for the hash is not timed.
+let stepStart = 0;
+
 async function run(step) {
   if (step.list === 'tools')
     return await client.listTools(undefined, options);
@@ -48,6 +52,7 @@ async function run(step) {
   if (step.tool === 'apply_strudel_change' && step.code !== undefined) {
     const read = await client.callTool({ name: 'read_code', arguments: {} }, undefined, options);
     const hash = read.structuredContent?.hash;
+    stepStart = performance.now();
     return await client.callTool({
       name: 'apply_strudel_change',
       arguments: { baseHash: hash, change: { kind: 'full_code', code: step.code }, ...(step.policy ? { policy: step.policy } : {}) },
@@ -67,12 +72,12 @@ try {
     const times = step.repeat ?? 1;
     const inner = step.repeat ? step.step : step;
     for (let n = 0; n < times; n++) {
-      const start = performance.now();
+      stepStart = performance.now();
       try {
         const result = await run(inner);
-        print({ step: i, ok: true, ms: performance.now() - start, result });
+        print({ step: i, ok: true, ms: performance.now() - stepStart, result });
       } catch (error) {
-        print({ step: i, ok: false, ms: performance.now() - start, error: { code: error.code ?? null, message: String(error.message ?? error) } });
+        print({ step: i, ok: false, ms: performance.now() - stepStart, error: { code: error.code ?? null, message: String(error.message ?? error) } });
       }
     }
   }
