@@ -217,7 +217,7 @@ wait_for_name (SjMcpDbusBackend *self,
       self->launched = TRUE;
       g_message ("Starting Strudel Jam: %s", self->launch_argv[0]);
       if (!g_spawn_async (NULL, self->launch_argv, NULL,
-                          G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &error))
+                          G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &error))
         {
           g_autoptr(GError) unavailable = g_error_new (SJ_MCP_ERROR, SJ_MCP_ERROR_UNAVAILABLE,
                                                        "Could not start Strudel Jam: %s", error->message);
