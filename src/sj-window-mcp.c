@@ -565,6 +565,25 @@ _sj_window_get_mcp_dialog (SjWindow   *self,
   return self->mcp != NULL ? g_hash_table_lookup (self->mcp->dialogs, client) : NULL;
 }
 
+/**
+ * _sj_window_mcp_cancel_calls:
+ *
+ * Panic: every MCP call at work is canceled (its client gets the tool's
+ * "canceled" result); the next calls run as before.
+ */
+void
+_sj_window_mcp_cancel_calls (SjWindow *self)
+{
+  g_assert (SJ_IS_WINDOW (self));
+
+  if (self->mcp == NULL)
+    return;
+
+  g_cancellable_cancel (self->mcp->cancellable);
+  g_object_unref (self->mcp->cancellable);
+  self->mcp->cancellable = g_cancellable_new ();
+}
+
 void
 _sj_window_mcp_dispose (SjWindow *self)
 {

@@ -175,6 +175,7 @@ void _sj_window_save_copy_to     (SjWindow       *self,
 void _sj_window_live_init        (SjWindow       *self);
 void _sj_window_live_dispose     (SjWindow       *self);
 void _sj_window_mcp_dispose      (SjWindow       *self);
+void _sj_window_mcp_cancel_calls (SjWindow       *self);
 void _sj_window_changes_read_defaults (SjWindow  *self);
 void _sj_window_apply_code       (SjWindow       *self,
                                   const char     *code,
