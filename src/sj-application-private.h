@@ -25,6 +25,7 @@ struct _SjApplication
   SjDryRunCliOptions    dry_run_cli;
   SjRenderCliOptions    render_cli;
   gboolean              print_version;
+  gboolean              mcp;           /* --mcp */
   gboolean              options_parsed;
   char               ***arguments;   /* during local_command_line only */
 
@@ -39,6 +40,10 @@ struct _SjApplication
   guint                 save_sounds_source;
   guint                 quit_deadline_ms;
   gboolean              quit_armed;
+
+  /* The MCP interface (sj-application-mcp.c) */
+  GDBusConnection      *mcp_connection;
+  guint                 mcp_registration;
 };
 
 /* sj-application-sounds.c */
@@ -46,6 +51,13 @@ void _sj_application_load_sounds_cache (SjApplication *self);
 void _sj_application_save_sounds_cache (SjApplication *self);
 
 SjSoundsIndex *_sj_application_get_sounds (SjApplication *self);
+
+/* sj-application-mcp.c */
+gboolean _sj_application_mcp_register   (SjApplication    *self,
+                                         GDBusConnection  *connection,
+                                         const char       *object_path,
+                                         GError          **error);
+void     _sj_application_mcp_unregister (SjApplication    *self);
 
 /* The help, as F1 and Main Menu → Help open it (gnome.yelp's id). */
 #define SJ_HELP_URI "help:strudel-jam"

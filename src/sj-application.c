@@ -28,6 +28,7 @@
 #include "sj-dry-run-cli.h"
 #include "sj-knowledge.h"
 #include "sj-knowledge-cli.h"
+#include "sj-mcp-cli.h"
 #include "sj-platform.h"
 #include "sj-resources.h"
 #include "sj-window.h"
@@ -398,6 +399,17 @@ sj_application_handle_local_options (GApplication *app,
       return EXIT_SUCCESS;
     }
 
+  /* --mcp (issue 34): a protocol server on stdin and stdout, which talks
+   * to the primary instance over D-Bus instead of becoming one. */
+  if (self->mcp)
+    {
+      const SjKnowledgeCliOptions *k = &self->cli;
+      gboolean other = self->dry_run_cli.file != NULL || sj_render_cli_wanted (&self->render_cli) ||
+                       sj_knowledge_cli_wanted (k) || k->sounds != NULL;
+
+      return sj_mcp_cli_run (other);
+    }
+
   /* --render (issue 33) shares --cycles with --dry-run. */
   if (sj_render_cli_wanted (&self->render_cli))
     {
@@ -446,6 +458,30 @@ sj_application_local_command_line (GApplication   *app,
   return handled;
 }
 
+static gboolean
+sj_application_dbus_register (GApplication     *app,
+                              GDBusConnection  *connection,
+                              const char       *object_path,
+                              GError          **error)
+{
+  SjApplication *self = SJ_APPLICATION (app);
+
+  if (!G_APPLICATION_CLASS (sj_application_parent_class)->dbus_register (app, connection, object_path, error))
+    return FALSE;
+
+  return _sj_application_mcp_register (self, connection, object_path, error);
+}
+
+static void
+sj_application_dbus_unregister (GApplication    *app,
+                                GDBusConnection *connection,
+                                const char      *object_path)
+{
+  _sj_application_mcp_unregister (SJ_APPLICATION (app));
+
+  G_APPLICATION_CLASS (sj_application_parent_class)->dbus_unregister (app, connection, object_path);
+}
+
 static void
 sj_application_class_init (SjApplicationClass *klass)
 {
@@ -462,6 +498,8 @@ sj_application_class_init (SjApplicationClass *klass)
   app_class->open = sj_application_open;
   app_class->startup = sj_application_startup;
   app_class->shutdown = sj_application_shutdown;
+  app_class->dbus_register = sj_application_dbus_register;
+  app_class->dbus_unregister = sj_application_dbus_unregister;
 
   sj_register_resource ();
 }
@@ -496,6 +534,8 @@ sj_application_init (SjApplication *self)
       N_("The WAV file to render to (16-bit, 48 kHz, stereo)"), N_("OUT.wav") },
     { "stems", 0, 0, G_OPTION_ARG_FILENAME, &self->render_cli.stems_dir,
       N_("Also render each $: layer to its own WAV file in DIR"), N_("DIR") },
+    { "mcp", 0, 0, G_OPTION_ARG_NONE, &self->mcp,
+      N_("Serve the Model Context Protocol on stdin and stdout, jamming in the running window"), NULL },
     { NULL }
   };
 

@@ -462,6 +462,10 @@ panic_action (GSimpleAction *action,
   panic->cycle = self->pending_cycle;
   panic->heard = g_strdup (self->heard_code);
 
+  /* An MCP client's call still at work (a change in its dry-run) is
+   * stopped as the agent's answer is. */
+  _sj_window_mcp_cancel_calls (self);
+
   if (self->agent != NULL && sj_agent_is_busy (self->agent))
     {
       sj_agent_stop (self->agent);

@@ -33,6 +33,9 @@
 
 G_BEGIN_DECLS
 
+/* What the window keeps for MCP clients (sj-window-mcp.c). */
+typedef struct _SjWindowMcp SjWindowMcp;
+
 struct _SjWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -131,6 +134,9 @@ struct _SjWindow
   double                countdown_cycle; /* the page's last countdown: its boundary */
   int                   countdown_beats; /* and its beats */
   char                 *live_status;     /* the last thing Cancel Change said */
+
+  /* MCP clients (sj-window-mcp.c), NULL until the first call */
+  SjWindowMcp          *mcp;
 };
 
 void _sj_window_show_toast       (SjWindow       *self,
@@ -168,6 +174,8 @@ void _sj_window_save_copy_to     (SjWindow       *self,
                                   GFile          *file);
 void _sj_window_live_init        (SjWindow       *self);
 void _sj_window_live_dispose     (SjWindow       *self);
+void _sj_window_mcp_dispose      (SjWindow       *self);
+void _sj_window_mcp_cancel_calls (SjWindow       *self);
 void _sj_window_changes_read_defaults (SjWindow  *self);
 void _sj_window_apply_code       (SjWindow       *self,
                                   const char     *code,
@@ -191,5 +199,7 @@ AdwMessageDialog *_sj_window_get_osc_dialog    (SjWindow   *self,
                                                 const char *destination);
 SjPhraseRecorder *_sj_window_get_phrase_recorder (SjWindow *self);
 const char      *_sj_window_get_play_in_status (SjWindow *self);
+AdwMessageDialog *_sj_window_get_mcp_dialog    (SjWindow   *self,
+                                                const char *client);
 
 G_END_DECLS

@@ -463,6 +463,7 @@ sj_window_dispose (GObject *object)
   _sj_window_save_dispose (self);
   _sj_window_voice_dispose (self);
   _sj_window_live_dispose (self);
+  _sj_window_mcp_dispose (self);
   _sj_window_agent_dispose (self);
   _sj_window_changes_dispose (self);
   _sj_window_levels_dispose (self);

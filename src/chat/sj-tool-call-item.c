@@ -18,6 +18,7 @@ struct _SjToolCallItem
 
   SjHistoryToolCall  call;
   gboolean           expanded;
+  char              *origin;   /* the MCP client that made the call, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (SjToolCallItem, sj_tool_call_item, G_TYPE_OBJECT)
@@ -38,6 +39,7 @@ sj_tool_call_item_finalize (GObject *object)
   g_clear_pointer (&self->call.name, g_free);
   g_clear_pointer (&self->call.arguments, g_free);
   g_clear_pointer (&self->call.result, g_free);
+  g_clear_pointer (&self->origin, g_free);
 
   G_OBJECT_CLASS (sj_tool_call_item_parent_class)->finalize (object);
 }
@@ -150,4 +152,27 @@ sj_tool_call_item_set_expanded (SjToolCallItem *self,
 
   self->expanded = expanded;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPANDED]);
+}
+
+/**
+ * sj_tool_call_item_set_origin:
+ * @origin: (nullable): the MCP client that made the call (issue 34), or
+ *   %NULL for the agent's own
+ */
+void
+sj_tool_call_item_set_origin (SjToolCallItem *self,
+                              const char     *origin)
+{
+  g_return_if_fail (SJ_IS_TOOL_CALL_ITEM (self));
+
+  g_free (self->origin);
+  self->origin = g_strdup (origin);
+}
+
+const char *
+sj_tool_call_item_get_origin (SjToolCallItem *self)
+{
+  g_return_val_if_fail (SJ_IS_TOOL_CALL_ITEM (self), NULL);
+
+  return self->origin;
 }

@@ -20,5 +20,8 @@ const SjHistoryToolCall *sj_tool_call_item_get_call     (SjToolCallItem         
 gboolean                 sj_tool_call_item_get_expanded (SjToolCallItem          *self);
 void                     sj_tool_call_item_set_expanded (SjToolCallItem          *self,
                                                          gboolean                 expanded);
+void                     sj_tool_call_item_set_origin   (SjToolCallItem          *self,
+                                                         const char              *origin);
+const char              *sj_tool_call_item_get_origin   (SjToolCallItem          *self);
 
 G_END_DECLS

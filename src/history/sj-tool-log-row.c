@@ -43,6 +43,7 @@ struct _SjToolLogRow
 
   GtkExpander         *expander;
   GtkLabel            *summary_label;
+  GtkWidget           *header;
   GtkSourceBuffer     *input_buffer;
   GtkSourceBuffer     *output_buffer;  /* NULL when the call has no result */
   gboolean             built;
@@ -374,7 +375,8 @@ sj_tool_log_row_new (const SjHistoryToolCall *call)
   self->summary = sj_redact (summary);
 
   self->expander = GTK_EXPANDER (gtk_expander_new (NULL));
-  gtk_expander_set_label_widget (self->expander, build_header (self));
+  self->header = build_header (self);
+  gtk_expander_set_label_widget (self->expander, self->header);
   gtk_widget_set_hexpand (GTK_WIDGET (self->expander), TRUE);
   gtk_widget_set_parent (GTK_WIDGET (self->expander), GTK_WIDGET (self));
   g_signal_connect_object (self->expander, "notify::expanded",
@@ -487,4 +489,39 @@ sj_tool_log_row_copy (SjToolLogRow *self)
 
   text = sj_tool_log_row_get_copy_text (self);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+}
+
+/**
+ * sj_tool_log_row_set_origin:
+ * @origin: the MCP client that made the call (issue 34)
+ *
+ * Says in the row, and to a screen reader, that the call came from that
+ * client rather than from the app's own agent.
+ */
+void
+sj_tool_log_row_set_origin (SjToolLogRow *self,
+                            const char   *origin)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *accessible_label = NULL;
+  GtkWidget *label;
+
+  g_return_if_fail (SJ_IS_TOOL_LOG_ROW (self));
+  g_return_if_fail (origin != NULL);
+
+  /* TRANSLATORS: in a tool log row, who made the call: %s is the name an
+   * MCP client gave itself, e.g. "claude-code" */
+  text = g_strdup_printf (_("from %s"), origin);
+  label = gtk_label_new (text);
+  gtk_widget_add_css_class (label, "caption");
+  gtk_widget_add_css_class (label, "accent");
+  gtk_widget_add_css_class (label, "sj-tool-log-origin");
+  gtk_box_insert_child_after (GTK_BOX (self->header), label, gtk_widget_get_first_child (self->header));
+  /* TRANSLATORS: the accessible label of a tool log row made by an MCP
+   * client: the tool's name, the client, the call's status and what it
+   * did, e.g. "read_code from claude-code, Succeeded: read 12 lines" */
+  accessible_label = g_strdup_printf (_("%s from %s, %s: %s"), self->name, origin,
+                                      _(status_specs[self->status].title), self->summary);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  accessible_label, -1);
 }

@@ -22,5 +22,7 @@ void        sj_tool_log_row_set_expanded  (SjToolLogRow            *self,
                                            gboolean                 expanded);
 char       *sj_tool_log_row_get_copy_text (SjToolLogRow            *self);
 void        sj_tool_log_row_copy          (SjToolLogRow            *self);
+void        sj_tool_log_row_set_origin    (SjToolLogRow            *self,
+                                           const char              *origin);
 
 G_END_DECLS

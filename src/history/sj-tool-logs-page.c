@@ -107,6 +107,9 @@ bind_row_cb (GtkSignalListItemFactory *factory,
   GtkWidget *row = sj_tool_log_row_new (sj_tool_call_item_get_call (item));
   GBinding *binding;
 
+  if (sj_tool_call_item_get_origin (item) != NULL)
+    sj_tool_log_row_set_origin (SJ_TOOL_LOG_ROW (row), sj_tool_call_item_get_origin (item));
+
   binding = g_object_bind_property (item, "expanded", row, "expanded",
                                     G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_object_set_data (G_OBJECT (row), "sj-tool-log-binding", binding);
@@ -186,7 +189,15 @@ reload (SjToolLogsPage *self)
         }
 
       for (guint c = 0; c < calls->len; c++)
-        g_ptr_array_add (items, sj_tool_call_item_new (g_ptr_array_index (calls, c)));
+        {
+          SjToolCallItem *item = sj_tool_call_item_new (g_ptr_array_index (calls, c));
+
+          /* An MCP client's calls are under a "tool" message holding its
+           * name (sj-window-mcp.c). */
+          if (message->role == SJ_HISTORY_ROLE_TOOL)
+            sj_tool_call_item_set_origin (item, message->content);
+          g_ptr_array_add (items, item);
+        }
     }
 
   /* One splice, so the list view rebuilds once. */
@@ -348,6 +359,8 @@ sj_tool_logs_page_add_call (SjToolLogsPage *self,
             {
               g_autoptr(SjToolCallItem) item = sj_tool_call_item_new (call);
 
+              if (message->role == SJ_HISTORY_ROLE_TOOL)
+                sj_tool_call_item_set_origin (item, message->content);
               g_list_store_append (self->calls, item);
               update_stack (self);
               return;

@@ -82,6 +82,7 @@ struct _SjSettingsPage
   GtkSwitch            *local_sample_hosts_switch;
   GtkSwitch            *realtime_audio_switch;
   GtkSwitch            *master_limiter_switch;
+  GtkSwitch            *mcp_server_switch;
   AdwEntryRow          *osc_host_row;
   GtkSpinButton        *osc_port_spin;
   AdwComboRow          *midi_backend_row;

@@ -146,6 +146,7 @@ bind_settings (SjSettingsPage *self)
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "realtime-audio", self->realtime_audio_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "master-limiter", self->master_limiter_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "mcp-server-enabled", self->mcp_server_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "osc-host", self->osc_host_row, "text", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "osc-port", self->osc_port_spin, "value", G_SETTINGS_BIND_DEFAULT);
   bind_choices (self, "midi-backend", self->midi_backend_row, midi_backend_choices);
@@ -374,6 +375,7 @@ sj_settings_page_class_init (SjSettingsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, local_sample_hosts_switch);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, realtime_audio_switch);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, master_limiter_switch);
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, mcp_server_switch);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, osc_host_row);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, osc_port_spin);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, midi_backend_row);
