@@ -35,6 +35,7 @@ ALLOWED = {
     'outputs': {'common', 'page'},
     'realtime': set(),
     'render': {'common'},
+    'record': {'common', 'render'},
     'agent': {'common', 'page', 'sounds', 'user-samples', 'sound-cache', 'knowledge', 'dryrun', 'apply', 'history', 'llm', 'skills'},
 }
 UI_HEADERS = re.compile(r'#\s*include\s*<(gtk/|gdk/|adwaita\.h|webkit/|jsc/|gtksourceview/)')

@@ -152,6 +152,10 @@ sj_flac_encoder_new (const char  *path,
                               NULL);
   g_object_set (self->src, "caps", caps, "format", GST_FORMAT_TIME, "block", FALSE, NULL);
   g_object_set (sink, "location", path, "async", FALSE, NULL);
+  /* Each frame reaches the file as it is encoded (a recording killed keeps
+   * all but the last frame); flacenc's frames are a few KiB, about ten a
+   * second. */
+  gst_util_set_object_arg (G_OBJECT (sink), "buffer-mode", "unbuffered");
   gst_bin_add_many (GST_BIN (self->pipeline), self->src, convert, encoder, sink, NULL);
   if (!gst_element_link_many (self->src, convert, encoder, sink, NULL))
     {
