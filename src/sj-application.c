@@ -289,6 +289,7 @@ sj_application_startup (GApplication *app)
     { "win.cancel-change", { "<Control><Shift>BackSpace", NULL } },
     { "win.panic", { "<Control><Shift>p", NULL } },
     { "win.render", { "<Control><Shift>x", NULL } },
+    { "win.record", { "<Control><Alt>a", NULL } },
   };
 
   G_APPLICATION_CLASS (sj_application_parent_class)->startup (app);
