@@ -9,7 +9,8 @@
  * to FLAC, is as long as the time it ran (within a fragment), at the
  * sine's level (within 1 dB), and holds no 3 kHz: only our stream. A child
  * process recording to WAV and FLAC killed with SIGKILL leaves both
- * playable, the WAV's header at most a second short of its data. A folder
+ * playable, the WAV's header at most a second short of its data; one
+ * dropped while recording (quitting) closes the file whole. A folder
  * that cannot be written is an error at once; a full disk (RLIMIT_FSIZE)
  * is the "failed" signal naming the file, the tone playing on; a recording
  * with nothing playing keeps no file.
@@ -365,6 +366,29 @@ test_killed (void)
   check_tone (&b);
 }
 
+/* Dropped while recording (the window closed, the app quitting): the file
+ * is closed whole, its header giving all of its data. */
+static void
+test_dropped (void)
+{
+  g_autofree char *path = g_build_filename (tmp, "dropped.wav", NULL);
+  g_autoptr(GSubprocess) tone = play (TONE, 440);
+  SjRecorder *recorder = sj_recorder_new (TONE, NULL);
+  g_auto(Sound) sound = { 0 };
+
+  g_assert_true (sj_recorder_start (recorder, path, NULL));
+  g_assert_true (spin_until (heard, recorder, 10));
+  spin_until (NULL, NULL, 1.5);
+  g_object_unref (recorder);
+  stop_player (tone);
+
+  read_wav (path, &sound);
+  g_test_message ("dropped: %.2f s, all of it in the header", (double)sound.frames / sound.rate);
+  g_assert_cmpuint (sound.header_frames, ==, sound.frames);
+  g_assert_cmpfloat ((double)sound.frames / sound.rate, >, 1.4);
+  check_tone (&sound);
+}
+
 static void
 failed_cb (SjRecorder  *recorder,
            GError      *error,
@@ -449,6 +473,7 @@ main (int   argc,
   g_test_add_func ("/recorder/wav", test_wav);
   g_test_add_func ("/recorder/flac", test_flac);
   g_test_add_func ("/recorder/killed-with-sigkill", test_killed);
+  g_test_add_func ("/recorder/dropped-while-recording", test_dropped);
   g_test_add_func ("/recorder/failures", test_failures);
   ret = g_test_run ();
   sj_test_remove_tree (tmp);
