@@ -494,7 +494,7 @@ sj_application_init (SjApplication *self)
     { "render", 0, 0, G_OPTION_ARG_FILENAME, &self->render_cli.file,
       N_("Render the Strudel code in FILE (- for stdin) to sound files and print a summary as JSON"), N_("FILE") },
     { "output", 0, 0, G_OPTION_ARG_FILENAME, &self->render_cli.output,
-      N_("The WAV file to render to (16-bit, 48 kHz, stereo)"), N_("OUT.wav") },
+      N_("The WAV or FLAC file to render to, by its extension (16-bit, 48 kHz, stereo)"), N_("OUT.wav") },
     { "stems", 0, 0, G_OPTION_ARG_FILENAME, &self->render_cli.stems_dir,
       N_("Also render each $: layer to its own WAV file in DIR"), N_("DIR") },
     { NULL }
