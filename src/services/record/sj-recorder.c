@@ -322,7 +322,11 @@ sink_input_info_cb (pa_context               *context,
     return;
 
   if (self->rate == 0)
-    self->rate = self->newest_rate;
+    {
+      g_mutex_lock (&self->lock);
+      self->rate = self->newest_rate;
+      g_mutex_unlock (&self->lock);
+    }
   self->pending = self->newest;
   operation = pa_context_get_sink_info_by_index (context, self->newest_sink, sink_info_cb, self);
   if (operation != NULL)
