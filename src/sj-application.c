@@ -290,6 +290,7 @@ sj_application_startup (GApplication *app)
     { "win.cancel-change", { "<Control><Shift>BackSpace", NULL } },
     { "win.panic", { "<Control><Shift>p", NULL } },
     { "win.render", { "<Control><Shift>x", NULL } },
+    { "win.record", { "<Control><Alt>a", NULL } },
   };
 
   G_APPLICATION_CLASS (sj_application_parent_class)->startup (app);
@@ -531,7 +532,7 @@ sj_application_init (SjApplication *self)
     { "render", 0, 0, G_OPTION_ARG_FILENAME, &self->render_cli.file,
       N_("Render the Strudel code in FILE (- for stdin) to sound files and print a summary as JSON"), N_("FILE") },
     { "output", 0, 0, G_OPTION_ARG_FILENAME, &self->render_cli.output,
-      N_("The WAV file to render to (16-bit, 48 kHz, stereo)"), N_("OUT.wav") },
+      N_("The WAV or FLAC file to render to, by its extension (16-bit, 48 kHz, stereo)"), N_("OUT.wav") },
     { "stems", 0, 0, G_OPTION_ARG_FILENAME, &self->render_cli.stems_dir,
       N_("Also render each $: layer to its own WAV file in DIR"), N_("DIR") },
     { "mcp", 0, 0, G_OPTION_ARG_NONE, &self->mcp,

@@ -14,8 +14,11 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
+#include "sj-flac-encoder.h"
 #include "sj-render-dialog-private.h"
 
 struct _SjRenderDialog
@@ -119,7 +122,9 @@ _sj_render_dialog_render_to (SjRenderDialog *self,
   options->output = g_strdup (path);
   if (gtk_check_button_get_active (self->stems))
     {
-      g_autofree char *base = g_str_has_suffix (path, ".wav") ? g_strndup (path, strlen (path) - 4) : g_strdup (path);
+      const char *dot = strrchr (path, '.');
+      g_autofree char *base = dot != NULL && (g_ascii_strcasecmp (dot, ".wav") == 0 || g_ascii_strcasecmp (dot, ".flac") == 0)
+                              ? g_strndup (path, dot - path) : g_strdup (path);
 
       options->stems_dir = g_strdup_printf ("%s-stems", base);
     }
@@ -146,7 +151,36 @@ chooser_response_cb (SjRenderDialog *self,
   if (file == NULL || (path = g_file_get_path (file)) == NULL)
     return;
 
+  /* A name with neither extension gets the chosen filter's (WAV by default). */
+  if (!g_str_has_suffix (path, ".wav") && !g_str_has_suffix (path, ".WAV") && !sj_path_is_flac (path))
+    {
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
+      gboolean flac = filter != NULL && g_object_get_data (G_OBJECT (filter), "sj-flac") != NULL;
+      char *named = g_strconcat (path, flac ? ".flac" : ".wav", NULL);
+
+      g_free (path);
+      path = named;
+    }
+
   _sj_render_dialog_render_to (self, path);
+}
+
+/* The format is the file's extension: WAV or FLAC (SjWavWriter). */
+static void
+add_filter (GtkFileChooser *chooser,
+            const char     *name,
+            const char     *pattern,
+            const char     *mime_type,
+            gboolean        flac)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_pattern (filter, pattern);
+  gtk_file_filter_add_mime_type (filter, mime_type);
+  if (flac)
+    g_object_set_data (G_OBJECT (filter), "sj-flac", GINT_TO_POINTER (1));
+  gtk_file_chooser_add_filter (chooser, filter);
 }
 
 static void
@@ -159,6 +193,8 @@ render_clicked_cb (SjRenderDialog *self)
   chooser = gtk_file_chooser_native_new (_("Render to File"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
                                          _("_Render"), _("_Cancel"));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), _("jam.wav"));
+  add_filter (GTK_FILE_CHOOSER (chooser), _("WAV (16-bit)"), "*.wav", "audio/x-wav", FALSE);
+  add_filter (GTK_FILE_CHOOSER (chooser), _("FLAC (lossless, smaller)"), "*.flac", "audio/flac", TRUE);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect_object (chooser, "response", G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
   g_clear_object (&self->chooser);
@@ -298,7 +334,7 @@ sj_render_dialog_init (SjRenderDialog *self)
   gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->progress));
 
-  self->status = GTK_LABEL (gtk_label_new (_("A 16-bit WAV file at 48 kHz; the music plays on while it renders.")));
+  self->status = GTK_LABEL (gtk_label_new (_("A 16-bit WAV or FLAC file at 48 kHz, by the name's extension; the music plays on while it renders.")));
   gtk_label_set_wrap (self->status, TRUE);
   gtk_label_set_xalign (self->status, 0);
   gtk_widget_add_css_class (GTK_WIDGET (self->status), "dim-label");

@@ -21,6 +21,7 @@
 #include "sj-outputs.h"
 #include "sj-panel-switcher.h"
 #include "sj-phrase-recorder.h"
+#include "sj-recorder.h"
 #include "sj-reference-page.h"
 #include "sj-repl.h"
 #include "sj-sessions-page.h"
@@ -82,8 +83,18 @@ struct _SjWindow
   char                 *learn_message;
   char                 *play_in_status;      /* the last thing either said */
 
+  /* Record what you hear (sj-window-record.c) */
+  SjRecorder           *recorder;
+  guint                 record_tick_id;
+  char                 *record_folder;     /* NULL: Music/Strudel Jam */
+  char                 *record_extension;  /* "flac" or "wav" */
+  char                 *recorded_path;     /* the last file recorded */
+  char                 *record_status;     /* the last toast it showed */
+
   /* Template widgets */
   GtkButton            *play_button;
+  GtkToggleButton      *record_button;
+  GtkLabel             *record_label;
   GtkLabel             *tempo_label;
   gboolean              tempo_known;   /* the code has played: the page knows its tempo */
   GtkLabel             *cycle_label;
@@ -169,6 +180,11 @@ void _sj_window_play_in_dispose  (SjWindow       *self);
 void _sj_window_voice_dispose    (SjWindow       *self);
 void _sj_window_save_init        (SjWindow       *self);
 void _sj_window_render_init      (SjWindow       *self);
+void _sj_window_record_init      (SjWindow       *self);
+void _sj_window_record_dispose   (SjWindow       *self);
+void _sj_window_set_record_folder (SjWindow      *self,
+                                   const char    *folder,
+                                   const char    *extension);
 void _sj_window_save_dispose     (SjWindow       *self);
 void _sj_window_save_copy_to     (SjWindow       *self,
                                   GFile          *file);

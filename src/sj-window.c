@@ -457,6 +457,7 @@ sj_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SJ_TYPE_WINDOW);
 
+  _sj_window_record_dispose (self);
   _sj_window_open_dispose (self);
   _sj_window_outputs_dispose (self);
   _sj_window_play_in_dispose (self);
@@ -492,6 +493,8 @@ sj_window_class_init (SjWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SjWindow, play_button);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, record_button);
+  gtk_widget_class_bind_template_child (widget_class, SjWindow, record_label);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, tempo_label);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, cycle_label);
   gtk_widget_class_bind_template_child (widget_class, SjWindow, window_title);
@@ -588,6 +591,7 @@ sj_window_init (SjWindow *self)
   self->code_store = sj_code_store_new_default ();
   _sj_window_save_init (self);
   _sj_window_render_init (self);
+  _sj_window_record_init (self);
 
   _sj_window_panel_init (self);
   _sj_window_levels_init (self);

@@ -32,6 +32,8 @@ FINISH_ARGS = [
     "--device=dri",
     # .midi(): JACK through PipeWire on the host (the runtime's libjack)
     "--filesystem=xdg-run/pipewire-0",
+    # Record (issue 33): recordings go to Music/Strudel Jam without a dialog
+    "--filesystem=xdg-music/Strudel Jam:create",
 ]
 NODE_EXT = "org.freedesktop.Sdk.Extension.node20"
 REGISTRY = "https://registry.npmjs.org/"

@@ -36,6 +36,7 @@ ALLOWED = {
     'realtime': set(),
     'render': {'common'},
     'mcp': {'common'},
+    'record': {'common', 'render'},
     'agent': {'common', 'page', 'sounds', 'user-samples', 'sound-cache', 'knowledge', 'dryrun', 'apply', 'history', 'llm', 'skills'},
 }
 UI_HEADERS = re.compile(r'#\s*include\s*<(gtk/|gdk/|adwaita\.h|webkit/|jsc/|gtksourceview/)')

@@ -6,7 +6,8 @@
 # are a closed loopback port, so the drums are the built-in kit's), the WAV
 # checked (header, length = cycles / cps × 48 kHz, levels), `silence` is
 # silent, stems are one file per $: layer, same length, and their sum is
-# the mix; usage errors exit 2; 0 and 100,000 cycles, a throwing pattern
+# the mix; OUT.flac is a FLAC of the same length (its STREAMINFO, and sox
+# decoding it when sox is there); usage errors exit 2; 0 and 100,000 cycles, a throwing pattern
 # and an unwritable output give clear JSON errors and leave no file.
 #
 #   check-render-cli.sh <strudel-jam binary>
@@ -49,6 +50,18 @@ def wav(path):
     assert size == len(data) - 44, 'the data chunk is not the rest of the file'
     samples = array.array('h', data[44:44 + size])
     return rate, channels, size // (2 * channels), samples
+def flac_frames(path):
+    data = open(path, 'rb').read()
+    assert data[:4] == b'fLaC' and data[4] & 0x7f == 0, 'not a FLAC with STREAMINFO first'
+    info = data[8:8 + 34]
+    rate = int.from_bytes(info[10:13], 'big') >> 4
+    channels = ((info[12] >> 1) & 7) + 1
+    total = ((info[13] & 0x0f) << 32) | int.from_bytes(info[14:18], 'big')
+    import shutil, subprocess
+    if shutil.which('sox'):
+        decoded = subprocess.run(['sox', path, '-t', 's16', '-'], capture_output=True, check=True).stdout
+        assert len(decoded) == total * channels * 2, ('sox decodes', len(decoded), total)
+    return rate, channels, total
 def dbfs(samples):
     peak = max((abs(s) for s in samples), default=0)
     return 20 * math.log10(peak / 32768) if peak else -999
@@ -80,12 +93,15 @@ if [ "$(id -u)" = 0 ]; then
   locked=/proc
 fi
 
-echo "1..13"
+echo "1..14"
 
 # 2 cycles at 0.5 cps: 4 s at 48 kHz, 192000 frames.
 check "drums: a valid WAV of the right length, loud enough, the summary on stdout" 0 \
   "d['status'] == 'ok' and d['seconds'] == 4 and d['sampleRate'] == 48000 and (lambda w: w[0] == 48000 and w[1] == 2 and abs(w[2] - 192000) <= 128 and dbfs(w[3]) > -30)(wav('$work/drums.wav')) and d['peakDbfs'] > -30 and d['rms'] > 0" \
   --render "$work/drums.js" --cycles 2 --output "$work/drums.wav"
+check "drums to FLAC: the same length, decodable" 0 \
+  "d['status'] == 'ok' and d['format'] == 'flac' and flac_frames('$work/drums.flac') == (48000, 2, 192000) and d['peakDbfs'] > -30 and len(__import__('os').listdir('$work')) > 0 and not [f for f in __import__('os').listdir('$work') if f.endswith('.part')]" \
+  --render "$work/drums.js" --cycles 2 --output "$work/drums.flac"
 check "a synth" 0 \
   "d['status'] == 'ok' and (lambda w: abs(w[2] - 96000) <= 128 and dbfs(w[3]) > -30)(wav('$work/synth.wav'))" \
   --render "$work/synth.js" --cycles 1 --output "$work/synth.wav"

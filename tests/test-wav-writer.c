@@ -6,7 +6,10 @@
  * and measured (peak, RMS, frames); a file that cannot be finished (a full
  * disk, stood in for by RLIMIT_FSIZE; a header that is not 16-bit PCM; data
  * that ends early; an abort) leaves nothing under the chosen name and no
- * temporary file, and an older file of that name as it was.
+ * temporary file, and an older file of that name as it was. A .flac name
+ * gets the same samples as FLAC (flacenc), which GStreamer's flacdec decodes
+ * back to exactly the samples written, same length; a full disk there too
+ * leaves the old file.
  */
 
 #include "config.h"
@@ -17,6 +20,8 @@
 #include <sys/resource.h>
 
 #include <glib/gstdio.h>
+#include <gst/app/gstappsink.h>
+#include <gst/gst.h>
 
 #include "sj-render-options.h"
 #include "sj-wav-writer.h"
@@ -176,6 +181,118 @@ test_refused_and_short (void)
   g_rmdir (dir);
 }
 
+/* Decodes a FLAC file with GStreamer's flacdec into 16-bit samples. */
+static GByteArray *
+decode_flac (const char *path,
+             guint      *rate,
+             guint      *channels)
+{
+  g_autofree char *description = g_strdup_printf ("filesrc location=\"%s\" ! flacparse ! flacdec ! audioconvert ! "
+                                                  "audio/x-raw,format=S16LE ! appsink name=sink sync=false", path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GstElement) pipeline = gst_parse_launch (description, &error);
+  g_autoptr(GstElement) sink = NULL;
+  GByteArray *pcm = g_byte_array_new ();
+  GstSample *sample;
+
+  g_assert_no_error (error);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink))) != NULL)
+    {
+      GstStructure *caps = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
+      GstMapInfo map;
+      int value;
+
+      gst_structure_get_int (caps, "rate", &value);
+      *rate = value;
+      gst_structure_get_int (caps, "channels", &value);
+      *channels = value;
+      gst_buffer_map (gst_sample_get_buffer (sample), &map, GST_MAP_READ);
+      g_byte_array_append (pcm, map.data, map.size);
+      gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+      gst_sample_unref (sample);
+    }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+
+  return pcm;
+}
+
+static void
+test_flac (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sj-wav-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.flac", NULL);
+  g_autoptr(GByteArray) wav = make_wav (48000);
+  g_autoptr(GByteArray) pcm = NULL;
+  g_autoptr(SjWavWriter) writer = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize cuts[] = { 0, 7, 45, 10001, 77777, wav->len };
+  guint rate = 0, channels = 0;
+  GStatBuf st;
+
+  writer = sj_wav_writer_new (path, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i + 1 < G_N_ELEMENTS (cuts); i++)
+    {
+      g_assert_true (sj_wav_writer_write (writer, wav->data + cuts[i], cuts[i + 1] - cuts[i], &error));
+      g_assert_no_error (error);
+    }
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_true (sj_wav_writer_commit (writer, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_files (dir), ==, 1);
+  g_assert_cmpfloat_with_epsilon (sj_wav_writer_get_peak (writer), 0.5, 1e-9);
+
+  /* Lossless, and smaller than the WAV. */
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_size, <, wav->len / 2);
+  pcm = decode_flac (path, &rate, &channels);
+  g_assert_cmpuint (rate, ==, 48000);
+  g_assert_cmpuint (channels, ==, 2);
+  g_assert_cmpmem (pcm->data, pcm->len, wav->data + 44, wav->len - 44);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_flac_full_disk (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sj-wav-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.flac", NULL);
+  g_autoptr(GByteArray) wav = make_wav (48000 * 10);
+  g_autoptr(SjWavWriter) writer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  struct rlimit old, small = { 16 * 1024, 16 * 1024 };
+  gboolean ok;
+
+  /* Noise does not compress: 10 s of it is far over 16 KiB as FLAC. */
+  for (guint i = 44; i < wav->len; i++)
+    wav->data[i] = g_random_int () & 0xff;
+  g_assert_true (g_file_set_contents (path, "the old take", -1, NULL));
+  writer = sj_wav_writer_new (path, &error);
+  g_assert_no_error (error);
+
+  signal (SIGXFSZ, SIG_IGN);
+  getrlimit (RLIMIT_FSIZE, &old);
+  setrlimit (RLIMIT_FSIZE, &small);
+  ok = sj_wav_writer_write (writer, wav->data, wav->len, &error) && sj_wav_writer_commit (writer, &error);
+  setrlimit (RLIMIT_FSIZE, &old);
+
+  g_assert_false (ok);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, path));
+  sj_wav_writer_abort (writer);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "the old take");
+  g_assert_cmpuint (count_files (dir), ==, 1);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_options (void)
 {
@@ -219,6 +336,8 @@ main (int   argc,
   g_test_add_func ("/wav-writer/full-disk-leaves-the-old-file", test_full_disk_leaves_the_old_file);
   g_test_add_func ("/wav-writer/refused-and-short", test_refused_and_short);
   g_test_add_func ("/wav-writer/options", test_options);
+  g_test_add_func ("/wav-writer/flac", test_flac);
+  g_test_add_func ("/wav-writer/flac-full-disk-leaves-the-old-file", test_flac_full_disk);
 
   return g_test_run ();
 }

@@ -24,6 +24,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sj-flac-encoder.h"
 #include "sj-repl.h"
 #include "sj-renderer.h"
 #include "sj-wav-writer.h"
@@ -163,7 +164,8 @@ summary (Job *job)
   json_object_set_double_member (object, "cps", job->cps);
   json_object_set_int_member (object, "sampleRate", rate);
   json_object_set_int_member (object, "channels", channels);
-  json_object_set_string_member (object, "format", "wav-pcm16");
+  json_object_set_string_member (object, "format",
+                                 job->options->output != NULL && sj_path_is_flac (job->options->output) ? "flac" : "wav-pcm16");
   json_object_set_double_member (object, "peak", peak);
   json_object_set_double_member (object, "peakDbfs", dbfs (peak));
   json_object_set_double_member (object, "rms", rms);

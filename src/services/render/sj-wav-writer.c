@@ -13,6 +13,9 @@
  * file (abort, also on finalize if never committed), and an existing file
  * of that name is left as it was.
  *
+ * A path ending in .flac gets the same samples encoded to FLAC on the way
+ * (SjFlacEncoder, writing the same temporary file), measured as the WAV's.
+ *
  * The WAV is upstream's (@strudel/webaudio's audioBufferToWav): 16-bit PCM,
  * a 44-byte header. The header is checked before anything is trusted, and
  * the data chunk's size bounds what is measured.
@@ -29,6 +32,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "sj-flac-encoder.h"
 #include "sj-render-options.h"
 #include "sj-wav-writer.h"
 
@@ -53,6 +57,8 @@ struct _SjWavWriter
   double   sum_squares;
   guint64  samples;
   gboolean committed;
+  gboolean flac;
+  SjFlacEncoder *encoder; /* for a .flac, once the header is read */
 };
 
 G_DEFINE_FINAL_TYPE (SjWavWriter, sj_wav_writer, G_TYPE_OBJECT)
@@ -159,6 +165,21 @@ write_all (SjWavWriter   *self,
   return TRUE;
 }
 
+/* The FLAC encoder writes the temporary file by its name. */
+static gboolean
+start_flac (SjWavWriter  *self,
+            GError      **error)
+{
+  g_close (self->fd, NULL);
+  self->fd = -1;
+  self->encoder = sj_flac_encoder_new (self->temp_path, self->rate, self->channels, error);
+  if (self->encoder == NULL)
+    return FALSE;
+  sj_flac_encoder_set_name (self->encoder, self->path);
+
+  return TRUE;
+}
+
 /**
  * sj_wav_writer_new:
  * @path: the file's final name
@@ -179,6 +200,7 @@ sj_wav_writer_new (const char  *path,
 
   self = g_object_new (SJ_TYPE_WAV_WRITER, NULL);
   self->path = g_strdup (path);
+  self->flac = sj_path_is_flac (path);
   folder = g_path_get_dirname (path);
   base = g_path_get_basename (path);
   template = g_strdup_printf (".%s.XXXXXX.part", base);
@@ -205,7 +227,7 @@ sj_wav_writer_write (SjWavWriter   *self,
                      GError       **error)
 {
   g_return_val_if_fail (SJ_IS_WAV_WRITER (self), FALSE);
-  g_return_val_if_fail (self->fd >= 0, FALSE);
+  g_return_val_if_fail (self->fd >= 0 || self->encoder != NULL, FALSE);
 
   if (self->header_len < HEADER_SIZE)
     {
@@ -215,7 +237,9 @@ sj_wav_writer_write (SjWavWriter   *self,
       self->header_len += take;
       if (self->header_len == HEADER_SIZE && !parse_header (self, error))
         return FALSE;
-      if (!write_all (self, data, take, error))
+      if (self->header_len == HEADER_SIZE && self->flac && !start_flac (self, error))
+        return FALSE;
+      if (!self->flac && !write_all (self, data, take, error))
         return FALSE;
       data += take;
       size -= take;
@@ -226,7 +250,31 @@ sj_wav_writer_write (SjWavWriter   *self,
 
   measure (self, data, size);
 
+  if (self->encoder != NULL)
+    return sj_flac_encoder_write (self->encoder, data, size, error);
+
   return write_all (self, data, size, error);
+}
+
+/* flacenc's filesink closes without a sync. */
+static gboolean
+sync_file (const char  *path,
+           GError     **error)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0 || fsync (fd) != 0)
+    {
+      int saved = errno;
+
+      if (fd >= 0)
+        close (fd);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Could not write %s: %s"), path, g_strerror (saved));
+      return FALSE;
+    }
+
+  return g_close (fd, error);
 }
 
 /**
@@ -242,11 +290,19 @@ sj_wav_writer_commit (SjWavWriter  *self,
   g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (SJ_IS_WAV_WRITER (self), FALSE);
-  g_return_val_if_fail (self->fd >= 0, FALSE);
+  g_return_val_if_fail (self->fd >= 0 || self->encoder != NULL, FALSE);
 
   if (self->header_len < HEADER_SIZE || self->data_seen < self->data_size)
     g_set_error_literal (&local_error, SJ_RENDER_ERROR, SJ_RENDER_ERROR_FORMAT,
                          _("The rendered sound ended before its end"));
+  else if (self->encoder != NULL)
+    {
+      if (sj_flac_encoder_finish (self->encoder, &local_error) && !sync_file (self->temp_path, &local_error))
+        ;
+      else if (local_error == NULL && g_rename (self->temp_path, self->path) != 0)
+        g_set_error (&local_error, G_IO_ERROR, g_io_error_from_errno (errno),
+                     _("Could not write %s: %s"), self->path, g_strerror (errno));
+    }
   else if (fsync (self->fd) != 0 || !g_close (self->fd, NULL))
     g_set_error (&local_error, G_IO_ERROR, g_io_error_from_errno (errno),
                  _("Could not write %s: %s"), self->path, g_strerror (errno));
@@ -277,6 +333,9 @@ sj_wav_writer_abort (SjWavWriter *self)
 {
   g_return_if_fail (SJ_IS_WAV_WRITER (self));
 
+  if (self->encoder != NULL)
+    sj_flac_encoder_abort (self->encoder);
+  g_clear_object (&self->encoder);
   if (self->fd >= 0)
     g_close (self->fd, NULL);
   self->fd = -1;
