@@ -47,17 +47,23 @@ _sj_repl_set_state (SjRepl            *self,
 }
 
 /* STRUDEL_JAM_LEVELS=alternate:S has the page turn the level analysis on
- * and off every S seconds of the wall clock (2 to 600), so bench/levels
- * weighs what it costs within one launch; 0 otherwise. */
-static gint64
+ * and off every S seconds of the wall clock (2 to 600, fractions allowed:
+ * bench/levels makes a period one loop of the demo, so that both sides hear
+ * the same music), so bench/levels weighs what it costs within one launch;
+ * 0 otherwise. */
+static double
 levels_alternate_seconds (void)
 {
   const char *value = g_getenv ("STRUDEL_JAM_LEVELS");
-  gint64 seconds = 0;
+  const char *number;
+  char *end = NULL;
+  double seconds;
 
   if (value == NULL || !g_str_has_prefix (value, "alternate:"))
     return 0;
-  if (!g_ascii_string_to_signed (value + strlen ("alternate:"), 10, 2, 600, &seconds, NULL))
+  number = value + strlen ("alternate:");
+  seconds = g_ascii_strtod (number, &end);
+  if (end == number || *end != '\0' || !(seconds >= 2 && seconds <= 600))
     return 0;
   return seconds;
 }
@@ -123,7 +129,7 @@ handle_message (SjRepl        *self,
       json_builder_set_member_name (builder, "levels");
       json_builder_add_boolean_value (builder, g_strcmp0 (g_getenv ("STRUDEL_JAM_LEVELS"), "0") != 0);
       json_builder_set_member_name (builder, "levelsAlternateSeconds");
-      json_builder_add_int_value (builder, levels_alternate_seconds ());
+      json_builder_add_double_value (builder, levels_alternate_seconds ());
       /* The page's own words (the pending change's banner), translated
        * here where the catalogs are. */
       json_builder_set_member_name (builder, "strings");
