@@ -18,6 +18,8 @@
 #include "config.h"
 
 #include "sj-agent-tools.h"
+#include "sj-chat-message.h"
+#include "sj-chat-panel-private.h"
 #include "sj-knowledge-base.h"
 #include "sj-repl-private.h"
 #include "sj-settings-page-private.h"
@@ -288,6 +290,25 @@ test_jam (void)
   g_assert_true (logged_from (window, "read_code", "test-jam"));
   g_assert_true (logged_from (window, "listen", "test-jam"));
   g_assert_true (logged_from (window, "apply_strudel_change", "test-jam"));
+
+  /* The session read back: the client's calls stay in Logs, the chat holds
+   * no row for them (only the note that said a client was jamming). */
+  {
+    gint64 session = sj_agent_get_session_id (sj_window_get_agent (window));
+    GListModel *messages = _sj_chat_panel_get_messages (window->chat_panel);
+    guint n;
+
+    g_assert_cmpint (session, >, 0);
+    sj_chat_panel_load_session (window->chat_panel, session);
+    n = g_list_model_get_n_items (messages);
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(SjChatMessage) message = g_list_model_get_item (messages, i);
+
+        g_assert_cmpint (sj_chat_message_get_role (message), !=, SJ_HISTORY_ROLE_TOOL);
+      }
+    g_assert_true (logged_from (window, "apply_strudel_change", "test-jam"));
+  }
 }
 
 /* Blocked: refused with a clear message, and not asked again. */

@@ -298,7 +298,19 @@ sj_chat_panel_load_session (SjChatPanel *self,
   for (guint i = 0, k = 0; stored != NULL && i < stored->len; i++)
     {
       SjHistoryMessage *message = g_ptr_array_index (stored, i);
-      SjChatMessage *item = sj_chat_message_new_from_history (message);
+      SjChatMessage *item;
+
+      /* A "tool" message holds an MCP client's calls for the Logs page
+       * (sj-window-mcp.c); the chat said so in a note when it began, and
+       * its calls are not the agent's answer: not a row of the chat. */
+      if (message->role == SJ_HISTORY_ROLE_TOOL)
+        {
+          while (calls != NULL && k < calls->len &&
+                 ((SjHistoryToolCall *) g_ptr_array_index (calls, k))->message_id <= message->id)
+            k++;
+          continue;
+        }
+      item = sj_chat_message_new_from_history (message);
 
       /* Both lists are in message order: one pass pairs them. */
       for (; calls != NULL && k < calls->len; k++)
