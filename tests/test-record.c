@@ -171,6 +171,15 @@ test_record_drums (void)
   g_test_message ("the button said \"%s\"", label);
   g_assert_nonnull (strstr (label, ":0"));
   g_assert_nonnull (strstr (label, "B"));
+  {
+    /* What the header bar shows while recording (a figure to look at). */
+    g_autoptr(GdkTexture) shot = sj_test_render_widget (GTK_WIDGET (window));
+    g_autofree char *figure = NULL;
+
+    g_assert_nonnull (shot);
+    figure = sj_test_save_png (shot, "record.png");
+    g_test_message ("figure: %s", figure);
+  }
   sj_test_click (GTK_WIDGET (window->record_button));
   elapsed = (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC + first;
   g_assert_false (g_variant_get_boolean (g_action_group_get_action_state (G_ACTION_GROUP (window), "record")));
