@@ -32,6 +32,7 @@
 #include "sj-application.h"
 #include "sj-renderer.h"
 #include "sj-test-app.h"
+#include "sj-test-pcm.h"
 #include "sj-test-widgets.h"
 #include "sj-window-private.h"
 
@@ -75,37 +76,6 @@ read_samples (const char *path,
   gst_element_set_state (pipeline, GST_STATE_NULL);
 
   return g_byte_array_free_to_bytes (pcm);
-}
-
-static double
-rms_db (const gint16 *samples,
-        gsize         count)
-{
-  double sum = 0;
-
-  for (gsize i = 0; i < count; i++)
-    sum += (samples[i] / 32768.0) * (samples[i] / 32768.0);
-
-  return 10 * log10 (sum / MAX (count, 1));
-}
-
-static double
-power_at (const gint16 *samples,
-          gsize         frames,
-          double        frequency,
-          guint         rate)
-{
-  double k = 2 * cos (2 * G_PI * frequency / rate), s1 = 0, s2 = 0;
-
-  for (gsize i = 0; i < frames; i++)
-    {
-      double s = samples[2 * i] / 32768.0 + k * s1 - s2;
-
-      s2 = s1;
-      s1 = s;
-    }
-
-  return (s1 * s1 + s2 * s2 - k * s1 * s2) / ((double)frames * frames);
 }
 
 static char *
@@ -193,7 +163,7 @@ test_record_drums (void)
   pcm = g_bytes_get_data (samples, &size);
   frames = size / 4;
   skip = rate / 2;
-  level = rms_db (pcm + 2 * skip, (frames - skip) * 2);
+  level = sj_test_pcm_rms_db (pcm + 2 * skip, (frames - skip) * 2);
   g_test_message ("recorded %.3f s in %.3f s at %u Hz: %.2f dBFS RMS; parecord on the monitor: %.2f dBFS",
                   (double)frames / rate, elapsed, rate, level, sink.rms_db);
   g_assert_cmpuint (rate, ==, 44100);
@@ -266,7 +236,7 @@ test_only_the_app (void)
   pcm = g_bytes_get_data (samples, &size);
   frames = size / 4;
   g_assert_cmpfloat ((double)frames / rate, >, 2.5);
-  ratio = 10 * log10 (power_at (pcm, frames, 440, rate) / MAX (power_at (pcm, frames, 3000, rate), 1e-30));
+  ratio = 10 * log10 (sj_test_pcm_power_at (pcm, frames, 440, rate) / MAX (sj_test_pcm_power_at (pcm, frames, 3000, rate), 1e-30));
   g_test_message ("FLAC: %.2f s; the page's 440 Hz is %.1f dB over the other app's 3 kHz", (double)frames / rate, ratio);
   g_assert_cmpfloat (ratio, >, 40);
 

@@ -31,6 +31,7 @@
 
 #include "sj-recorder.h"
 #include "sj-test-files.h"
+#include "sj-test-pcm.h"
 
 #define RATE 44100
 #define TONE "sj-test-tone"
@@ -120,38 +121,6 @@ stop_player (GSubprocess *player)
   g_subprocess_wait (player, NULL, NULL);
 }
 
-/* Goertzel: the power of @frequency in the left channel. */
-static double
-power_at (const gint16 *samples,
-          gsize         frames,
-          double        frequency,
-          guint         rate)
-{
-  double k = 2 * cos (2 * G_PI * frequency / rate), s1 = 0, s2 = 0;
-
-  for (gsize i = 0; i < frames; i++)
-    {
-      double s = samples[2 * i] / 32768.0 + k * s1 - s2;
-
-      s2 = s1;
-      s1 = s;
-    }
-
-  return (s1 * s1 + s2 * s2 - k * s1 * s2) / ((double)frames * frames);
-}
-
-static double
-rms_db (const gint16 *samples,
-        gsize         count)
-{
-  double sum = 0;
-
-  for (gsize i = 0; i < count; i++)
-    sum += (samples[i] / 32768.0) * (samples[i] / 32768.0);
-
-  return 10 * log10 (sum / MAX (count, 1));
-}
-
 typedef struct
 {
   guint   rate;
@@ -236,9 +205,9 @@ check_tone (const Sound *sound)
   gsize skip = sound->rate / 10;
   const gint16 *samples = sound->samples + 2 * skip;
   gsize frames = sound->frames - skip;
-  double level = rms_db (samples, frames * 2);
-  double tone = power_at (samples, frames, 440, sound->rate);
-  double other = power_at (samples, frames, 3000, sound->rate);
+  double level = sj_test_pcm_rms_db (samples, frames * 2);
+  double tone = sj_test_pcm_power_at (samples, frames, 440, sound->rate);
+  double other = sj_test_pcm_power_at (samples, frames, 3000, sound->rate);
 
   g_test_message ("level %.2f dBFS, 3 kHz %.1f dB under the tone", level, 10 * log10 (tone / MAX (other, 1e-30)));
   /* A sine at half scale: 20 log10 (0.5 / sqrt 2) = -9.03 dBFS. */

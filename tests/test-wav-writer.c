@@ -24,6 +24,7 @@
 #include <gst/gst.h>
 
 #include "sj-render-options.h"
+#include "sj-wav-header.h"
 #include "sj-wav-writer.h"
 
 static GByteArray *
@@ -326,6 +327,25 @@ test_options (void)
   g_assert_cmpstr (stem, ==, "/s/12-drumsx.wav");
 }
 
+/* The header the recorder and the transcription client write, byte for
+ * byte: what SjWavWriter itself accepts. */
+static void
+test_header (void)
+{
+  static const guint8 expected[SJ_WAV_HEADER_SIZE] = {
+    'R', 'I', 'F', 'F', 0x0c, 0x04, 0x00, 0x00, 'W', 'A', 'V', 'E', 'f', 'm', 't', ' ',
+    16, 0, 0, 0, 1, 0, 2, 0, 0x80, 0xbb, 0x00, 0x00, 0x00, 0xee, 0x02, 0x00, 4, 0, 16, 0,
+    'd', 'a', 't', 'a', 0xe8, 0x03, 0x00, 0x00 };
+  guint8 header[SJ_WAV_HEADER_SIZE];
+
+  sj_wav_header_set (header, 48000, 2, 1000);
+  g_assert_cmpmem (header, sizeof header, expected, sizeof expected);
+
+  sj_wav_put_le32 (header + SJ_WAV_DATA_SIZE_OFFSET, 0x01020304);
+  g_assert_cmpint (header[40], ==, 4);
+  g_assert_cmpint (header[43], ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -337,6 +357,7 @@ main (int   argc,
   g_test_add_func ("/wav-writer/refused-and-short", test_refused_and_short);
   g_test_add_func ("/wav-writer/options", test_options);
   g_test_add_func ("/wav-writer/flac", test_flac);
+  g_test_add_func ("/wav-writer/header", test_header);
   g_test_add_func ("/wav-writer/flac-full-disk-leaves-the-old-file", test_flac_full_disk);
 
   return g_test_run ();

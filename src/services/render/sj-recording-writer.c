@@ -31,8 +31,9 @@
 
 #include "sj-flac-encoder.h"
 #include "sj-recording-writer.h"
+#include "sj-wav-header.h"
 
-#define HEADER_SIZE 44
+#define HEADER_SIZE SJ_WAV_HEADER_SIZE
 /* WAV sizes are 32-bit: a recording stops growing the file past this. */
 #define MAX_WAV_DATA (G_MAXUINT32 - HEADER_SIZE - 8)
 
@@ -52,24 +53,6 @@ struct _SjRecordingWriter
 };
 
 G_DEFINE_FINAL_TYPE (SjRecordingWriter, sj_recording_writer, G_TYPE_OBJECT)
-
-static void
-put_le32 (guint8  *p,
-          guint32  v)
-{
-  p[0] = v & 0xff;
-  p[1] = (v >> 8) & 0xff;
-  p[2] = (v >> 16) & 0xff;
-  p[3] = (v >> 24) & 0xff;
-}
-
-static void
-put_le16 (guint8  *p,
-          guint16  v)
-{
-  p[0] = v & 0xff;
-  p[1] = (v >> 8) & 0xff;
-}
 
 static gboolean
 io_error (SjRecordingWriter  *self,
@@ -112,11 +95,11 @@ sync_header (SjRecordingWriter  *self,
 {
   guint8 size[4];
 
-  put_le32 (size, 36 + self->data_bytes);
-  if (!pwrite_all (self, size, 4, 4, error))
+  sj_wav_put_le32 (size, 36 + self->data_bytes);
+  if (!pwrite_all (self, size, 4, SJ_WAV_RIFF_SIZE_OFFSET, error))
     return FALSE;
-  put_le32 (size, self->data_bytes);
-  if (!pwrite_all (self, size, 4, 40, error))
+  sj_wav_put_le32 (size, self->data_bytes);
+  if (!pwrite_all (self, size, 4, SJ_WAV_DATA_SIZE_OFFSET, error))
     return FALSE;
   self->synced_bytes = self->data_bytes;
 
@@ -169,9 +152,7 @@ sj_recording_writer_begin (SjRecordingWriter  *self,
                            guint               channels,
                            GError            **error)
 {
-  guint8 header[HEADER_SIZE] = { 'R', 'I', 'F', 'F', 0, 0, 0, 0, 'W', 'A', 'V', 'E', 'f', 'm', 't', ' ',
-                                 16, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 0,
-                                 'd', 'a', 't', 'a', 0, 0, 0, 0 };
+  guint8 header[HEADER_SIZE];
 
   g_return_val_if_fail (SJ_IS_RECORDING_WRITER (self), FALSE);
   g_return_val_if_fail (self->rate == 0 && rate > 0 && channels > 0, FALSE);
@@ -187,11 +168,7 @@ sj_recording_writer_begin (SjRecordingWriter  *self,
       return self->encoder != NULL;
     }
 
-  put_le32 (header + 4, 36);
-  put_le16 (header + 22, channels);
-  put_le32 (header + 24, rate);
-  put_le32 (header + 28, rate * channels * 2);
-  put_le16 (header + 32, channels * 2);
+  sj_wav_header_set (header, rate, channels, 0);
   if (!pwrite_all (self, header, HEADER_SIZE, 0, error))
     return FALSE;
   self->bytes = HEADER_SIZE;

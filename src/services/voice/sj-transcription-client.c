@@ -26,6 +26,7 @@
 #include "sj-transcription-client.h"
 #include "sj-transcription-client-private.h"
 #include "sj-voice-recognizer.h"
+#include "sj-wav-header.h"
 
 #define DEFAULT_TIMEOUT_S 30
 /* A transcript is a few words: its answer is read with a cap and a total
@@ -140,24 +141,6 @@ sj_transcription_client_set_timeout (SjTranscriptionClient *self,
   g_object_set (self->session, "timeout", seconds, NULL);
 }
 
-static void
-put_le32 (guint8  *p,
-          guint32  v)
-{
-  p[0] = v & 0xff;
-  p[1] = (v >> 8) & 0xff;
-  p[2] = (v >> 16) & 0xff;
-  p[3] = (v >> 24) & 0xff;
-}
-
-static void
-put_le16 (guint8  *p,
-          guint16  v)
-{
-  p[0] = v & 0xff;
-  p[1] = (v >> 8) & 0xff;
-}
-
 /**
  * sj_transcription_client_encode_wav:
  * @samples: 16 kHz signed 16-bit mono samples
@@ -169,24 +152,15 @@ sj_transcription_client_encode_wav (GBytes *samples)
 {
   gsize size;
   const guint8 *data = g_bytes_get_data (samples, &size);
-  guint8 *wav = g_malloc (44 + size);
+  guint8 *wav;
 
-  memcpy (wav, "RIFF", 4);
-  put_le32 (wav + 4, 36 + size);
-  memcpy (wav + 8, "WAVEfmt ", 8);
-  put_le32 (wav + 16, 16);
-  put_le16 (wav + 20, 1);                         /* PCM */
-  put_le16 (wav + 22, 1);                         /* mono */
-  put_le32 (wav + 24, SJ_VOICE_SAMPLE_RATE);
-  put_le32 (wav + 28, SJ_VOICE_SAMPLE_RATE * 2);  /* bytes a second */
-  put_le16 (wav + 32, 2);                         /* bytes a frame */
-  put_le16 (wav + 34, 16);
-  memcpy (wav + 36, "data", 4);
-  put_le32 (wav + 40, size);
+  g_return_val_if_fail (size <= G_MAXUINT32 - SJ_WAV_HEADER_SIZE, NULL);
+  wav = g_malloc (SJ_WAV_HEADER_SIZE + size);
+  sj_wav_header_set (wav, SJ_VOICE_SAMPLE_RATE, 1, size);
   if (size > 0)
-    memcpy (wav + 44, data, size);
+    memcpy (wav + SJ_WAV_HEADER_SIZE, data, size);
 
-  return g_bytes_new_take (wav, 44 + size);
+  return g_bytes_new_take (wav, SJ_WAV_HEADER_SIZE + size);
 }
 
 /* For the tests: the reply's total deadline. */
