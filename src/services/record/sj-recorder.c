@@ -41,45 +41,8 @@
 #include <glib/gstdio.h>
 #include <pulse/pulseaudio.h>
 
-#include "sj-recorder.h"
+#include "sj-recorder-private.h"
 #include "sj-recording-writer.h"
-
-#define CHANNELS      2
-#define FRAGMENT_MS   100
-
-struct _SjRecorder
-{
-  GObject               parent_instance;
-
-  char                 *application_name;
-  char                 *binary;
-  GMainContext         *main_context;
-
-  /* The sound server's side: touched in its thread, or under its lock. */
-  pa_threaded_mainloop *mainloop;
-  pa_context           *context;
-  pa_stream            *stream;
-  guint32               monitored;      /* the sink input, or PA_INVALID_INDEX */
-  guint32               pending;        /* the sink input being attached */
-  guint32               newest;         /* while listing */
-  guint32               newest_sink;
-  guint                 newest_rate;
-  guint                 rate;           /* set once, at the first attach */
-
-  /* The writing side. */
-  SjRecordingWriter    *writer;
-  GThread              *thread;
-  GAsyncQueue          *queue;          /* GBytes, then the end mark */
-
-  /* Shared, under lock. */
-  GMutex                lock;
-  guint64               frames;
-  guint64               bytes;
-  gboolean              attached;
-  gboolean              began;
-  GError               *error;          /* the first failure */
-  gboolean              failed_emitted;
-};
 
 G_DEFINE_FINAL_TYPE (SjRecorder, sj_recorder, G_TYPE_OBJECT)
 
@@ -116,8 +79,8 @@ emit_failed_cb (gpointer data)
 }
 
 /* From any thread: keeps the first error and says it on the main context. */
-static void
-report (SjRecorder *self,
+void
+_sj_recorder_report (SjRecorder *self,
         GError     *error)
 {
   gboolean first;
@@ -162,7 +125,7 @@ write_thread (gpointer data)
           !sj_recording_writer_write (self->writer, samples, size, &error))
         {
           failed = TRUE;
-          report (self, g_steal_pointer (&error));
+          _sj_recorder_report (self, g_steal_pointer (&error));
           continue;
         }
 
@@ -174,229 +137,6 @@ write_thread (gpointer data)
     }
 
   return NULL;
-}
-
-/* The sound server's thread ----------------------------------------------*/
-
-static void find_stream (SjRecorder *self);
-
-static void
-read_cb (pa_stream *stream,
-         size_t     length,
-         void      *user_data)
-{
-  SjRecorder *self = user_data;
-  const void *data;
-  size_t n;
-
-  while (pa_stream_readable_size (stream) > 0)
-    {
-      if (pa_stream_peek (stream, &data, &n) < 0 || n == 0)
-        return;
-      /* A hole (data NULL) is silence: the file keeps its timing. */
-      if (data != NULL)
-        g_async_queue_push (self->queue, g_bytes_new (data, n));
-      else
-        g_async_queue_push (self->queue, g_bytes_new_take (g_malloc0 (n), n));
-      pa_stream_drop (stream);
-    }
-}
-
-static void
-detach (SjRecorder *self)
-{
-  if (self->stream != NULL)
-    {
-      pa_stream_set_read_callback (self->stream, NULL, NULL);
-      pa_stream_set_state_callback (self->stream, NULL, NULL);
-      pa_stream_disconnect (self->stream);
-      pa_stream_unref (self->stream);
-      self->stream = NULL;
-    }
-  self->monitored = PA_INVALID_INDEX;
-  g_mutex_lock (&self->lock);
-  self->attached = FALSE;
-  g_mutex_unlock (&self->lock);
-}
-
-static void
-stream_state_cb (pa_stream *stream,
-                 void      *user_data)
-{
-  SjRecorder *self = user_data;
-
-  switch (pa_stream_get_state (stream))
-    {
-    case PA_STREAM_READY:
-      g_mutex_lock (&self->lock);
-      self->attached = TRUE;
-      g_mutex_unlock (&self->lock);
-      break;
-
-    case PA_STREAM_FAILED:
-    case PA_STREAM_TERMINATED:
-      /* The page's stream went: wait for the next one. */
-      if (stream == self->stream)
-        {
-          detach (self);
-          find_stream (self);
-        }
-      break;
-
-    case PA_STREAM_UNCONNECTED:
-    case PA_STREAM_CREATING:
-    default:
-      break;
-    }
-}
-
-static void
-sink_info_cb (pa_context         *context,
-              const pa_sink_info *info,
-              int                 eol,
-              void               *user_data)
-{
-  SjRecorder *self = user_data;
-  pa_sample_spec spec = { PA_SAMPLE_S16LE, 0, CHANNELS };
-  pa_buffer_attr attr;
-
-  if (eol != 0 || info == NULL || self->stream != NULL || self->pending == PA_INVALID_INDEX)
-    return;
-
-  spec.rate = self->rate;
-  self->stream = pa_stream_new (context, "Strudel Jam recording", &spec, NULL);
-  if (self->stream == NULL)
-    {
-      report (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, _("The sound server refused to record")));
-      return;
-    }
-  self->monitored = self->pending;
-  self->pending = PA_INVALID_INDEX;
-  pa_stream_set_monitor_stream (self->stream, self->monitored);
-  pa_stream_set_read_callback (self->stream, read_cb, self);
-  pa_stream_set_state_callback (self->stream, stream_state_cb, self);
-
-  memset (&attr, 0xff, sizeof attr);
-  attr.fragsize = pa_usec_to_bytes (FRAGMENT_MS * PA_USEC_PER_MSEC, &spec);
-  if (pa_stream_connect_record (self->stream, info->monitor_source_name, &attr, PA_STREAM_ADJUST_LATENCY) < 0)
-    {
-      detach (self);
-      report (self, g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, _("The sound server refused to record: %s"),
-                                 pa_strerror (pa_context_errno (context))));
-    }
-}
-
-static gboolean
-is_ours (SjRecorder               *self,
-         const pa_sink_input_info *info)
-{
-  const char *name = pa_proplist_gets (info->proplist, PA_PROP_APPLICATION_NAME);
-  const char *binary = pa_proplist_gets (info->proplist, PA_PROP_APPLICATION_PROCESS_BINARY);
-
-  return g_strcmp0 (name, self->application_name) == 0 &&
-         (self->binary == NULL || g_strcmp0 (binary, self->binary) == 0);
-}
-
-static void
-sink_input_info_cb (pa_context               *context,
-                    const pa_sink_input_info *info,
-                    int                       eol,
-                    void                     *user_data)
-{
-  SjRecorder *self = user_data;
-  pa_operation *operation;
-
-  if (eol == 0 && info != NULL)
-    {
-      /* The newest of ours (the highest index) is the one playing now. */
-      if (is_ours (self, info) && (self->newest == PA_INVALID_INDEX || info->index > self->newest))
-        {
-          self->newest = info->index;
-          self->newest_sink = info->sink;
-          self->newest_rate = info->sample_spec.rate;
-        }
-      return;
-    }
-
-  if (eol < 0 || self->newest == PA_INVALID_INDEX || self->stream != NULL || self->pending != PA_INVALID_INDEX)
-    return;
-
-  if (self->rate == 0)
-    {
-      g_mutex_lock (&self->lock);
-      self->rate = self->newest_rate;
-      g_mutex_unlock (&self->lock);
-    }
-  self->pending = self->newest;
-  operation = pa_context_get_sink_info_by_index (context, self->newest_sink, sink_info_cb, self);
-  if (operation != NULL)
-    pa_operation_unref (operation);
-  else
-    self->pending = PA_INVALID_INDEX;
-}
-
-static void
-find_stream (SjRecorder *self)
-{
-  pa_operation *operation;
-
-  if (self->context == NULL || self->stream != NULL || self->pending != PA_INVALID_INDEX)
-    return;
-  self->newest = PA_INVALID_INDEX;
-  operation = pa_context_get_sink_input_info_list (self->context, sink_input_info_cb, self);
-  if (operation != NULL)
-    pa_operation_unref (operation);
-}
-
-static void
-subscribe_cb (pa_context                   *context,
-              pa_subscription_event_type_t  type,
-              uint32_t                      index,
-              void                         *user_data)
-{
-  SjRecorder *self = user_data;
-  pa_subscription_event_type_t what = type & PA_SUBSCRIPTION_EVENT_TYPE_MASK;
-
-  if ((type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK) != PA_SUBSCRIPTION_EVENT_SINK_INPUT)
-    return;
-
-  if (what == PA_SUBSCRIPTION_EVENT_REMOVE && index == self->monitored)
-    detach (self);
-  if (what == PA_SUBSCRIPTION_EVENT_NEW || what == PA_SUBSCRIPTION_EVENT_REMOVE)
-    find_stream (self);
-}
-
-static void
-context_state_cb (pa_context *context,
-                  void       *user_data)
-{
-  SjRecorder *self = user_data;
-  pa_operation *operation;
-
-  switch (pa_context_get_state (context))
-    {
-    case PA_CONTEXT_READY:
-      pa_context_set_subscribe_callback (context, subscribe_cb, self);
-      operation = pa_context_subscribe (context, PA_SUBSCRIPTION_MASK_SINK_INPUT, NULL, NULL);
-      if (operation != NULL)
-        pa_operation_unref (operation);
-      find_stream (self);
-      break;
-
-    case PA_CONTEXT_FAILED:
-      report (self, g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
-                                 _("Cannot record: the sound server cannot be reached (%s)"),
-                                 pa_strerror (pa_context_errno (context))));
-      break;
-
-    case PA_CONTEXT_UNCONNECTED:
-    case PA_CONTEXT_CONNECTING:
-    case PA_CONTEXT_AUTHORIZING:
-    case PA_CONTEXT_SETTING_NAME:
-    case PA_CONTEXT_TERMINATED:
-    default:
-      break;
-    }
 }
 
 /* Public ----------------------------------------------------------------*/
@@ -462,7 +202,7 @@ sj_recorder_start (SjRecorder  *self,
   self->context = pa_context_new_with_proplist (pa_threaded_mainloop_get_api (self->mainloop),
                                                 "Strudel Jam recorder", props);
   pa_proplist_free (props);
-  pa_context_set_state_callback (self->context, context_state_cb, self);
+  pa_context_set_state_callback (self->context, _sj_recorder_context_state_cb, self);
   if (pa_context_connect (self->context, NULL, PA_CONTEXT_NOFLAGS, NULL) < 0 ||
       pa_threaded_mainloop_start (self->mainloop) < 0)
     {
@@ -490,7 +230,7 @@ stop_sound_server (SjRecorder *self)
     return;
 
   pa_threaded_mainloop_lock (self->mainloop);
-  detach (self);
+  _sj_recorder_detach (self);
   pa_context_set_state_callback (self->context, NULL, NULL);
   pa_context_set_subscribe_callback (self->context, NULL, NULL);
   pa_context_disconnect (self->context);
