@@ -44,6 +44,7 @@ typedef struct
   char   *timeline;     /* a jam's changes as JSON (sj_render_timeline_to_json ()),
                          * rendered instead of @code, or NULL */
   int     tail;         /* with @timeline: the cycles after a play's last change */
+  guint   n_changes;    /* with @timeline: how many changes it has */
 } SjRenderOptions;
 
 GQuark           sj_render_error_quark           (void);

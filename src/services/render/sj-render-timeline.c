@@ -385,6 +385,7 @@ sj_render_timeline_to_options (SjRenderTimeline *self)
   options->timeline = sj_render_timeline_to_json (self);
   options->cycles = sj_render_timeline_get_cycles (self);
   options->tail = self->tail;
+  options->n_changes = self->changes->len;
   if (self->changes->len > 0)
     options->code = g_strdup (((SjRenderChange *)g_ptr_array_index (self->changes, self->changes->len - 1))->code);
 
