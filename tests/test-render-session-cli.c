@@ -248,6 +248,33 @@ test_throwing_change (void)
   run_clear (&run);
 }
 
+/* A code that evaluates but throws while the render queries it. */
+static void
+test_throwing_query (void)
+{
+  g_autoptr(SjHistoryStore) store = open_store ();
+  const char *codes[] = { "s(\"bd*4\")", "s(\"hh*8\").fmap(() => { throw new Error('broken at query') })", NULL };
+  const double cycles[] = { 0, 2 };
+  gint64 session = add_session (store, codes, cycles);
+  g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, session);
+  g_autofree char *out = g_build_filename (out_dir, "throws-later.wav", NULL);
+  const char *args[] = { "--render-session", id, "--output", out, NULL };
+  g_autoptr(GDir) dir = NULL;
+  const char *message;
+  Run run;
+
+  run_app (&run, args);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (error_code (&run), ==, "pattern");
+  message = json_object_get_string_member (json_object_get_object_member (run.json, "error"), "message");
+  g_assert_nonnull (strstr (message, "change 2 of 2 (cycle 2)"));
+  g_assert_nonnull (strstr (message, "broken at query"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  dir = g_dir_open (out_dir, 0, NULL);
+  g_assert_null (g_dir_read_name (dir));
+  run_clear (&run);
+}
+
 static void
 test_render (void)
 {
@@ -305,6 +332,7 @@ main (int   argc,
   g_test_add_func ("/render-session-cli/no-history", test_no_history);
   g_test_add_func ("/render-session-cli/bad-sessions", test_bad_sessions);
   g_test_add_func ("/render-session-cli/throwing-change", test_throwing_change);
+  g_test_add_func ("/render-session-cli/throwing-query", test_throwing_query);
   g_test_add_func ("/render-session-cli/render", test_render);
 
   ret = g_test_run ();
