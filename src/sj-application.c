@@ -535,6 +535,11 @@ sj_application_init (SjApplication *self)
       N_("The WAV or FLAC file to render to, by its extension (16-bit, 48 kHz, stereo)"), N_("OUT.wav") },
     { "stems", 0, 0, G_OPTION_ARG_FILENAME, &self->render_cli.stems_dir,
       N_("Also render each $: layer to its own WAV file in DIR"), N_("DIR") },
+    { "render-session", 0, 0, G_OPTION_ARG_STRING, &self->render_cli.session,
+      N_("Render a session of the history as it happened, each code change at its cycle, and print a summary as JSON"),
+      N_("ID") },
+    { "tail", 0, 0, G_OPTION_ARG_INT, &self->render_cli.tail,
+      N_("Cycles to render after a session's last change, 0–1000 (default 8)"), N_("N") },
     { "mcp", 0, 0, G_OPTION_ARG_NONE, &self->mcp,
       N_("Serve the Model Context Protocol on stdin and stdout, jamming in the running window"), NULL },
     { NULL }
@@ -544,6 +549,7 @@ sj_application_init (SjApplication *self)
   self->cli.context = -1;
   self->cli.max = -1;
   self->dry_run_cli.cycles = -1;
+  self->render_cli.tail = G_MININT;
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   /* TRANSLATORS: what follows the options in "Usage: strudel-jam [OPTION…] [FILE…]" */
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));

@@ -14,6 +14,8 @@ typedef struct
   char *file;       /* --render FILE, "-" for stdin */
   char *output;     /* --output OUT.wav */
   char *stems_dir;  /* --stems DIR */
+  char *session;    /* --render-session ID: a session's jam from the history */
+  int   tail;       /* --tail N, G_MININT when not given */
 } SjRenderCliOptions;
 
 gboolean sj_render_cli_wanted (const SjRenderCliOptions *options);

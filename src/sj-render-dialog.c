@@ -10,6 +10,12 @@
  *
  * The dialog is small and built in code: a spin button, a check button, a
  * progress bar and a status line.
+ *
+ * Render Jam to File (issue 33 item 4, from the Sessions page) uses the same
+ * dialog for a session of the history: the session's code changes, each at
+ * the cycle it landed (sj-render-timeline.c), read from the history when
+ * Render is chosen; the spin button is then the cycles after the last
+ * change, and there are no stems.
  */
 
 #include "config.h"
@@ -20,6 +26,7 @@
 
 #include "sj-flac-encoder.h"
 #include "sj-render-dialog-private.h"
+#include "sj-render-timeline.h"
 
 struct _SjRenderDialog
 {
@@ -31,6 +38,9 @@ struct _SjRenderDialog
   GCancellable   *cancellable;
   JsonObject     *summary;
   GtkNativeDialog *chooser;
+  SjHistoryStore *store;        /* a jam's, with session */
+  gint64          session;
+  char           *file_name;
 
   GtkSpinButton  *cycles;
   GtkCheckButton *stems;
@@ -116,11 +126,32 @@ _sj_render_dialog_render_to (SjRenderDialog *self,
   if (self->cancellable != NULL)
     return;
 
-  options->code = g_strdup (self->code);
-  options->cycles = gtk_spin_button_get_value_as_int (self->cycles);
+  if (self->store != NULL)
+    {
+      g_autoptr(SjRenderTimeline) timeline = NULL;
+      g_autoptr(GError) error = NULL;
+
+      timeline = sj_render_timeline_load (self->store, self->session,
+                                          gtk_spin_button_get_value_as_int (self->cycles), &error);
+      if (timeline == NULL)
+        {
+          /* TRANSLATORS: %s says why the render failed */
+          g_autofree char *text = g_strdup_printf (_("Nothing was written: %s"), error->message);
+
+          set_status (self, text);
+          return;
+        }
+      g_clear_pointer (&options, sj_render_options_free);
+      options = sj_render_timeline_to_options (timeline);
+    }
+  else
+    {
+      options->code = g_strdup (self->code);
+      options->cycles = gtk_spin_button_get_value_as_int (self->cycles);
+    }
   options->cps = self->cps > 0 ? self->cps : SJ_RENDER_DEFAULT_CPS;
   options->output = g_strdup (path);
-  if (gtk_check_button_get_active (self->stems))
+  if (self->store == NULL && gtk_check_button_get_active (self->stems))
     {
       const char *dot = strrchr (path, '.');
       g_autofree char *base = dot != NULL && (g_ascii_strcasecmp (dot, ".wav") == 0 || g_ascii_strcasecmp (dot, ".flac") == 0)
@@ -192,7 +223,7 @@ render_clicked_cb (SjRenderDialog *self)
 
   chooser = gtk_file_chooser_native_new (_("Render to File"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
                                          _("_Render"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), _("jam.wav"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), self->file_name != NULL ? self->file_name : _("jam.wav"));
   add_filter (GTK_FILE_CHOOSER (chooser), _("WAV (16-bit)"), "*.wav", "audio/x-wav", FALSE);
   add_filter (GTK_FILE_CHOOSER (chooser), _("FLAC (lossless, smaller)"), "*.flac", "audio/flac", TRUE);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
@@ -261,6 +292,57 @@ sj_render_dialog_new (GtkWindow  *parent,
   return self;
 }
 
+/**
+ * sj_render_dialog_new_for_session:
+ * @store: the history holding @session_id
+ * @title: (nullable): the session's title, for the file's name
+ * @cps: the tempo until a code sets its own
+ *
+ * Render Jam to File: the session's code changes as they happened.
+ */
+SjRenderDialog *
+sj_render_dialog_new_for_session (GtkWindow      *parent,
+                                  SjRenderer     *renderer,
+                                  SjHistoryStore *store,
+                                  gint64          session_id,
+                                  const char     *title,
+                                  double          cps)
+{
+  SjRenderDialog *self;
+  g_autoptr(GString) name = g_string_new (NULL);
+
+  g_return_val_if_fail (SJ_IS_HISTORY_STORE (store), NULL);
+
+  self = sj_render_dialog_new (parent, renderer, NULL, cps);
+  self->store = g_object_ref (store);
+  self->session = session_id;
+  gtk_window_set_title (GTK_WINDOW (self), _("Render Jam to File"));
+
+  /* The spin button is the cycles after the last change; one file only. */
+  gtk_spin_button_set_range (self->cycles, 0, SJ_RENDER_MAX_CYCLES);
+  gtk_spin_button_set_value (self->cycles, SJ_RENDER_DEFAULT_CYCLES);
+  gtk_label_set_text_with_mnemonic (GTK_LABEL (gtk_widget_get_prev_sibling (GTK_WIDGET (self->cycles))),
+                                    _("C_ycles after the last change"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->cycles), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Cycles to render after the last change"), -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->stems), FALSE);
+  set_status (self, _("The session's code as it happened, each change at the cycle it landed, to one 16-bit WAV or FLAC "
+                      "file at 48 kHz; the music plays on while it renders."));
+
+  for (const char *p = title != NULL ? title : ""; *p != '\0' && name->len < 60; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isalnum (c) || c == '-' || c == '_' || c == ' ')
+        g_string_append_unichar (name, c);
+    }
+  g_strstrip (name->str);
+  g_string_set_size (name, strlen (name->str));
+  self->file_name = g_strdup_printf ("%s.wav", name->len > 0 ? name->str : _("jam"));
+
+  return self;
+}
+
 static void
 sj_render_dialog_dispose (GObject *object)
 {
@@ -279,6 +361,8 @@ sj_render_dialog_finalize (GObject *object)
   SjRenderDialog *self = (SjRenderDialog *)object;
 
   g_clear_object (&self->renderer);
+  g_clear_object (&self->store);
+  g_free (self->file_name);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->summary, json_object_unref);
   g_free (self->code);

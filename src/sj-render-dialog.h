@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "sj-history-store.h"
 #include "sj-renderer.h"
 
 G_BEGIN_DECLS
@@ -19,5 +20,11 @@ SjRenderDialog *sj_render_dialog_new (GtkWindow  *parent,
                                       SjRenderer *renderer,
                                       const char *code,
                                       double      cps);
+SjRenderDialog *sj_render_dialog_new_for_session (GtkWindow      *parent,
+                                                  SjRenderer     *renderer,
+                                                  SjHistoryStore *store,
+                                                  gint64          session_id,
+                                                  const char     *title,
+                                                  double          cps);
 
 G_END_DECLS

@@ -195,6 +195,7 @@ build_agent_cb (gpointer user_data)
   g_signal_connect_object (self->sessions_page, "new-session-requested", G_CALLBACK (new_session_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sessions_page, "session-deleted", G_CALLBACK (session_deleted_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sessions_page, "revert-requested", G_CALLBACK (revert_requested_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sessions_page, "render-requested", G_CALLBACK (_sj_window_render_session), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings_page, "api-key-changed", G_CALLBACK (api_key_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->repl, "swap-changed", G_CALLBACK (swap_changed_cb), self, G_CONNECT_SWAPPED);
 

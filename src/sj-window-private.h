@@ -180,6 +180,8 @@ void _sj_window_play_in_dispose  (SjWindow       *self);
 void _sj_window_voice_dispose    (SjWindow       *self);
 void _sj_window_save_init        (SjWindow       *self);
 void _sj_window_render_init      (SjWindow       *self);
+void _sj_window_render_session   (SjWindow       *self,
+                                  gint64          session_id);
 void _sj_window_record_init      (SjWindow       *self);
 void _sj_window_record_dispose   (SjWindow       *self);
 void _sj_window_set_record_folder (SjWindow      *self,

@@ -6,6 +6,10 @@
  * as the page has it, at the tempo playing now, in SjRenderDialog. The
  * render runs in a hidden page of its own with the app's sounds; the live
  * page is not touched and plays on.
+ *
+ * Sessions page → a session's menu → Render Jam to File… (issue 33 item 4):
+ * the same dialog for the session's code changes as they happened, at the
+ * tempo playing now until a code sets its own.
  */
 
 #include "config.h"
@@ -14,6 +18,7 @@
 
 #include "sj-application.h"
 #include "sj-render-dialog.h"
+#include "sj-render-timeline.h"
 #include "sj-window-private.h"
 
 static void
@@ -44,6 +49,55 @@ code_fetched_cb (GObject      *object,
     renderer = sj_renderer_new (NULL, NULL, NULL);
 
   dialog = sj_render_dialog_new (GTK_WINDOW (self), renderer, code, state->cps);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static SjRenderer *
+new_renderer (SjWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (SJ_IS_APPLICATION (app))
+    return sj_renderer_new (sj_application_get_sound_cache (SJ_APPLICATION (app)),
+                            sj_application_get_remote_samples (SJ_APPLICATION (app)),
+                            sj_application_get_user_samples (SJ_APPLICATION (app)));
+
+  return sj_renderer_new (NULL, NULL, NULL);
+}
+
+/* A session with nothing to render (or gone) is said at once, not after
+ * a file was chosen. */
+void
+_sj_window_render_session (SjWindow *self,
+                           gint64    session_id)
+{
+  g_autoptr(SjRenderTimeline) timeline = NULL;
+  g_autoptr(SjRenderer) renderer = NULL;
+  g_autoptr(GPtrArray) sessions = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *title = NULL;
+  SjRenderDialog *dialog;
+
+  g_assert (SJ_IS_WINDOW (self));
+
+  timeline = sj_render_timeline_load (self->history, session_id, SJ_RENDER_DEFAULT_CYCLES, &error);
+  if (timeline == NULL)
+    {
+      /* TRANSLATORS: %s says why the session cannot be rendered */
+      g_autofree char *text = g_strdup_printf (_("The jam cannot be rendered: %s"), error->message);
+
+      _sj_window_show_toast (self, text, NULL, NULL);
+      return;
+    }
+
+  sessions = sj_history_store_list_sessions (self->history, NULL);
+  for (guint i = 0; sessions != NULL && i < sessions->len; i++)
+    if (((SjHistorySession *)g_ptr_array_index (sessions, i))->id == session_id)
+      title = ((SjHistorySession *)g_ptr_array_index (sessions, i))->title;
+
+  renderer = new_renderer (self);
+  dialog = sj_render_dialog_new_for_session (GTK_WINDOW (self), renderer, self->history, session_id, title,
+                                             sj_repl_get_state (self->repl)->cps);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

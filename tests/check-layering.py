@@ -34,7 +34,7 @@ ALLOWED = {
     'voice': {'common', 'llm'},
     'outputs': {'common', 'page'},
     'realtime': set(),
-    'render': {'common'},
+    'render': {'common', 'history'},
     'mcp': {'common'},
     'record': {'common', 'render'},
     'agent': {'common', 'page', 'sounds', 'user-samples', 'sound-cache', 'knowledge', 'dryrun', 'apply', 'history', 'llm', 'skills'},

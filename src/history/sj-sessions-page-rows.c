@@ -96,6 +96,7 @@ _sj_sessions_page_create_row_cb (gpointer item_ptr,
   g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenuItem) rename = g_menu_item_new (_("_Rename…"), NULL);
   g_autoptr(GMenuItem) export = g_menu_item_new (_("_Export…"), NULL);
+  g_autoptr(GMenuItem) render = g_menu_item_new (_("Render _Jam to File…"), NULL);
   g_autoptr(GMenuItem) delete = g_menu_item_new (_("_Delete"), NULL);
 
   gtk_widget_set_tooltip_text (current, _("Current session"));
@@ -140,9 +141,11 @@ _sj_sessions_page_create_row_cb (gpointer item_ptr,
 
   g_menu_item_set_action_and_target (rename, "sessions.rename", "x", id);
   g_menu_item_set_action_and_target (export, "sessions.export", "x", id);
+  g_menu_item_set_action_and_target (render, "sessions.render", "x", id);
   g_menu_item_set_action_and_target (delete, "sessions.delete", "x", id);
   g_menu_append_item (menu, rename);
   g_menu_append_item (menu, export);
+  g_menu_append_item (menu, render);
   g_menu_append_item (menu, delete);
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu_button), G_MENU_MODEL (menu));
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (menu_button), "view-more-symbolic");

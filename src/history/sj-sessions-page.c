@@ -28,6 +28,7 @@ enum {
   NEW_SESSION_REQUESTED,
   REVERT_REQUESTED,
   SESSION_DELETED,
+  RENDER_REQUESTED,
   N_SIGNALS
 };
 
@@ -66,6 +67,16 @@ _sj_sessions_page_emit_session_deleted (SjSessionsPage *self,
 }
 
 /* Actions ----------------------------------------------------------------- */
+
+/* Render Jam to File… (issue 33): the window owns the renderer and the
+ * tempo, so the page only asks for it. */
+static void
+render_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  g_signal_emit (widget, signals[RENDER_REQUESTED], 0, g_variant_get_int64 (param));
+}
 
 static void
 new_action (GtkWidget  *widget,
@@ -150,6 +161,15 @@ sj_sessions_page_class_init (SjSessionsPageClass *klass)
     g_signal_new ("session-deleted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
 
+  /**
+   * SjSessionsPage::render-requested:
+   * @session_id: the session whose code changes to render to a file, as
+   *   they happened (Render Jam to File…)
+   */
+  signals[RENDER_REQUESTED] =
+    g_signal_new ("render-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/strudeljam/StrudelJam/ui/sj-sessions-page.ui");
   gtk_widget_class_bind_template_child (widget_class, SjSessionsPage, sessions_list);
   gtk_widget_class_bind_template_child (widget_class, SjSessionsPage, timeline);
@@ -158,6 +178,7 @@ sj_sessions_page_class_init (SjSessionsPageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "sessions.new", NULL, new_action);
   gtk_widget_class_install_action (widget_class, "sessions.rename", "x", rename_action);
+  gtk_widget_class_install_action (widget_class, "sessions.render", "x", render_action);
   _sj_sessions_page_class_init_actions (widget_class);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

@@ -60,6 +60,7 @@ typedef struct
   SjRepl          *repl;
   GPtrArray       *writers;      /* SjWavWriter, one per rendered file */
   JsonArray       *files;        /* the page's [{name, layer, bytes}] */
+  JsonArray       *changes;      /* a jam's [{at, seconds, cps, origin}], or NULL */
   double           cps;
   double           seconds;
   guint            index;        /* the file being pulled */
@@ -86,6 +87,7 @@ job_free (Job *job)
   g_clear_pointer (&job->files, json_array_unref);
   g_clear_object (&job->repl);
   sj_render_options_free (job->options);
+  g_clear_pointer (&job->changes, json_array_unref);
   g_free (job);
 }
 
@@ -171,6 +173,8 @@ summary (Job *job)
   json_object_set_double_member (object, "rms", rms);
   json_object_set_double_member (object, "rmsDbfs", dbfs (rms));
   json_object_set_array_member (object, "files", files);
+  if (job->changes != NULL)
+    json_object_set_array_member (object, "changes", json_array_ref (job->changes));
 
   return object;
 }
@@ -260,6 +264,11 @@ rendered_cb (GObject      *object,
   files = json_object_get_array_member (answer, "files");
   job->files = files != NULL ? json_array_ref (files) : json_array_new ();
   job->cps = json_object_get_double_member_with_default (answer, "cps", job->options->cps);
+  /* A jam's length follows the tempos its codes set. */
+  job->options->cycles = json_object_get_int_member_with_default (answer, "cycles", job->options->cycles);
+  if (json_object_has_member (answer, "changes") &&
+      JSON_NODE_HOLDS_ARRAY (json_object_get_member (answer, "changes")))
+    job->changes = json_array_ref (json_object_get_array_member (answer, "changes"));
   job->seconds = json_object_get_double_member_with_default (answer, "seconds", 0);
   job->writers = g_ptr_array_new_with_free_func (g_object_unref);
 
@@ -329,7 +338,12 @@ start_render (GTask *task)
   guint timeout_ms = (guint)MIN ((60 + seconds * 10 * (stems ? 4 : 1)) * 1000, G_MAXUINT / 2);
 
   job->progress_source = g_timeout_add (PROGRESS_PERIOD_MS, progress_tick_cb, task);
-  sj_repl_render_async (job->repl, job->options->code, job->options->cycles, job->options->cps,
+  /* A jam's changes are each evaluated first: a second apiece at most. */
+  if (job->options->timeline != NULL)
+    timeout_ms = (guint)MIN (timeout_ms + (double)job->options->n_changes * 1000, G_MAXUINT / 2);
+  sj_repl_render_async (job->repl, job->options->code, job->options->timeline,
+                        job->options->timeline != NULL ? (guint)job->options->tail : (guint)job->options->cycles,
+                        job->options->cps,
                         SJ_RENDER_SAMPLE_RATE, SJ_RENDER_MAX_SECONDS, job->options->output != NULL, stems,
                         timeout_ms, g_task_get_cancellable (task), rendered_cb, g_object_ref (task));
 }
@@ -422,6 +436,9 @@ sj_renderer_render_async (SjRenderer             *self,
   job->options->cps = options->cps;
   job->options->output = g_strdup (options->output);
   job->options->stems_dir = g_strdup (options->stems_dir);
+  job->options->timeline = g_strdup (options->timeline);
+  job->options->tail = options->tail;
+  job->options->n_changes = options->n_changes;
   job->cps = options->cps;
   g_task_set_task_data (task, job, (GDestroyNotify)job_free);
 

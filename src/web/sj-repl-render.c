@@ -18,6 +18,9 @@
 
 /**
  * sj_repl_render_async:
+ * @timeline: (nullable): a jam's changes (sj_render_timeline_to_json ()),
+ *   rendered as one pattern instead of @code; @cycles is then the cycles
+ *   after each play's last change
  * @cycles: how many cycles, from cycle 0
  * @cps: the tempo, unless the code sets its own
  * @mix: whether to render the whole pattern
@@ -30,6 +33,7 @@
 void
 sj_repl_render_async (SjRepl              *self,
                       const char          *code,
+                      const char          *timeline,
                       guint                cycles,
                       double               cps,
                       guint                sample_rate,
@@ -45,11 +49,12 @@ sj_repl_render_async (SjRepl              *self,
 
   /* Arguments may only be strings and numbers: the flags are 0 or 1. */
   _sj_repl_call (self,
-                 "return await window.sjBridge.renderCode({code, cycles, cps, sampleRate, maxSeconds,"
-                 " mix: mix === 1, stems: stems === 1});",
-                 g_variant_new_parsed ("{'code': <%s>, 'cycles': <%u>, 'cps': <%d>, 'sampleRate': <%u>,"
-                                       " 'maxSeconds': <%d>, 'mix': <%u>, 'stems': <%u>}",
-                                       code, cycles, cps, sample_rate, max_seconds, (guint)!!mix, (guint)!!stems),
+                 "return await window.sjBridge.renderCode({code, timeline: timeline || null, cycles, cps,"
+                 " sampleRate, maxSeconds, mix: mix === 1, stems: stems === 1});",
+                 g_variant_new_parsed ("{'code': <%s>, 'timeline': <%s>, 'cycles': <%u>, 'cps': <%d>,"
+                                       " 'sampleRate': <%u>, 'maxSeconds': <%d>, 'mix': <%u>, 'stems': <%u>}",
+                                       code, timeline != NULL ? timeline : "", cycles, cps, sample_rate,
+                                       max_seconds, (guint)!!mix, (guint)!!stems),
                  timeout_ms, cancellable, callback, user_data, sj_repl_render_async);
 }
 

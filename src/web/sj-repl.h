@@ -140,6 +140,7 @@ gboolean  sj_repl_get_limiter               (SjRepl              *self);
 /* Render to a file (sj-repl-render.c), for a hidden page only. */
 void               sj_repl_render_async            (SjRepl               *self,
                                                     const char           *code,
+                                                    const char           *timeline,
                                                     guint                 cycles,
                                                     double                cps,
                                                     guint                 sample_rate,

@@ -23,6 +23,8 @@
 //    carry the layer's index, so that each stem is the whole pattern (with
 //    all(), each() and solo applied as in the mix) filtered to one layer.
 
+import { evaluateTimeline, parseTimeline, spliceTimeline } from './render-timeline.mjs';
+
 const CHUNK_BYTES = 3 * 1024 * 1024;
 const LAYER_KEY = 'sjRenderLayer';
 // superdough's own default; upstream's initAudio turns `undefined` into NaN.
@@ -170,10 +172,16 @@ async function renderOne(webaudio, pattern, cps, cycles, sampleRate, index, coun
 // {code, cycles, cps, sampleRate, mix, stems} -> {ok, cps, seconds,
 // files: [{name, layer, bytes}]} or {ok: false, error}. The files stay here
 // until renderChunk has taken them (or the next render replaces them).
+// With `timeline` (a jam's changes, render-timeline.mjs), `cycles` is the
+// number of cycles after each play's last change, and the answer also has
+// the render's `cycles` and `changes` [{at, seconds, cps, origin}].
 export async function renderCode(options, { webaudio, evaluateCaptured, setCps }) {
   const { code, cycles, sampleRate } = options;
   results = [];
   progress = { fraction: 0, phase: 'evaluating' };
+  if (typeof options.timeline === 'string' && options.timeline) {
+    return renderTimeline(options, { webaudio, evaluateCaptured, setCps });
+  }
   if (typeof code !== 'string' || !code.trim()) {
     return { ok: false, error: 'there is no code to render' };
   }
@@ -217,6 +225,10 @@ export async function renderCode(options, { webaudio, evaluateCaptured, setCps }
       });
     });
   }
+  return renderJobs(webaudio, jobs, cps, cycles, sampleRate);
+}
+
+async function renderJobs(webaudio, jobs, cps, cycles, sampleRate) {
   try {
     for (const [index, job] of jobs.entries()) {
       job.bytes = await renderOne(webaudio, job.pattern, cps, cycles, sampleRate, index, jobs.length);
@@ -231,9 +243,41 @@ export async function renderCode(options, { webaudio, evaluateCaptured, setCps }
   return {
     ok: true,
     cps,
+    cycles,
     seconds: cycles / cps,
     files: results.map(({ name, layer, bytes }) => ({ name, layer, bytes: bytes.length })),
   };
+}
+
+// A jam's changes as one pattern, one file (render-timeline.mjs).
+async function renderTimeline(options, { webaudio, evaluateCaptured, setCps }) {
+  const tail = options.cycles;
+  if (!(Number.isInteger(tail) && tail >= 0)) {
+    return { ok: false, error: 'the cycles after the last change must be a whole number' };
+  }
+  let timeline;
+  let parts;
+  try {
+    timeline = parseTimeline(options.timeline);
+    parts = await evaluateTimeline(timeline.changes, {
+      evaluateCaptured,
+      setCps,
+      cps: options.cps > 0 ? options.cps : 0.5,
+    });
+  } catch (error) {
+    progress.phase = 'failed';
+    return { ok: false, error: String(error?.message ?? error) };
+  }
+  const { pattern, cps, cycles, changes } = spliceTimeline(parts, timeline.end);
+  if (options.maxSeconds > 0 && cycles / cps > options.maxSeconds) {
+    return {
+      ok: false,
+      code: 'too-long',
+      error: `the jam lasts ${Math.round(cycles / cps)} seconds; a render may last at most ${options.maxSeconds}`,
+    };
+  }
+  const answer = await renderJobs(webaudio, [{ name: 'mix', layer: -1, pattern }], cps, cycles, options.sampleRate);
+  return answer.ok ? { ...answer, changes } : answer;
 }
 
 // Up to CHUNK_BYTES of file `index` from `offset`, base64; '' past the end.

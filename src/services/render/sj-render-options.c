@@ -27,6 +27,7 @@ sj_render_options_new (void)
 
   options->cycles = SJ_RENDER_DEFAULT_CYCLES;
   options->cps = SJ_RENDER_DEFAULT_CPS;
+  options->tail = SJ_RENDER_DEFAULT_CYCLES;
 
   return options;
 }
@@ -40,6 +41,7 @@ sj_render_options_free (SjRenderOptions *options)
   g_free (options->code);
   g_free (options->output);
   g_free (options->stems_dir);
+  g_free (options->timeline);
   g_free (options);
 }
 
@@ -98,8 +100,22 @@ sj_render_options_check (const SjRenderOptions  *options,
                    options->cycles, options->cycles / options->cps, SJ_RENDER_MAX_SECONDS);
       return FALSE;
     }
+  if (options->timeline != NULL && options->stems_dir != NULL)
+    {
+      g_set_error_literal (error, SJ_RENDER_ERROR, SJ_RENDER_ERROR_OUTPUT,
+                           _("A jam renders to one file: stems are for the editor's code"));
+      return FALSE;
+    }
+  if (options->timeline != NULL && (options->tail < 0 || options->tail > SJ_RENDER_MAX_CYCLES))
+    {
+      g_set_error (error, SJ_RENDER_ERROR, SJ_RENDER_ERROR_CYCLES,
+                   _("The cycles after the last change must be 0 to %d, not %d"),
+                   SJ_RENDER_MAX_CYCLES, options->tail);
+      return FALSE;
+    }
+  /* A jam's timeline has its codes in it (an empty one is silence). */
   stripped = g_strstrip (g_strdup (options->code != NULL ? options->code : ""));
-  if (*stripped == '\0')
+  if (options->timeline == NULL && *stripped == '\0')
     {
       g_set_error_literal (error, SJ_RENDER_ERROR, SJ_RENDER_ERROR_NO_CODE, _("There is no code to render"));
       return FALSE;
@@ -171,6 +187,8 @@ sj_render_error_code (const GError *error)
     [SJ_RENDER_ERROR_PATTERN] = "pattern",
     [SJ_RENDER_ERROR_PAGE] = "page",
     [SJ_RENDER_ERROR_FORMAT] = "format",
+    [SJ_RENDER_ERROR_SESSION] = "session",
+    [SJ_RENDER_ERROR_TOO_MANY_CHANGES] = "too-many-changes",
   };
 
   if (error != NULL && error->domain == SJ_RENDER_ERROR && error->code >= 0 &&

@@ -21,6 +21,8 @@ typedef enum
   SJ_RENDER_ERROR_PATTERN,      /* the code failed: evaluation or rendering */
   SJ_RENDER_ERROR_PAGE,         /* the hidden page could not render at all */
   SJ_RENDER_ERROR_FORMAT,       /* what the page rendered is not a WAV we read */
+  SJ_RENDER_ERROR_SESSION,      /* no such session (a jam's timeline) */
+  SJ_RENDER_ERROR_TOO_MANY_CHANGES, /* a jam's timeline over its cap */
 } SjRenderError;
 
 #define SJ_RENDER_MIN_CYCLES      1
@@ -39,6 +41,10 @@ typedef struct
   double  cps;          /* the tempo unless the code sets its own */
   char   *output;       /* the mix's file, or NULL */
   char   *stems_dir;    /* one file per layer in this folder, or NULL */
+  char   *timeline;     /* a jam's changes as JSON (sj_render_timeline_to_json ()),
+                         * rendered instead of @code, or NULL */
+  int     tail;         /* with @timeline: the cycles after a play's last change */
+  guint   n_changes;    /* with @timeline: how many changes it has */
 } SjRenderOptions;
 
 GQuark           sj_render_error_quark           (void);
