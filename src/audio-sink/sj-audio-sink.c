@@ -107,15 +107,14 @@ static void
 use_sink_clock (SjAudioSink *self)
 {
   g_autoptr(GstPipeline) pipeline = NULL;
-  g_autoptr(GstClock) clock = NULL;
   g_autoptr(GstClock) before = NULL;
+  /* Not gst_element_provide_clock (): that answers only once the ring
+   * buffer is acquired, after the pipeline has picked its clock. */
+  GstClock *clock = GST_AUDIO_BASE_SINK (self->sink)->provided_clock;
 
   g_assert (SJ_IS_AUDIO_SINK (self));
 
   pipeline = find_pipeline (self);
-  /* Not gst_element_provide_clock (): that answers only once the ring
-   * buffer is acquired, after the pipeline has picked its clock. */
-  clock = gst_object_ref (GST_AUDIO_BASE_SINK (self->sink)->provided_clock);
   if (pipeline == NULL || clock == NULL)
     {
       GST_INFO_OBJECT (self, "no pipeline or no sink clock: the pipeline's clock stays");
@@ -142,6 +141,7 @@ log_drift (GstClock     *clock,
   GstClock *sink_clock = GST_AUDIO_BASE_SINK (self->sink)->provided_clock;
   GstClockTime system_now = gst_clock_get_time (clock);
   GstClockTime sink_now = gst_clock_get_time (sink_clock);
+
   if (GST_CLOCK_TIME_IS_VALID (self->drift_system0) && sink_now > self->drift_sink0)
     {
       double ds = (double) (system_now - self->drift_system0);
