@@ -58,11 +58,12 @@ gst_plugin_dir (void)
 
 /* Puts the app's audio sink (src/audio-sink/sj-audio-sink.c, issue 35) first
  * on GST_PLUGIN_PATH, which the web process inherits; its rank makes
- * autoaudiosink choose it for WebKit's Web Audio output. Without it, WebKit's
- * pipeline runs on the system clock and the sink, slaved to it, jumps 20 ms
- * every ~110 s to catch up with the sound server's clock. With
- * STRUDEL_JAM_AUDIO_SINK=system the web process plays through the system's
- * sink as before (for A/B runs). */
+ * autoaudiosink choose it for WebKit's Web Audio output. WebKit's pipeline
+ * runs on the system clock and the sink, slaved to it, jumps 20 ms every
+ * ~110 s to catch up with the sound server's clock; the plugin is where that
+ * is fixed (with STRUDEL_JAM_AUDIO_SINK_CLOCK=sink for now, see its top).
+ * With STRUDEL_JAM_AUDIO_SINK=system the web process plays through the
+ * system's sink as before (for A/B runs). */
 static void
 prepare_audio_sink_env (void)
 {

@@ -23,7 +23,7 @@
  * an audible 20 ms hole every ~110 s. No WebKit setting reaches the sink's
  * slave method or the pipeline's clock.
  *
- * What it does: when it goes to PAUSED it makes pulsesink's own clock the
+ * What it can do: when it goes to PAUSED it makes pulsesink's own clock the
  * pipeline's clock (gst_pipeline_use_clock () on the top-level pipeline).
  * The sink is then the clock master and never slaved: no skew to correct.
  * clocksync, which paces webaudiosrc, waits on that same clock, so the page
