@@ -35,6 +35,63 @@
 
 G_DEFINE_FINAL_TYPE (SjApplication, sj_application, ADW_TYPE_APPLICATION)
 
+/* The folder of the app's GStreamer plugins: STRUDEL_JAM_GST_PLUGIN_DIR when
+ * set; the build tree's when this program was built there and runs from it
+ * (build/src/strudel-jam, the tests, the benchmarks); the installed one
+ * otherwise (the Flatpak's too: /app/lib/strudel-jam/gstreamer-1.0). */
+static char *
+gst_plugin_dir (void)
+{
+  const char *env = g_getenv ("STRUDEL_JAM_GST_PLUGIN_DIR");
+  g_autofree char *exe = NULL;
+
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+
+  exe = g_file_read_link ("/proc/self/exe", NULL);
+  if (exe != NULL && g_str_has_prefix (exe, SJ_BUILD_ROOT G_DIR_SEPARATOR_S) &&
+      g_file_test (SJ_GST_PLUGIN_BUILD_DIR, G_FILE_TEST_IS_DIR))
+    return g_strdup (SJ_GST_PLUGIN_BUILD_DIR);
+
+  return g_strdup (SJ_GST_PLUGIN_DIR);
+}
+
+/* Puts the app's audio sink (src/audio-sink/sj-audio-sink.c, issue 35) first
+ * on GST_PLUGIN_PATH, which the web process inherits; its rank makes
+ * autoaudiosink choose it for WebKit's Web Audio output. WebKit's pipeline
+ * runs on the system clock and the sink, slaved to it, jumps 20 ms every
+ * ~110 s to catch up with the sound server's clock; the plugin is where that
+ * is fixed (with STRUDEL_JAM_AUDIO_SINK_CLOCK=sink for now, see its top).
+ * With STRUDEL_JAM_AUDIO_SINK=system the web process plays through the
+ * system's sink as before (for A/B runs). */
+static void
+prepare_audio_sink_env (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  const char *old;
+
+  if (g_strcmp0 (g_getenv ("STRUDEL_JAM_AUDIO_SINK"), "system") == 0)
+    return;
+
+  dir = gst_plugin_dir ();
+  old = g_getenv ("GST_PLUGIN_PATH");
+  if (old != NULL && *old != '\0')
+    {
+      g_auto(GStrv) parts = g_strsplit (old, G_SEARCHPATH_SEPARATOR_S, -1);
+
+      if (g_strv_contains ((const char * const *) parts, dir))
+        return;
+      path = g_strjoin (G_SEARCHPATH_SEPARATOR_S, dir, old, NULL);
+    }
+  else
+    {
+      path = g_strdup (dir);
+    }
+
+  g_setenv ("GST_PLUGIN_PATH", path, TRUE);
+}
+
 /**
  * sj_application_prepare_env:
  *
@@ -43,12 +100,15 @@ G_DEFINE_FINAL_TYPE (SjApplication, sj_application, ADW_TYPE_APPLICATION)
  * PipeWire and headless setups do), every note fails with "Channel count
  * cannot be 0" unless the maximum is set. A value the user set wins.
  *
- * It also picks the GTK renderer on machines without a GPU (see below).
+ * It also puts the app's own audio sink on GStreamer's plugin path (see
+ * prepare_audio_sink_env ()) and picks the GTK renderer on machines without
+ * a GPU (see below).
  */
 void
 sj_application_prepare_env (void)
 {
   g_setenv ("WEBKIT_GST_MAX_NUMBER_OF_AUDIO_OUTPUT_CHANNELS", "2", FALSE);
+  prepare_audio_sink_env ();
 
   /* Strudel allocates about 50 MiB a second; JavaScriptCore's generational
    * collector clears it in eden collections but runs full ones too rarely,

@@ -17,6 +17,7 @@ Prints a short report; exits 1 on any failure.  Python 3 stdlib only.
 """
 
 import base64
+import fnmatch
 import json
 import os
 import subprocess
@@ -112,6 +113,18 @@ def check_module(manifest):
              for c in s.get("commands", [])]
     if not any("populate-npm-cache.sh" in c for c in shell):
         fail("manifest: no shell source runs populate-npm-cache.sh")
+    # The app's GStreamer plugin (issue 35) must survive every cleanup
+    # pattern: without it the web process plays through the runtime's sink.
+    plugin = "/lib/strudel-jam/gstreamer-1.0/libgstsjaudiosink.so"
+    parts = plugin.strip("/").split("/")
+    for pattern in manifest.get("cleanup", []) + mod.get("cleanup", []):
+        if pattern.startswith("/"):
+            hit = any(fnmatch.fnmatch("/" + "/".join(parts[:i]), pattern.rstrip("/"))
+                      for i in range(1, len(parts) + 1))
+        else:
+            hit = any(fnmatch.fnmatch(part, pattern) for part in parts)
+        if hit:
+            fail("manifest: cleanup %r removes the app's audio sink plugin (%s)" % (pattern, plugin))
     # the script fills <dest>/npm-cache; meson must be pointed at that cache
     if script and cache_opts:
         dest = script[0].get("dest", "")

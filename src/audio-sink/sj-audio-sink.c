@@ -1,0 +1,397 @@
+/* sj-audio-sink.c
+ *
+ * SPDX-License-Identifier: AGPL-3.0-or-later
+ *
+ * sjaudiosink: the audio sink WebKit's Web Audio output plays through in
+ * Strudel Jam's web process (issue 35). It is a GStreamer plugin of its
+ * own, loaded by the web process only: the app puts its folder first on
+ * GST_PLUGIN_PATH before WebKit starts (sj_application_prepare_env ()), and
+ * its rank (PRIMARY + 100) makes autoaudiosink pick it before the system's
+ * sinks. It is a bin around the system's pulsesink (PulseAudio, or
+ * PipeWire's PulseAudio server), so the stream looks the same to the sound
+ * server as before: the same pulsesink, configured the same way by WebKit,
+ * with one more stream property ("strudel-jam.sink" = "sjaudiosink") that
+ * says it came through here.
+ *
+ * Why it exists: WebKit's pipeline (webaudiosrc ! clocksync ! audioconvert
+ * ! audioresample ! queue ! autoaudiosink) runs on the system clock, which
+ * WebKit sets as the pipeline's clock, so the sink is slaved to it. The
+ * sound server consumes samples at its own rate, which drifts from the
+ * system clock (about 180 ppm against PulseAudio's null sink); with the
+ * default slave method ("skew") audiobasesink lets the difference build up
+ * to half its drift tolerance (20 ms) and then jumps by that much at once,
+ * an audible 20 ms hole every ~110 s. No WebKit setting reaches the sink's
+ * slave method or the pipeline's clock.
+ *
+ * What it can do: when it goes to PAUSED it makes pulsesink's own clock the
+ * pipeline's clock (gst_pipeline_use_clock () on the top-level pipeline).
+ * The sink is then the clock master and never slaved: no skew to correct.
+ * clocksync, which paces webaudiosrc, waits on that same clock, so the page
+ * renders exactly as fast as the sound server plays, and the latency stays
+ * constant. The Web Audio clock (AudioContext.currentTime) counts rendered
+ * frames, so it follows the sound card, as it does in other browsers.
+ *
+ * Not yet on by default: with the pipeline on the sound server's clock,
+ * AudioContext.currentTime follows that clock's steps, and under load the
+ * page's scheduler found its events late more often, and the `record`
+ * test's live onsets were up to 100 ms off the render (bench/README.md,
+ * issue 35). STRUDEL_JAM_AUDIO_SINK_CLOCK=sink turns it on; by default the
+ * pipeline's clock is left alone (the sink slaved as before, but its stream
+ * marked, for A/B runs and a lever to come); STRUDEL_JAM_AUDIO_SINK=system in
+ * the app's environment keeps this plugin out altogether (sj-application.c).
+ * GST_DEBUG=sjaudiosink:4 logs the clocks and, every 10 s, the drift of
+ * the system clock against the sink's.
+ */
+
+#include "config.h"
+
+#include <gst/audio/audio.h>
+#include <gst/gst.h>
+
+GST_DEBUG_CATEGORY_STATIC (sj_audio_sink_debug);
+#define GST_CAT_DEFAULT sj_audio_sink_debug
+
+#define SJ_TYPE_AUDIO_SINK (sj_audio_sink_get_type ())
+G_DECLARE_FINAL_TYPE (SjAudioSink, sj_audio_sink, SJ, AUDIO_SINK, GstBin)
+
+/* How often the drift is logged, at GST_DEBUG=sjaudiosink:4. */
+#define DRIFT_LOG_INTERVAL (10 * GST_SECOND)
+
+struct _SjAudioSink
+{
+  GstBin      parent_instance;
+
+  GstElement *sink;
+  gboolean    use_sink_clock;
+  GstClockID  drift_timer;
+  GstClockTime drift_system0;
+  GstClockTime drift_sink0;
+};
+
+G_DEFINE_TYPE (SjAudioSink, sj_audio_sink, GST_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_USE_SINK_CLOCK,
+  PROP_TS_OFFSET,
+  PROP_CLIENT_NAME,
+  PROP_STREAM_PROPERTIES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static GstStaticPadTemplate sink_template =
+  GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+
+/* The clocks ---------------------------------------------------------------*/
+
+static GstPipeline *
+find_pipeline (SjAudioSink *self)
+{
+  GstObject *top = NULL;
+  GstObject *parent = gst_object_get_parent (GST_OBJECT (self));
+
+  while (parent != NULL)
+    {
+      GstObject *next = gst_object_get_parent (parent);
+
+      g_clear_object (&top);
+      top = parent;
+      parent = next;
+    }
+
+  if (top != NULL && !GST_IS_PIPELINE (top))
+    g_clear_object (&top);
+
+  return (GstPipeline *) top;
+}
+
+/* Makes the sink's own clock the pipeline's, so that nothing is slaved. */
+static void
+use_sink_clock (SjAudioSink *self)
+{
+  g_autoptr(GstPipeline) pipeline = NULL;
+  g_autoptr(GstClock) before = NULL;
+  /* Not gst_element_provide_clock (): that answers only once the ring
+   * buffer is acquired, after the pipeline has picked its clock. */
+  GstClock *clock = GST_AUDIO_BASE_SINK (self->sink)->provided_clock;
+
+  g_assert (SJ_IS_AUDIO_SINK (self));
+
+  pipeline = find_pipeline (self);
+  if (pipeline == NULL || clock == NULL)
+    {
+      GST_INFO_OBJECT (self, "no pipeline or no sink clock: the pipeline's clock stays");
+      return;
+    }
+
+  before = gst_pipeline_get_pipeline_clock (pipeline);
+  GST_INFO_OBJECT (self, "pipeline %s: clock %s (%s) replaced by the sink's, %s",
+                   GST_OBJECT_NAME (pipeline),
+                   before != NULL ? GST_OBJECT_NAME (before) : "none",
+                   before != NULL ? G_OBJECT_TYPE_NAME (before) : "-",
+                   GST_OBJECT_NAME (clock));
+  gst_pipeline_use_clock (pipeline, clock);
+}
+
+/* Logs how fast the system clock runs against the sink's (in ppm). */
+static gboolean
+log_drift (GstClock     *clock,
+           GstClockTime  time,
+           GstClockID    id,
+           gpointer      user_data)
+{
+  SjAudioSink *self = SJ_AUDIO_SINK (user_data);
+  GstClock *sink_clock = GST_AUDIO_BASE_SINK (self->sink)->provided_clock;
+  GstClockTime system_now = gst_clock_get_time (clock);
+  GstClockTime sink_now = gst_clock_get_time (sink_clock);
+
+  if (GST_CLOCK_TIME_IS_VALID (self->drift_system0) && sink_now > self->drift_sink0)
+    {
+      double ds = (double) (system_now - self->drift_system0);
+      double dk = (double) (sink_now - self->drift_sink0);
+
+      GST_INFO_OBJECT (self, "drift: system clock %+.1f ppm against the sink's over %.1f s",
+                       (ds / dk - 1.0) * 1e6, ds / GST_SECOND);
+    }
+  else
+    {
+      self->drift_system0 = system_now;
+      self->drift_sink0 = sink_now;
+    }
+
+  return TRUE;
+}
+
+static void
+start_drift_log (SjAudioSink *self)
+{
+  g_autoptr(GstClock) system = NULL;
+
+  if (gst_debug_category_get_threshold (sj_audio_sink_debug) < GST_LEVEL_INFO ||
+      self->drift_timer != NULL)
+    return;
+
+  system = gst_system_clock_obtain ();
+  self->drift_system0 = GST_CLOCK_TIME_NONE;
+  self->drift_timer = gst_clock_new_periodic_id (system,
+                                                 gst_clock_get_time (system) + 2 * GST_SECOND,
+                                                 DRIFT_LOG_INTERVAL);
+  gst_clock_id_wait_async (self->drift_timer, log_drift, gst_object_ref (self), gst_object_unref);
+}
+
+static void
+stop_drift_log (SjAudioSink *self)
+{
+  if (self->drift_timer == NULL)
+    return;
+
+  gst_clock_id_unschedule (self->drift_timer);
+  g_clear_pointer (&self->drift_timer, gst_clock_id_unref);
+}
+
+/* The stream ----------------------------------------------------------------*/
+
+/* Gives pulsesink @given (WebKit's, or the ones it already has when NULL)
+ * with sjaudiosink's marks added, so that PulseAudio's clients (and the
+ * tests) can tell the stream came through here, and on which clock. The
+ * stream opens in READY_TO_PAUSED, after both callers. */
+static void
+set_stream_properties (SjAudioSink        *self,
+                       const GstStructure *given)
+{
+  g_autoptr(GstStructure) props = NULL;
+
+  if (given != NULL)
+    props = gst_structure_copy (given);
+  else
+    g_object_get (self->sink, "stream-properties", &props, NULL);
+  if (props == NULL)
+    props = gst_structure_new_empty ("props");
+
+  gst_structure_set (props,
+                     "strudel-jam.sink", G_TYPE_STRING, "sjaudiosink",
+                     "strudel-jam.clock", G_TYPE_STRING, self->use_sink_clock ? "sink" : "system",
+                     NULL);
+  g_object_set (self->sink, "stream-properties", props, NULL);
+}
+
+/* GstElement ----------------------------------------------------------------*/
+
+static GstStateChangeReturn
+sj_audio_sink_change_state (GstElement     *element,
+                            GstStateChange  transition)
+{
+  SjAudioSink *self = SJ_AUDIO_SINK (element);
+  GstStateChangeReturn ret;
+
+  /* Without pulsesink, autoaudiosink goes on to the next sink. */
+  if (self->sink == NULL)
+    return GST_STATE_CHANGE_FAILURE;
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY)
+    set_stream_properties (self, NULL);
+
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && self->use_sink_clock)
+    use_sink_clock (self);
+
+  ret = GST_ELEMENT_CLASS (sj_audio_sink_parent_class)->change_state (element, transition);
+
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING)
+    {
+      g_autoptr(GstClock) clock = gst_element_get_clock (element);
+
+      GST_INFO_OBJECT (self, "playing on clock %s (%s), the sink's own: %s",
+                       clock != NULL ? GST_OBJECT_NAME (clock) : "none",
+                       clock != NULL ? G_OBJECT_TYPE_NAME (clock) : "-",
+                       clock == GST_AUDIO_BASE_SINK (self->sink)->provided_clock ? "yes" : "no");
+      start_drift_log (self);
+    }
+  else if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+    stop_drift_log (self);
+
+  return ret;
+}
+
+/* GObject -------------------------------------------------------------------*/
+
+static void
+sj_audio_sink_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  SjAudioSink *self = SJ_AUDIO_SINK (object);
+
+  switch (prop_id)
+    {
+    case PROP_USE_SINK_CLOCK:
+      g_value_set_boolean (value, self->use_sink_clock);
+      break;
+    case PROP_TS_OFFSET:
+    case PROP_CLIENT_NAME:
+    case PROP_STREAM_PROPERTIES:
+      if (self->sink != NULL)
+        g_object_get_property (G_OBJECT (self->sink), pspec->name, value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sj_audio_sink_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  SjAudioSink *self = SJ_AUDIO_SINK (object);
+
+  switch (prop_id)
+    {
+    case PROP_USE_SINK_CLOCK:
+      self->use_sink_clock = g_value_get_boolean (value);
+      break;
+    case PROP_TS_OFFSET:
+    case PROP_CLIENT_NAME:
+      if (self->sink != NULL)
+        g_object_set_property (G_OBJECT (self->sink), pspec->name, value);
+      break;
+    case PROP_STREAM_PROPERTIES:
+      if (self->sink != NULL)
+        set_stream_properties (self, g_value_get_boxed (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sj_audio_sink_dispose (GObject *object)
+{
+  SjAudioSink *self = SJ_AUDIO_SINK (object);
+
+  stop_drift_log (self);
+  self->sink = NULL; /* owned by the bin */
+
+  G_OBJECT_CLASS (sj_audio_sink_parent_class)->dispose (object);
+}
+
+static void
+sj_audio_sink_class_init (SjAudioSinkClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+
+  object_class->get_property = sj_audio_sink_get_property;
+  object_class->set_property = sj_audio_sink_set_property;
+  object_class->dispose = sj_audio_sink_dispose;
+  element_class->change_state = sj_audio_sink_change_state;
+
+  properties[PROP_USE_SINK_CLOCK] =
+    g_param_spec_boolean ("use-sink-clock", "Use the sink's clock",
+                          "Make the sound server's clock the pipeline's, so the sink is never slaved",
+                          FALSE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  /* pulsesink's, which autoaudiosink (ts-offset) and WebKit (client-name,
+   * the UI process's application name, and stream-properties with
+   * media.role) set on the sink autoaudiosink picked: the recorder finds the
+   * app's stream by that application name (src/services/record/). */
+  properties[PROP_TS_OFFSET] =
+    g_param_spec_int64 ("ts-offset", "TS Offset", "Timestamp offset in nanoseconds (pulsesink's)",
+                        G_MININT64, G_MAXINT64, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CLIENT_NAME] =
+    g_param_spec_string ("client-name", "Client Name", "The PulseAudio client name (pulsesink's)",
+                         NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STREAM_PROPERTIES] =
+    g_param_spec_boxed ("stream-properties", "Stream properties",
+                        "PulseAudio stream properties (pulsesink's, with this sink's marks added)",
+                        GST_TYPE_STRUCTURE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_set_static_metadata (element_class,
+                                         "Strudel Jam audio sink", "Sink/Audio",
+                                         "The system's PulseAudio sink, running the pipeline on its clock",
+                                         "Strudel Jam");
+}
+
+static void
+sj_audio_sink_init (SjAudioSink *self)
+{
+  g_autoptr(GstPad) target = NULL;
+  GstPad *ghost;
+
+  self->use_sink_clock = g_strcmp0 (g_getenv ("STRUDEL_JAM_AUDIO_SINK_CLOCK"), "sink") == 0;
+
+  self->sink = gst_element_factory_make ("pulsesink", NULL);
+  if (self->sink == NULL)
+    return;
+
+  /* WebKit gives the sink autoaudiosink picks 100 ms of buffer when it is
+   * an audio base sink (its autoaudiosink child-added handler); this bin is
+   * not one, so it does the same to its pulsesink. */
+  g_object_set (self->sink, "buffer-time", (gint64) 100000, NULL);
+
+  gst_bin_add (GST_BIN (self), self->sink);
+  target = gst_element_get_static_pad (self->sink, "sink");
+  ghost = gst_ghost_pad_new ("sink", target);
+  gst_element_add_pad (GST_ELEMENT (self), ghost);
+  GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_SINK);
+}
+
+/* The plugin ----------------------------------------------------------------*/
+
+static gboolean
+plugin_init (GstPlugin *plugin)
+{
+  GST_DEBUG_CATEGORY_INIT (sj_audio_sink_debug, "sjaudiosink", 0, "Strudel Jam audio sink");
+
+  return gst_element_register (plugin, "sjaudiosink", GST_RANK_PRIMARY + 100, SJ_TYPE_AUDIO_SINK);
+}
+
+#define PACKAGE "strudel-jam"
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, sjaudiosink,
+                   "Strudel Jam's audio output for WebKit's Web Audio",
+                   plugin_init, PACKAGE_VERSION, "GPL", PACKAGE,
+                   "https://github.com/strudeljam/strudel-jam")
