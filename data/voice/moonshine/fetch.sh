@@ -11,6 +11,8 @@
 # pieces and the jam domain model's words as tokens.
 #
 # Usage: fetch.sh SRCDIR WORKDIR JAM_LM OUTDIR [npm cache dir] [offline: true|false]
+# Offline with a cache (the Flatpak build), the tarballs are taken from
+# the folder tarballs/ beside the cache, where the manifest puts them.
 # Writes to OUTDIR: encoder_model.onnx decoder_model_merged.onnx tokens.txt
 # words.tsv libonnxruntime.so.1
 set -euo pipefail
@@ -34,7 +36,16 @@ fetch () {  # name version sha512-integrity
   if [ -f "$dir/.checked" ] && [ "$(cat "$dir/.checked")" = "$integrity" ]; then
     return
   fi
-  tgz=$(npm_pack "$name@$version" | tail -n 1)
+  # Offline (Flatpak): the manifest has put the tarball beside the npm cache,
+  # in flatpak-node/tarballs, checked by its sha512 already and again here.
+  local offline_tgz
+  offline_tgz=$(dirname "${cache:-.}")/tarballs/$(echo "${name#@}" | tr / +)-$version.tgz
+  if [ "$offline" = true ] && [ -f "$offline_tgz" ]; then
+    tgz=$(basename "$offline_tgz")
+    cp "$offline_tgz" "$work/$tgz"
+  else
+    tgz=$(npm_pack "$name@$version" | tail -n 1)
+  fi
   if [ "sha512-$(openssl dgst -sha512 -binary "$work/$tgz" | base64 -w0)" != "$integrity" ]; then
     echo "data/voice/moonshine: $name@$version does not match its integrity" >&2
     rm -f "$work/$tgz"
@@ -59,8 +70,16 @@ case $(uname -m) in
   *) echo "data/voice/moonshine: onnxruntime-node has no library for $(uname -m)" >&2; exit 1 ;;
 esac
 
+# Each output replaced whole (a running bench or test may have the old one
+# mapped: overwritten in place, it would crash).
+put () {  # from to
+  cp "$1" "$2.tmp" && mv -f "$2.tmp" "$2"
+}
 model=$work/node_modules/@moonshine-ai/moonshine-js/dist/model/tiny/quantized
-cp "$model/encoder_model.onnx" "$model/decoder_model_merged.onnx" "$out/"
-cp "$work/node_modules/onnxruntime-node/bin/napi-v6/linux/$arch/libonnxruntime.so.1" "$out/"
+put "$model/encoder_model.onnx" "$out/encoder_model.onnx"
+put "$model/decoder_model_merged.onnx" "$out/decoder_model_merged.onnx"
+put "$work/node_modules/onnxruntime-node/bin/napi-v6/linux/$arch/libonnxruntime.so.1" "$out/libonnxruntime.so.1"
 cp "$src/words.mjs" "$work/words.mjs"
-node "$work/words.mjs" "$lm" "$out/tokens.txt" "$out/words.tsv"
+node "$work/words.mjs" "$lm" "$work/tokens.txt" "$work/words.tsv"
+put "$work/tokens.txt" "$out/tokens.txt"
+put "$work/words.tsv" "$out/words.tsv"
