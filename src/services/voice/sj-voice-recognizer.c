@@ -492,14 +492,14 @@ load_engine (SjVoiceRecognizer  *self,
         }
       else
         {
-          /* The first run of each graph sets itself up (seconds on a busy
-           * machine): done here on half a second of silence, while the
-           * microphone opens, not on the musician's first words. */
-          static const gint16 silence[SJ_VOICE_SAMPLE_RATE / 2] = { 0 };
+          /* The first runs of the graphs set themselves up for each new
+           * shape (seconds on a busy machine): done here, with the beam's
+           * shapes, on a second of silence while the microphone opens, not
+           * on the musician's first words. */
+          static const gint16 silence[SJ_VOICE_SAMPLE_RATE] = { 0 };
           SjMoonshineOptions options;
 
           _sj_moonshine_options_init (&options);
-          options.greedy = TRUE;
           g_free (_sj_moonshine_transcribe (self->moonshine, silence, G_N_ELEMENTS (silence), &options, NULL, NULL, NULL));
         }
     }
