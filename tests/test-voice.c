@@ -281,11 +281,12 @@ test_commands_moonshine (Fixture       *fixture,
   g_test_message ("Moonshine: WER %.1f %% (%u/%u words), %u/%u exact, %u of them sent at once at 0.5; "
                   "mean confidence %.2f right, %.2f wrong", 100.0 * errors / words, errors, words, exact,
                   SJ_TEST_VOICE_N_COMMANDS, exact_confident, right_sum / MAX (exact, 1), wrong_sum / MAX (n_wrong, 1));
-  /* Replayed from the bench's saved audio: 27 % on these (PocketSphinx
-   * with the grammar written from them: ~10 %); the bound leaves room for
-   * a live take. */
+  /* Replayed from the bench's saved audio: 27.9 % on these (PocketSphinx
+   * with the grammar written from them: ~10 %); live takes at load 13
+   * gave 23.1 % (17 word for word) and 34.6 % (13): the bounds leave room
+   * for that. */
   g_assert_cmpfloat (100.0 * errors / words, <, 45.0);
-  g_assert_cmpuint (exact, >=, 12);
+  g_assert_cmpuint (exact, >=, 10);
   g_assert_cmpuint (exact_confident * 10, >=, exact * 6);
   if (n_wrong > 0 && exact > 0)
     g_assert_cmpfloat (wrong_sum / n_wrong, <, right_sum / exact);
