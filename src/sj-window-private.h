@@ -133,6 +133,7 @@ struct _SjWindow
   gboolean              voice_stopping;
   gboolean              voice_ducked;
   gboolean              voice_endpoint_failed;  /* in this utterance */
+  gboolean              voice_fallback_said;    /* Moonshine's absence, once a run */
 
   /* Live-set controls (sj-window-live.c) */
   double                pending_cycle;   /* the pending swap's boundary, NAN for none */

@@ -108,6 +108,34 @@ endpoint_failed_cb (SjWindow       *self,
   show_problem (self, error);
 }
 
+/* Moonshine was asked for and cannot be loaded: say so, once a run, and
+ * that PocketSphinx hears instead. */
+static void
+engine_fallback_cb (SjWindow       *self,
+                    const char     *reason,
+                    SjVoiceSession *session)
+{
+  g_autofree char *title = NULL;
+
+  g_message ("Voice: %s", reason);
+  if (self->voice_fallback_said)
+    return;
+  self->voice_fallback_said = TRUE;
+  title = g_strdup_printf (_("Moonshine is not installed: PocketSphinx hears instead (%s)"), reason);
+  _sj_window_show_toast (self, title, _("Voice Settings"), "win.show-voice-settings::engine");
+}
+
+static void
+engine_changed_cb (SjWindow   *self,
+                   const char *key,
+                   GSettings  *settings)
+{
+  g_autofree char *engine = g_settings_get_string (settings, "voice-engine");
+
+  sj_voice_session_set_engine (self->voice, g_str_equal (engine, "moonshine") ? SJ_VOICE_ENGINE_MOONSHINE
+                                                                              : SJ_VOICE_ENGINE_POCKETSPHINX);
+}
+
 static void
 started_cb (GObject      *object,
             GAsyncResult *result,
@@ -303,6 +331,10 @@ _sj_window_voice_init (SjWindow *self)
   g_signal_connect_object (self->voice, "partial", G_CALLBACK (partial_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->voice, "failed", G_CALLBACK (failed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->voice, "endpoint-failed", G_CALLBACK (endpoint_failed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->voice, "engine-fallback", G_CALLBACK (engine_fallback_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::voice-engine", G_CALLBACK (engine_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  engine_changed_cb (self, "voice-engine", self->settings);
 
   g_signal_connect_object (composer, "start-listening", G_CALLBACK (start_listening_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (composer, "stop-listening", G_CALLBACK (stop_listening_cb), self, G_CONNECT_SWAPPED);

@@ -37,7 +37,7 @@ _sj_window_show_toast (SjWindow   *self,
   if (button_label != NULL)
     {
       adw_toast_set_button_label (toast, button_label);
-      adw_toast_set_action_name (toast, action_name);
+      adw_toast_set_detailed_action_name (toast, action_name);
     }
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }

@@ -639,6 +639,16 @@ nowhere_in_settings (GSettings  *settings,
 }
 
 static gboolean
+string_setting_is (GSettings  *settings,
+                   const char *key,
+                   const char *value)
+{
+  g_autofree char *current = g_settings_get_string (settings, key);
+
+  return g_str_equal (current, value);
+}
+
+static gboolean
 text_is (gpointer    editable,
          const char *text)
 {
@@ -723,6 +733,22 @@ test_voice (void)
       g_settings_set_boolean (settings, switches[i].key, value);
       WAIT_UNTIL (gtk_switch_get_active (toggle) == value);
     }
+
+  /* The offline recogniser (issue 30): Moonshine by default, the row and
+   * the voice-engine setting bound both ways, named for a screen reader. */
+  {
+    AdwComboRow *engine_row = ADW_COMBO_ROW (CHILD (page, "voice_engine_row"));
+    g_autofree char *engine = g_settings_get_string (settings, "voice-engine");
+
+    gtk_test_accessible_assert_property (GTK_ACCESSIBLE (engine_row), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                         "Offline recogniser");
+    g_assert_cmpstr (engine, ==, "moonshine");
+    g_assert_cmpuint (adw_combo_row_get_selected (engine_row), ==, 0);
+    adw_combo_row_set_selected (engine_row, 1);
+    WAIT_UNTIL (string_setting_is (settings, "voice-engine", "pocketsphinx"));
+    g_settings_set_string (settings, "voice-engine", "moonshine");
+    WAIT_UNTIL (adw_combo_row_get_selected (engine_row) == 0);
+  }
 
   /* The service's URL and model, typed or set elsewhere. */
   for (guint i = 0; i < G_N_ELEMENTS (entries); i++)

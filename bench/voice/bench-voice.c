@@ -22,9 +22,14 @@
  * Usage: bench-voice [--held-out FILE] [--dev FILE --dev-count N]
  *                    [--limit N] [--conditions N] [--verbose]
  *                    [--save DIR | --replay DIR] [--live-only]
+ *                    [--engine moonshine [--greedy]]
  * --save keeps each utterance's captured audio in DIR; --replay decodes
  * audio kept so, with no live session (and no latency figures);
  * --live-only leaves out the searches alone (replay them later).
+ * --engine moonshine: Moonshine (issue 30) hears instead of the jam's two
+ * PocketSphinx searches, in the live session and the first column of a
+ * replay (SJ_MOONSHINE_DIR and SJ_ONNXRUNTIME_LIBRARY say where the build's
+ * are; bench/voice/run sets them); --greedy: Moonshine as it ships.
  */
 
 #include "config.h"
@@ -49,7 +54,7 @@ static const Condition conditions[] = {
   { "en+f3", 190 },
 };
 
-static const char * const mode_names[] = { "jam (grammar + domain LM)", "grammar, English fallback (before)",
+static const char *mode_names[] = { "jam (grammar + domain LM)", "grammar, English fallback (before)",
                                            "domain LM alone", "peer: English LM as shipped" };
 
 typedef struct
@@ -222,7 +227,7 @@ main (int   argc,
   g_autoptr(SjVoiceSession) session = NULL;
   Set sets[3] = { { .name = "tuned" }, { .name = "held-out" }, { .name = "development (corpus)" } };
   guint index = 0;
-  gboolean live_only = FALSE;
+  gboolean live_only = FALSE, moonshine = FALSE, greedy = FALSE;
 
   for (int i = 1; i < argc; i++)
     {
@@ -242,6 +247,10 @@ main (int   argc,
         save = argv[++i];
       else if (g_str_equal (argv[i], "--replay") && i + 1 < argc)
         replay = argv[++i];
+      else if (g_str_equal (argv[i], "--engine") && i + 1 < argc)
+        moonshine = g_str_equal (argv[++i], "moonshine");
+      else if (g_str_equal (argv[i], "--greedy"))
+        greedy = TRUE;
       else if (g_str_equal (argv[i], "--live-only"))
         live_only = TRUE;
       else if (g_str_equal (argv[i], "--verbose"))
@@ -270,17 +279,34 @@ main (int   argc,
   g_assert_no_error (error);
 
   session = sj_voice_session_new ();
+  if (moonshine)
+    {
+      g_print ("engine: Moonshine tiny%s (first column)\n", greedy ? ", greedy as shipped" : ", held to the jam's words and trigrams");
+      mode_names[0] = greedy ? "Moonshine tiny, greedy" : "Moonshine tiny + jam words + trigram";
+      sj_voice_session_set_engine (session, SJ_VOICE_ENGINE_MOONSHINE);
+    }
   for (guint m = replay != NULL ? 0 : 1; m < (live_only ? 1 : G_N_ELEMENTS (mode_names)); m++)
     {
       GAsyncResult *result = NULL;
 
       offline[m] = sj_voice_recognizer_new (NULL);
       sj_voice_recognizer_set_mode (offline[m], m);
+      if (m == 0 && moonshine)
+        {
+          sj_voice_recognizer_set_engine (offline[m], SJ_VOICE_ENGINE_MOONSHINE);
+          sj_voice_recognizer_set_moonshine_greedy (offline[m], greedy);
+        }
       sj_voice_recognizer_load_async (offline[m], NULL, recognized_cb, &result);
       while (result == NULL)
         g_main_context_iteration (NULL, TRUE);
       sj_voice_recognizer_load_finish (offline[m], result, &error);
       g_assert_no_error (error);
+      if (m == 0 && moonshine && sj_voice_recognizer_get_engine (offline[m]) != SJ_VOICE_ENGINE_MOONSHINE)
+        {
+          g_printerr ("bench-voice: Moonshine could not be loaded: %s\n",
+                      sj_voice_recognizer_get_fallback_reason (offline[m]));
+          return 1;
+        }
       g_object_unref (result);
     }
 

@@ -88,6 +88,7 @@ struct _SjSettingsPage
   AdwComboRow          *midi_backend_row;
   AdwEntryRow          *midi_destination_row;
   AdwEntryRow          *midi_input_row;
+  AdwComboRow          *voice_engine_row;
   GtkSwitch            *voice_send_switch;
   GtkSwitch            *voice_duck_switch;
   AdwEntryRow          *voice_endpoint_row;

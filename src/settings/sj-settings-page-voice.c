@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
- * The Settings page's Voice group: whether what was said is sent at once,
+ * The Settings page's Voice group: which offline recogniser hears
+ * (voice-engine, issue 30), whether what was said is sent at once,
  * whether the music is lowered while listening, and the transcription
  * service. Its URL and model are settings; its key goes to the keyring, as
  * the model's does and through the same SjKeyringKeyRows, under the
@@ -39,9 +40,40 @@ url_changed_cb (SjSettingsPage *self,
   sj_insecure_key_row_set_url (self->voice_insecure_key_row, url);
 }
 
+/* voice-engine's names, in the row's order. */
+static const char *const engines[] = { "moonshine", "pocketsphinx" };
+
+static gboolean
+engine_to_row (GValue   *value,
+               GVariant *variant,
+               gpointer  data)
+{
+  const char *engine = g_variant_get_string (variant, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
+    if (g_str_equal (engine, engines[i]))
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
+static GVariant *
+row_to_engine (const GValue       *value,
+               const GVariantType *type,
+               gpointer            data)
+{
+  guint i = g_value_get_uint (value);
+
+  return i < G_N_ELEMENTS (engines) ? g_variant_new_string (engines[i]) : NULL;
+}
+
 void
 _sj_settings_page_voice_class_init (GtkWidgetClass *widget_class)
 {
+  gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_engine_row);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_send_switch);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_duck_switch);
   gtk_widget_class_bind_template_child (widget_class, SjSettingsPage, voice_endpoint_row);
@@ -55,6 +87,8 @@ _sj_settings_page_voice_class_init (GtkWidgetClass *widget_class)
 void
 _sj_settings_page_voice_bind (SjSettingsPage *self)
 {
+  g_settings_bind_with_mapping (self->settings, "voice-engine", self->voice_engine_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, engine_to_row, row_to_engine, NULL, NULL);
   g_settings_bind (self->settings, "voice-send-automatically", self->voice_send_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "voice-duck-music", self->voice_duck_switch, "active", G_SETTINGS_BIND_DEFAULT);

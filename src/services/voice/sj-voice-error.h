@@ -21,6 +21,7 @@ typedef enum
   SJ_VOICE_ERROR_ENDPOINT_UNREACHABLE,
   SJ_VOICE_ERROR_ENDPOINT_REFUSED,  /* 401 or 403: the key */
   SJ_VOICE_ERROR_ENDPOINT_FAILED,   /* any other answer that is not a transcript */
+  SJ_VOICE_ERROR_MODEL_INVALID,     /* the offline model is there but cannot be read */
 } SjVoiceError;
 
 GQuark sj_voice_error_quark (void);

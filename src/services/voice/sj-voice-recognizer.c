@@ -13,6 +13,12 @@
  * general English language model, which turns jam commands into noise,
  * is only the peer bench/voice measures.
  *
+ * Or, when the voice-engine setting says so and it is installed, Moonshine
+ * (sj-moonshine.c, issue 30) hears the whole utterance at its end, held to
+ * the same domain model's words and trigrams; PocketSphinx is then not
+ * loaded, and is the fallback when Moonshine cannot be (the reason is kept
+ * for the window to show).
+ *
  * The decoder is not thread-safe and decoding takes time, so it lives on a
  * worker thread of its own that takes messages from a queue: load, begin,
  * audio, end. Audio comes from any thread (the capture's streaming thread);
@@ -22,10 +28,12 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <glib/gi18n.h>
 #include <pocketsphinx.h>
 
+#include "sj-moonshine-private.h"
 #include "sj-voice-decoder-private.h"
 #include "sj-voice-recognizer.h"
 
@@ -47,6 +55,9 @@ typedef struct
   char    *text;
   double   confidence;
   GError  *error;
+  /* A load's: the engine it made ready, and why not Moonshine. */
+  SjVoiceEngine engine;
+  char    *fallback;
 } Msg;
 
 struct _SjVoiceRecognizer
@@ -65,12 +76,22 @@ struct _SjVoiceRecognizer
   /* Atomic: an SjVoiceMode, what gives the final text. */
   gint          mode;
 
-  /* The confidence of the last text, on the owner's context. */
+  /* Atomic: the SjVoiceEngine wanted, and Moonshine's greedy search. */
+  gint          engine;
+  gint          greedy;
+
+  /* The confidence of the last text, the engine the last load made
+   * ready and why it is not Moonshine, on the owner's context. */
   double        confidence;
+  SjVoiceEngine engine_ready;
+  char         *fallback_reason;
 
   /* Only the worker thread touches these. */
   ps_decoder_t *ps;
+  SjMoonshine  *moonshine;
+  char         *moonshine_error;
   gboolean      in_utterance;
+  gboolean      ps_in_utterance;
   char         *last_partial;
 };
 
@@ -91,6 +112,7 @@ msg_free (Msg *msg)
   g_clear_pointer (&msg->audio, g_bytes_unref);
   g_clear_object (&msg->task);
   g_free (msg->text);
+  g_free (msg->fallback);
   g_clear_error (&msg->error);
   g_free (msg);
 }
@@ -110,7 +132,14 @@ complete_cb (gpointer data)
       g_task_return_pointer (msg->task, g_steal_pointer (&msg->text), g_free);
     }
   else
-    g_task_return_boolean (msg->task, TRUE);
+    {
+      SjVoiceRecognizer *self = g_task_get_source_object (msg->task);
+
+      self->engine_ready = msg->engine;
+      g_free (self->fallback_reason);
+      self->fallback_reason = g_steal_pointer (&msg->fallback);
+      g_task_return_boolean (msg->task, TRUE);
+    }
 
   return G_SOURCE_REMOVE;
 }
@@ -299,6 +328,72 @@ choose_hyp (SjVoiceRecognizer *self,
   return g_strdup (take_grammar ? grammar->text : domain->text);
 }
 
+static SjVoiceEngine
+engine_in_use (SjVoiceRecognizer *self)
+{
+  return g_atomic_int_get (&self->engine) == SJ_VOICE_ENGINE_MOONSHINE && self->moonshine != NULL
+         ? SJ_VOICE_ENGINE_MOONSHINE : SJ_VOICE_ENGINE_POCKETSPHINX;
+}
+
+/* Moonshine's text as the musician's words: lower case, no punctuation
+ * (its greedy reading writes sentences; the held search writes the jam
+ * model's words already). */
+static char *
+plain_words (const char *text)
+{
+  g_autofree char *lower = g_utf8_strdown (text, -1);
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = lower; *p != '\0'; p++)
+    if (g_ascii_isalnum (*p) || *p == '\'' || *p == '-' || (guchar) *p >= 0x80)
+      g_string_append_c (out, *p);
+    else if (out->len > 0 && out->str[out->len - 1] != ' ')
+      g_string_append_c (out, ' ');
+
+  return g_strstrip (g_string_free (out, FALSE));
+}
+
+/* Moonshine's confidence is its mean token probability (a geometric
+ * mean), lower than PocketSphinx's word posteriors for the same doubt:
+ * raised to this power, 0.35, the level that best parts right commands
+ * from wrong ones on bench/voice's tuned set (50 of 64 right ones over it,
+ * 38 of 56 wrong ones under; the held-out set was not looked at), becomes
+ * 0.5, the voice-confidence-threshold's default. */
+#define MOONSHINE_CONFIDENCE_POWER 0.66
+
+static void
+handle_end_moonshine (SjVoiceRecognizer *self,
+                      Msg               *msg)
+{
+  g_autoptr(GBytes) audio = sj_voice_recognizer_get_audio (self);
+  SjMoonshineOptions options;
+  g_autofree char *text = NULL;
+  double confidence = 0.0;
+  gint64 start = g_get_monotonic_time ();
+
+  _sj_moonshine_options_init (&options);
+  options.greedy = g_atomic_int_get (&self->greedy);
+  text = _sj_moonshine_transcribe (self->moonshine, g_bytes_get_data (audio, NULL),
+                                   g_bytes_get_size (audio) / sizeof (gint16), &options, &confidence,
+                                   g_task_get_cancellable (msg->task), &msg->error);
+  g_debug ("Voice: Moonshine \"%s\" (confidence %.3f) in %.0f ms", text, confidence,
+           (g_get_monotonic_time () - start) / 1000.0);
+  if (text == NULL)
+    return;
+
+  {
+    g_autofree char *words = plain_words (text);
+
+    if (*words == '\0')
+      msg->error = g_error_new (SJ_VOICE_ERROR, SJ_VOICE_ERROR_NOTHING_HEARD, _("No words were recognised"));
+    else
+      {
+        msg->text = _sj_voice_spell_out (g_steal_pointer (&words));
+        msg->confidence = CLAMP (pow (confidence, MOONSHINE_CONFIDENCE_POWER), 0.0, 0.99);
+      }
+  }
+}
+
 static void
 handle_end (SjVoiceRecognizer *self,
             Msg               *msg)
@@ -307,14 +402,21 @@ handle_end (SjVoiceRecognizer *self,
   g_autofree char *text = NULL;
   double confidence = 1.0;
 
-  if (self->ps == NULL || !self->in_utterance)
+  if (!self->in_utterance || (self->ps == NULL && self->moonshine == NULL))
     {
       msg->error = g_error_new (SJ_VOICE_ERROR, SJ_VOICE_ERROR_NOTHING_HEARD, _("Nothing was heard"));
       return;
     }
-
-  ps_end_utt (self->ps);
   self->in_utterance = FALSE;
+
+  if (engine_in_use (self) == SJ_VOICE_ENGINE_MOONSHINE)
+    {
+      handle_end_moonshine (self, msg);
+      return;
+    }
+  if (self->ps_in_utterance)
+    ps_end_utt (self->ps);
+  self->ps_in_utterance = FALSE;
 
   switch ((SjVoiceMode) g_atomic_int_get (&self->mode))
     {
@@ -367,6 +469,48 @@ handle_end (SjVoiceRecognizer *self,
     }
 }
 
+/* Makes the wanted engine ready (once) and returns the one that is:
+ * PocketSphinx when Moonshine is not wanted or cannot be loaded (why is
+ * kept in moonshine_error). */
+static SjVoiceEngine
+load_engine (SjVoiceRecognizer  *self,
+             GError            **error)
+{
+  if (g_atomic_int_get (&self->engine) == SJ_VOICE_ENGINE_MOONSHINE && self->moonshine == NULL
+      && self->moonshine_error == NULL)
+    {
+      g_autoptr(GError) local_error = NULL;
+      const char *library = g_getenv ("SJ_ONNXRUNTIME_LIBRARY");
+      const char *dir = g_getenv ("SJ_MOONSHINE_DIR");
+
+      self->moonshine = _sj_moonshine_load (library != NULL ? library : SJ_ONNXRUNTIME_LIBRARY,
+                                            dir != NULL ? dir : SJ_MOONSHINE_DIR, &local_error);
+      if (self->moonshine == NULL)
+        {
+          g_message ("Voice: Moonshine is not available, PocketSphinx hears instead: %s", local_error->message);
+          self->moonshine_error = g_strdup (local_error->message);
+        }
+      else
+        {
+          /* The first runs of the graphs set themselves up for each new
+           * shape (seconds on a busy machine): done here, with the beam's
+           * shapes, on a second of silence while the microphone opens, not
+           * on the musician's first words. */
+          static const gint16 silence[SJ_VOICE_SAMPLE_RATE] = { 0 };
+          SjMoonshineOptions options;
+
+          _sj_moonshine_options_init (&options);
+          g_free (_sj_moonshine_transcribe (self->moonshine, silence, G_N_ELEMENTS (silence), &options, NULL, NULL, NULL));
+        }
+    }
+  if (engine_in_use (self) == SJ_VOICE_ENGINE_MOONSHINE)
+    return SJ_VOICE_ENGINE_MOONSHINE;
+  if (self->ps == NULL)
+    self->ps = _sj_voice_decoder_load (self->model_dir, error);
+
+  return SJ_VOICE_ENGINE_POCKETSPHINX;
+}
+
 static gpointer
 worker_thread (gpointer data)
 {
@@ -380,23 +524,26 @@ worker_thread (gpointer data)
       switch (msg->kind)
         {
         case MSG_LOAD:
-          if (self->ps == NULL)
-            self->ps = _sj_voice_decoder_load (self->model_dir, &error);
+          msg->engine = load_engine (self, &error);
           msg->error = g_steal_pointer (&error);
+          if (g_atomic_int_get (&self->engine) == SJ_VOICE_ENGINE_MOONSHINE && msg->engine != SJ_VOICE_ENGINE_MOONSHINE)
+            msg->fallback = g_strdup (self->moonshine_error);
           complete (self, g_steal_pointer (&msg));
           break;
 
         case MSG_BEGIN:
-          if (self->ps == NULL)
-            break;
-          if (self->in_utterance)
+          if (self->ps_in_utterance)
             ps_end_utt (self->ps);
+          self->ps_in_utterance = FALSE;
           g_clear_pointer (&self->last_partial, g_free);
-          self->in_utterance = ps_start_utt (self->ps) == 0;
+          if (load_engine (self, NULL) == SJ_VOICE_ENGINE_MOONSHINE)
+            self->in_utterance = TRUE;
+          else if (self->ps != NULL)
+            self->in_utterance = self->ps_in_utterance = ps_start_utt (self->ps) == 0;
           break;
 
         case MSG_AUDIO:
-          if (self->ps != NULL && self->in_utterance)
+          if (self->ps != NULL && self->ps_in_utterance)
             {
               gsize size;
               const gint16 *samples = g_bytes_get_data (msg->audio, &size);
@@ -415,6 +562,8 @@ worker_thread (gpointer data)
           msg_free (msg);
           if (self->ps != NULL)
             ps_free (self->ps);
+          g_clear_pointer (&self->moonshine, _sj_moonshine_free);
+          g_free (self->moonshine_error);
           return NULL;
         }
 
@@ -435,6 +584,7 @@ sj_voice_recognizer_finalize (GObject *object)
   g_main_context_unref (self->context);
   g_free (self->model_dir);
   g_free (self->last_partial);
+  g_free (self->fallback_reason);
 
   G_OBJECT_CLASS (sj_voice_recognizer_parent_class)->finalize (object);
 }
@@ -626,4 +776,60 @@ sj_voice_recognizer_set_mode (SjVoiceRecognizer *self,
   g_assert (SJ_IS_VOICE_RECOGNIZER (self));
 
   g_atomic_int_set (&self->mode, mode);
+}
+
+/**
+ * sj_voice_recognizer_set_engine:
+ * @engine: which recogniser should hear
+ *
+ * Moonshine is loaded by the next load or utterance; when it cannot be,
+ * PocketSphinx hears (sj_voice_recognizer_get_fallback_reason() says why).
+ */
+void
+sj_voice_recognizer_set_engine (SjVoiceRecognizer *self,
+                                SjVoiceEngine      engine)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  g_atomic_int_set (&self->engine, engine);
+}
+
+/**
+ * sj_voice_recognizer_get_engine:
+ *
+ * Returns: the engine the last load made ready
+ */
+SjVoiceEngine
+sj_voice_recognizer_get_engine (SjVoiceRecognizer *self)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  return self->engine_ready;
+}
+
+/**
+ * sj_voice_recognizer_get_fallback_reason:
+ *
+ * Returns: (nullable): why the last load fell back to PocketSphinx when
+ *   Moonshine was wanted, or %NULL
+ */
+const char *
+sj_voice_recognizer_get_fallback_reason (SjVoiceRecognizer *self)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  return self->fallback_reason;
+}
+
+/**
+ * sj_voice_recognizer_set_moonshine_greedy:
+ * @greedy: Moonshine's own reading, not held to the jam's words (bench/voice)
+ */
+void
+sj_voice_recognizer_set_moonshine_greedy (SjVoiceRecognizer *self,
+                                          gboolean           greedy)
+{
+  g_assert (SJ_IS_VOICE_RECOGNIZER (self));
+
+  g_atomic_int_set (&self->greedy, greedy);
 }

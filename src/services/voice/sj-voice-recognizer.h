@@ -24,6 +24,15 @@ typedef enum
   SJ_VOICE_MODE_ENGLISH,  /* the general English model: PocketSphinx as it ships */
 } SjVoiceMode;
 
+/* Which recogniser hears the utterance (issue 30): PocketSphinx with the
+ * jam's grammar and domain model, or Moonshine held to the jam's words and
+ * trigrams (sj-moonshine.c), when onnxruntime and the model are installed. */
+typedef enum
+{
+  SJ_VOICE_ENGINE_POCKETSPHINX,
+  SJ_VOICE_ENGINE_MOONSHINE,
+} SjVoiceEngine;
+
 #define SJ_TYPE_VOICE_RECOGNIZER (sj_voice_recognizer_get_type ())
 
 G_DECLARE_FINAL_TYPE (SjVoiceRecognizer, sj_voice_recognizer, SJ, VOICE_RECOGNIZER, GObject)
@@ -50,5 +59,11 @@ GBytes            *sj_voice_recognizer_get_audio   (SjVoiceRecognizer    *self);
 double             sj_voice_recognizer_get_confidence (SjVoiceRecognizer *self);
 void               sj_voice_recognizer_set_mode    (SjVoiceRecognizer    *self,
                                                     SjVoiceMode           mode);
+void               sj_voice_recognizer_set_engine  (SjVoiceRecognizer    *self,
+                                                    SjVoiceEngine         engine);
+SjVoiceEngine      sj_voice_recognizer_get_engine  (SjVoiceRecognizer    *self);
+const char        *sj_voice_recognizer_get_fallback_reason (SjVoiceRecognizer *self);
+void               sj_voice_recognizer_set_moonshine_greedy (SjVoiceRecognizer *self,
+                                                    gboolean              greedy);
 
 G_END_DECLS

@@ -34,6 +34,7 @@ struct _SjVoiceSession
   gboolean               listening;
   gboolean               loaded;
   SjVoiceMode            mode;
+  SjVoiceEngine          engine;
   /* How sure the recogniser was of the last text stop gave. */
   double                 confidence;
 };
@@ -53,6 +54,7 @@ enum {
   PARTIAL,
   FAILED,
   ENDPOINT_FAILED,
+  ENGINE_FALLBACK,
   N_SIGNALS
 };
 
@@ -109,6 +111,7 @@ ensure_parts (SjVoiceSession *self)
     {
       self->recognizer = sj_voice_recognizer_new (self->model_dir);
       sj_voice_recognizer_set_mode (self->recognizer, self->mode);
+      sj_voice_recognizer_set_engine (self->recognizer, self->engine);
       g_signal_connect_object (self->recognizer, "partial", G_CALLBACK (partial_cb), self, G_CONNECT_SWAPPED);
     }
 
@@ -192,6 +195,15 @@ sj_voice_session_class_init (SjVoiceSessionClass *klass)
                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
   /** SjVoiceSession::endpoint-failed: @error: why the endpoint gave no
    * text; the offline text was used instead */
+  /**
+   * SjVoiceSession::engine-fallback:
+   * @reason: why Moonshine could not be loaded
+   *
+   * Emitted when the offline model is loaded and PocketSphinx hears
+   * instead of the Moonshine the voice-engine setting asked for.
+   */
+  signals[ENGINE_FALLBACK] = g_signal_new ("engine-fallback", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[ENDPOINT_FAILED] = g_signal_new ("endpoint-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                            0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
 }
@@ -243,6 +255,28 @@ sj_voice_session_set_model_dir (SjVoiceSession *self,
   g_free (self->model_dir);
   self->model_dir = g_strdup (model_dir);
   /* A stop still decoding keeps the old recogniser alive through its task. */
+  if (self->recognizer != NULL && !self->listening)
+    {
+      g_clear_object (&self->recognizer);
+      self->loaded = FALSE;
+    }
+}
+
+/**
+ * sj_voice_session_set_engine:
+ * @engine: which offline recogniser should hear (the voice-engine
+ *   setting). Takes effect at the next start.
+ */
+void
+sj_voice_session_set_engine (SjVoiceSession *self,
+                             SjVoiceEngine   engine)
+{
+  g_assert (SJ_IS_VOICE_SESSION (self));
+
+  if (self->engine == engine)
+    return;
+
+  self->engine = engine;
   if (self->recognizer != NULL && !self->listening)
     {
       g_clear_object (&self->recognizer);
@@ -329,6 +363,8 @@ loaded_cb (GObject      *object,
     }
 
   self->loaded = TRUE;
+  if (sj_voice_recognizer_get_fallback_reason (self->recognizer) != NULL)
+    g_signal_emit (self, signals[ENGINE_FALLBACK], 0, sj_voice_recognizer_get_fallback_reason (self->recognizer));
   if (!self->listening)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Listening was stopped"));

@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "sj-voice-error.h"
+#include "sj-voice-recognizer.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +21,8 @@ void            sj_voice_session_set_device    (SjVoiceSession       *self,
                                                 const char           *device);
 void            sj_voice_session_set_model_dir (SjVoiceSession       *self,
                                                 const char           *model_dir);
+void            sj_voice_session_set_engine    (SjVoiceSession       *self,
+                                                SjVoiceEngine         engine);
 void            sj_voice_session_set_endpoint  (SjVoiceSession       *self,
                                                 const char           *url,
                                                 const char           *model,
