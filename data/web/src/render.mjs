@@ -17,11 +17,16 @@
 //  - the page's AudioContext is never created for a render: upstream closes
 //    whatever getAudioContext() gives, and a real one would open an output
 //    stream for nothing, so it is handed a stand-in it can close;
+//  - the mix goes through the live page's master limiter when it is on
+//    (limiter.mjs), as the live output does: the file is what is heard. The
+//    stems do not (each is one layer as superdough plays it, to mix later);
 //  - progress: the OfflineAudioContext upstream makes is seen as it is
 //    constructed, and suspends itself at each tenth of its length to say so;
 //  - stems: while the code is evaluated, every `$:` (or p()) layer's values
 //    carry the layer's index, so that each stem is the whole pattern (with
 //    all(), each() and solo applied as in the mix) filtered to one layer.
+
+import { limitRender } from './limiter.mjs';
 
 const CHUNK_BYTES = 3 * 1024 * 1024;
 const LAYER_KEY = 'sjRenderLayer';
@@ -86,7 +91,7 @@ function encodeBase64(bytes) {
 }
 
 // One renderPatternAudio call; resolves to the WAV's bytes.
-async function renderOne(webaudio, pattern, cps, cycles, sampleRate, index, count) {
+async function renderOne(webaudio, pattern, cps, cycles, sampleRate, index, count, limit) {
   let blob = null;
   let context = null;
   const createObjectURL = URL.createObjectURL;
@@ -120,6 +125,10 @@ async function renderOne(webaudio, pattern, cps, cycles, sampleRate, index, coun
       const startRendering = this.startRendering.bind(this);
       this.startRendering = () => {
         progress.phase = 'rendering';
+        // What is heard: the live page's master limiter, when it is on.
+        if (limit) {
+          limitRender(webaudio.getSuperdoughAudioController?.());
+        }
         for (let step = 1; step < PROGRESS_STEPS; step++) {
           const at = (seconds * step) / PROGRESS_STEPS;
           this.suspend(at).then(
@@ -219,7 +228,7 @@ export async function renderCode(options, { webaudio, evaluateCaptured, setCps }
   }
   try {
     for (const [index, job] of jobs.entries()) {
-      job.bytes = await renderOne(webaudio, job.pattern, cps, cycles, sampleRate, index, jobs.length);
+      job.bytes = await renderOne(webaudio, job.pattern, cps, cycles, sampleRate, index, jobs.length, job.name === 'mix');
     }
   } catch (error) {
     results = [];
