@@ -17,9 +17,11 @@
 //  - the page's AudioContext is never created for a render: upstream closes
 //    whatever getAudioContext() gives, and a real one would open an output
 //    stream for nothing, so it is handed a stand-in it can close;
-//  - the mix goes through the live page's master limiter when it is on
-//    (limiter.mjs), as the live output does: the file is what is heard. The
-//    stems do not (each is one layer as superdough plays it, to mix later);
+//  - the output goes through the live page's master limiter when it is on
+//    (limiter.mjs), as the live output does: the file is what is heard.
+//    Each stem goes through one of its own, so that it keeps the mix's
+//    timing (the limiter looks 6 ms ahead) and, where nothing is limited,
+//    the stems still sum to the mix;
 //  - progress: the OfflineAudioContext upstream makes is seen as it is
 //    constructed, and suspends itself at each tenth of its length to say so;
 //  - stems: while the code is evaluated, every `$:` (or p()) layer's values
@@ -91,7 +93,7 @@ function encodeBase64(bytes) {
 }
 
 // One renderPatternAudio call; resolves to the WAV's bytes.
-async function renderOne(webaudio, pattern, cps, cycles, sampleRate, index, count, limit) {
+async function renderOne(webaudio, pattern, cps, cycles, sampleRate, index, count) {
   let blob = null;
   let context = null;
   const createObjectURL = URL.createObjectURL;
@@ -126,9 +128,7 @@ async function renderOne(webaudio, pattern, cps, cycles, sampleRate, index, coun
       this.startRendering = () => {
         progress.phase = 'rendering';
         // What is heard: the live page's master limiter, when it is on.
-        if (limit) {
-          limitRender(webaudio.getSuperdoughAudioController?.());
-        }
+        limitRender(webaudio.getSuperdoughAudioController?.());
         for (let step = 1; step < PROGRESS_STEPS; step++) {
           const at = (seconds * step) / PROGRESS_STEPS;
           this.suspend(at).then(
@@ -228,7 +228,7 @@ export async function renderCode(options, { webaudio, evaluateCaptured, setCps }
   }
   try {
     for (const [index, job] of jobs.entries()) {
-      job.bytes = await renderOne(webaudio, job.pattern, cps, cycles, sampleRate, index, jobs.length, job.name === 'mix');
+      job.bytes = await renderOne(webaudio, job.pattern, cps, cycles, sampleRate, index, jobs.length);
     }
   } catch (error) {
     results = [];

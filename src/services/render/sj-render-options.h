@@ -39,7 +39,7 @@ typedef struct
   double  cps;          /* the tempo unless the code sets its own */
   char   *output;       /* the mix's file, or NULL */
   char   *stems_dir;    /* one file per layer in this folder, or NULL */
-  gboolean limiter;     /* the mix through the master limiter, as live (TRUE) */
+  gboolean limiter;     /* through the master limiter, as live (TRUE) */
 } SjRenderOptions;
 
 GQuark           sj_render_error_quark           (void);
