@@ -36,7 +36,7 @@
 #define SEARCH_MS       30      /* a cycle laid again within this */
 #define INTACT_SHIFT_MS 3       /* a cycle this far off its place is late */
 #define INTACT_MATCH    0.97    /* a cycle that matches worse is broken */
-#define ONSET_PAIR_MS   50      /* onsets this close are the same note */
+#define ONSET_PAIR_MS   20      /* onsets this close are the same note */
 #define LATE_MS         5       /* a note further off is late (or after a hole) */
 
 void
