@@ -7,8 +7,10 @@
 # checked (header, length = cycles / cps × 48 kHz, levels), `silence` is
 # silent, stems are one file per $: layer, same length, and their sum is
 # the mix; OUT.flac is a FLAC of the same length (its STREAMINFO, and sox
-# decoding it when sox is there); usage errors exit 2; 0 and 100,000 cycles, a throwing pattern
-# and an unwritable output give clear JSON errors and leave no file.
+# decoding it when sox is there); usage errors exit 2; 0 and 100,000 cycles, a throwing pattern,
+# a sound that cannot be had (no such name, or a sample not downloaded with
+# the hosts unreachable) and an unwritable output give clear JSON errors
+# and leave no file.
 #
 #   check-render-cli.sh <strudel-jam binary>
 set -u
@@ -85,7 +87,11 @@ printf 'silence\n' >"$work/silence.js"
 printf '$: s("bd*2, ~ sd").gain(.3)\n$: note("<c3 g2>*2").s("square").gain(.3)\n' >"$work/layers.js"
 # Single quotes: a double-quoted string would be mini-notation.
 printf '$: s("bd*4").fmap(() => { throw new Error(\x27a broken pattern\x27) })\n' >"$work/throws.js"
-mkdir "$work/locked" "$work/out-throws" && chmod a-w "$work/locked"
+# Sounds that cannot be had: a name no sound has, and a sample of the
+# library that is not downloaded while the hosts cannot be reached.
+printf '$: s("bd*4, nosuchsound*2")\n' >"$work/nosuch.js"
+printf '$: note("c3 e3").s("piano")\n' >"$work/offline.js"
+mkdir "$work/locked" "$work/out-throws" "$work/out-sounds" && chmod a-w "$work/locked"
 # Root writes through a folder's mode: there, a folder no one can create
 # files in.
 locked=$work/locked
@@ -93,7 +99,7 @@ if [ "$(id -u)" = 0 ]; then
   locked=/proc
 fi
 
-echo "1..14"
+echo "1..16"
 
 # 2 cycles at 0.5 cps: 4 s at 48 kHz, 192000 frames.
 check "drums: a valid WAV of the right length, loud enough, the summary on stdout" 0 \
@@ -121,6 +127,12 @@ check "100,000 cycles: a JSON error, exit 2" 2 \
 check "a pattern that throws: a JSON error, exit 1, no file" 1 \
   "d['status'] == 'error' and d['error']['code'] == 'pattern' and 'a broken pattern' in d['error']['message'] and not __import__('os').listdir('$work/out-throws')" \
   --render "$work/throws.js" --cycles 1 --output "$work/out-throws/throws.wav"
+check "a sound that does not exist: a JSON error naming it, exit 1, no file" 1 \
+  "d['status'] == 'error' and d['error']['code'] == 'pattern' and 'nosuchsound' in d['error']['message'] and not __import__('os').listdir('$work/out-sounds')" \
+  --render "$work/nosuch.js" --cycles 1 --output "$work/out-sounds/nosuch.wav"
+check "a sample that cannot be downloaded: a JSON error, exit 1, no file" 1 \
+  "d['status'] == 'error' and d['error']['code'] == 'pattern' and d['error']['message'] and not __import__('os').listdir('$work/out-sounds')" \
+  --render "$work/offline.js" --cycles 1 --output "$work/out-sounds/offline.wav"
 check "an unwritable folder: a JSON error, exit 2, nothing written" 2 \
   "d['status'] == 'error' and d['error']['code'] == 'output' and '$locked' in d['error']['message'] and not [f for f in __import__('os').listdir('$locked') if 'sj-render' in f]" \
   --render "$work/drums.js" --cycles 1 --output "$locked/sj-render-out.wav"

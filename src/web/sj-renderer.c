@@ -439,10 +439,14 @@ sj_renderer_render_async (SjRenderer             *self,
   job->options->timeline = g_strdup (options->timeline);
   job->options->tail = options->tail;
   job->options->n_changes = options->n_changes;
+  job->options->limiter = options->limiter;
   job->cps = options->cps;
   g_task_set_task_data (task, job, (GDestroyNotify)job_free);
 
   job->repl = sj_repl_new ();
+  /* The mix goes through the master limiter as the live page's output does
+   * (limiter.mjs, limitRender), when it is on. */
+  sj_repl_set_limiter (job->repl, options->limiter);
   if (self->sound_cache != NULL)
     sj_repl_set_sound_cache (job->repl, self->sound_cache);
   if (self->remote_samples != NULL)

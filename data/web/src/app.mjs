@@ -25,6 +25,7 @@ import { soundSnapshot, watchSounds } from './sounds.mjs';
 import { Swapper } from './swap.mjs';
 import { labelOf, preloadPattern } from './preload.mjs';
 import { installSoundFetchGuard, isLoadFailure, sayUnavailable } from './unavailable.mjs';
+import { installFrameStarts } from './sample-frames.mjs';
 import { installLimiter, setLimiter, limiterState, finalNode, onOutputRouted } from './limiter.mjs';
 import * as remote from './remote-scope.mjs';
 import * as outputs from './outputs.mjs';
@@ -591,6 +592,7 @@ function focusEditorWithPage(view) {
 async function main() {
   installWorkletMap();
   installSoundFetchGuard();
+  installFrameStarts();
   const hello = await request({ type: 'hello', version: PROTOCOL_VERSION });
   const initialCode = typeof hello?.code === 'string' ? hello.code : '';
   capFrameRate(Number(hello?.drawFps ?? 60));

@@ -16,7 +16,8 @@
 // −1 dBFS ceiling (the brick wall for whatever the compressor lets through
 // in its attack). No sample reaches full scale.
 // Off, the master gain goes straight to the destination again: superdough's
-// output exactly as on the Strudel website.
+// output exactly as on the Strudel website. A render (render.mjs) goes
+// through the same limiter as the live page when it is on (limitRender).
 //
 // Nothing in the npm packages is changed: only this page's wiring of the
 // instance superdough made (its initializeAudio() is wrapped on the
@@ -138,6 +139,22 @@ export function installLimiter(controller) {
   }
   output = out;
   route();
+}
+
+// A render's OfflineAudioContext (render.mjs): superdough's master gain of
+// that context's controller through the same limiter as the live page's when
+// it is on, so that the file is what is heard (without it a render of the
+// tutorial's drums peaked 2 dB over the live take, bench/README.md, issue
+// 33). The live page's own wiring is left alone. Answers whether it did.
+export function limitRender(controller) {
+  const out = controller?.output;
+  const gain = out?.destinationGain;
+  if (!enabled || !gain) {
+    return false;
+  }
+  gain.disconnect();
+  gain.connect(chainFor(out.audioContext).input);
+  return true;
 }
 
 // Turns the limiter on or off, at once if audio runs. Answers the state.

@@ -17,6 +17,11 @@
 //  - the page's AudioContext is never created for a render: upstream closes
 //    whatever getAudioContext() gives, and a real one would open an output
 //    stream for nothing, so it is handed a stand-in it can close;
+//  - the output goes through the live page's master limiter when it is on
+//    (limiter.mjs), as the live output does: the file is what is heard.
+//    Each stem goes through one of its own, so that it keeps the mix's
+//    timing (the limiter looks 6 ms ahead) and, where nothing is limited,
+//    the stems still sum to the mix;
 //  - progress: the OfflineAudioContext upstream makes is seen as it is
 //    constructed, and suspends itself at each tenth of its length to say so;
 //  - stems: while the code is evaluated, every `$:` (or p()) layer's values
@@ -24,6 +29,7 @@
 //    all(), each() and solo applied as in the mix) filtered to one layer.
 
 import { evaluateTimeline, parseTimeline, spliceTimeline } from './render-timeline.mjs';
+import { limitRender } from './limiter.mjs';
 
 const CHUNK_BYTES = 3 * 1024 * 1024;
 const LAYER_KEY = 'sjRenderLayer';
@@ -122,6 +128,8 @@ async function renderOne(webaudio, pattern, cps, cycles, sampleRate, index, coun
       const startRendering = this.startRendering.bind(this);
       this.startRendering = () => {
         progress.phase = 'rendering';
+        // What is heard: the live page's master limiter, when it is on.
+        limitRender(webaudio.getSuperdoughAudioController?.());
         for (let step = 1; step < PROGRESS_STEPS; step++) {
           const at = (seconds * step) / PROGRESS_STEPS;
           this.suspend(at).then(

@@ -20,6 +20,30 @@
 
 G_DEFINE_QUARK (sj-render-error-quark, sj_render_error)
 
+/* The "master-limiter" setting (Settings → Sounds): the live page's output
+ * goes through the limiter when it is on, so a render's mix does too (the
+ * file is what is heard). On, its default, when the schema is not there. */
+static gboolean
+limiter_setting (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) settings = NULL;
+
+  if (source == NULL || (schema = g_settings_schema_source_lookup (source, APP_ID, TRUE)) == NULL ||
+      !g_settings_schema_has_key (schema, "master-limiter"))
+    return TRUE;
+  settings = g_settings_new (APP_ID);
+
+  return g_settings_get_boolean (settings, "master-limiter");
+}
+
+/**
+ * sj_render_options_new:
+ *
+ * Returns: options with the default cycles and tempo, and the limiter as
+ *   the "master-limiter" setting says
+ */
 SjRenderOptions *
 sj_render_options_new (void)
 {
@@ -28,6 +52,7 @@ sj_render_options_new (void)
   options->cycles = SJ_RENDER_DEFAULT_CYCLES;
   options->cps = SJ_RENDER_DEFAULT_CPS;
   options->tail = SJ_RENDER_DEFAULT_CYCLES;
+  options->limiter = limiter_setting ();
 
   return options;
 }

@@ -45,6 +45,7 @@ typedef struct
                          * rendered instead of @code, or NULL */
   int     tail;         /* with @timeline: the cycles after a play's last change */
   guint   n_changes;    /* with @timeline: how many changes it has */
+  gboolean limiter;     /* through the master limiter, as live (TRUE) */
 } SjRenderOptions;
 
 GQuark           sj_render_error_quark           (void);
