@@ -195,6 +195,12 @@ sj_recorder_start (SjRecorder  *self,
   g_clear_pointer (&self->main_context, g_main_context_unref);
   self->main_context = g_main_context_ref_thread_default ();
 
+  /* The queue and its writer first: once the sound server's thread runs,
+   * its read callback may push samples at any moment. */
+  self->writer = g_steal_pointer (&writer);
+  self->queue = g_async_queue_new ();
+  self->thread = g_thread_new ("sj-recorder", write_thread, self);
+
   self->mainloop = pa_threaded_mainloop_new ();
   props = pa_proplist_new ();
   pa_proplist_sets (props, PA_PROP_APPLICATION_NAME, "Strudel Jam");
@@ -212,13 +218,13 @@ sj_recorder_start (SjRecorder  *self,
       self->context = NULL;
       pa_threaded_mainloop_free (self->mainloop);
       self->mainloop = NULL;
+      g_async_queue_push (self->queue, &end_mark);
+      g_thread_join (g_steal_pointer (&self->thread));
+      g_clear_pointer (&self->queue, g_async_queue_unref);
+      g_clear_object (&self->writer);
       g_unlink (path);
       return FALSE;
     }
-
-  self->writer = g_steal_pointer (&writer);
-  self->queue = g_async_queue_new ();
-  self->thread = g_thread_new ("sj-recorder", write_thread, self);
 
   return TRUE;
 }
