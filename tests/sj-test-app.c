@@ -410,6 +410,20 @@ SjTestRecording
 sj_test_record_sink (double seconds,
                      double skip_seconds)
 {
+  return sj_test_record_sink_exact (seconds, skip_seconds, FALSE);
+}
+
+/**
+ * sj_test_record_sink_exact:
+ * @exact: measure exactly @seconds (recording a little longer to have
+ *   them), so that a periodic pattern measures the same whatever its phase
+ *   (whole cycles), instead of whatever parecord recorded after the skip
+ */
+SjTestRecording
+sj_test_record_sink_exact (double   seconds,
+                           double   skip_seconds,
+                           gboolean exact)
+{
   g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "sink.raw", NULL);
   g_autofree char *device = g_strdup_printf ("--device=%s.monitor", g_getenv ("SJ_TEST_PULSE_SINK"));
   g_autoptr(GSubprocess) recorder = NULL;
@@ -419,7 +433,7 @@ sj_test_record_sink (double seconds,
   const gint16 *frames;
   gsize length = 0, skip = (gsize) (skip_seconds * rate) * channels;
   SjTestRecording recording = { 0, -INFINITY, -INFINITY, 0 };
-  gint64 until = g_get_monotonic_time () + (gint64) ((seconds + skip_seconds) * G_USEC_PER_SEC);
+  gint64 until = g_get_monotonic_time () + (gint64) ((seconds + skip_seconds + (exact ? 0.6 : 0)) * G_USEC_PER_SEC);
   double sum = 0;
   int peak = 0;
 
@@ -434,6 +448,13 @@ sj_test_record_sink (double seconds,
   g_assert_true (g_file_get_contents (file, &contents, &length, NULL));
   frames = (const gint16 *) contents;
   g_assert_cmpuint (length / 2, >, skip + rate * channels);
+  if (exact)
+    {
+      gsize want = skip + (gsize) (seconds * rate) * channels;
+
+      g_assert_cmpuint (length / 2, >=, want);
+      length = want * 2;
+    }
   for (gsize i = skip; i < length / 2; i++)
     {
       int x = abs ((int) GINT16_FROM_LE (frames[i]));

@@ -90,7 +90,10 @@ typedef struct
   double seconds;     /* measured, the skipped start left out */
 } SjTestRecording;
 
-SjTestRecording sj_test_record_sink (double seconds,
-                                     double skip_seconds);
+SjTestRecording sj_test_record_sink       (double   seconds,
+                                           double   skip_seconds);
+SjTestRecording sj_test_record_sink_exact (double   seconds,
+                                           double   skip_seconds,
+                                           gboolean exact);
 
 G_END_DECLS

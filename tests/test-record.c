@@ -131,8 +131,10 @@ test_record_drums (void)
   start = g_get_monotonic_time ();
   first = sj_recorder_get_seconds (window->recorder);
 
-  /* parecord on the sink's monitor, 4 s, meanwhile. */
-  sink = sj_test_record_sink (4, 0.3);
+  /* parecord on the sink's monitor meanwhile: exactly 4 s, four whole
+   * cycles of the pattern at 1 cps, as the file's level below, so that the
+   * two windows hear the same sound whatever their phase. */
+  sink = sj_test_record_sink_exact (4, 0.3, TRUE);
   label = g_strdup (gtk_label_get_label (window->record_label));
   g_test_message ("the button said \"%s\"", label);
   g_assert_nonnull (strstr (label, ":0"));
@@ -159,7 +161,8 @@ test_record_drums (void)
   pcm = g_bytes_get_data (samples, &size);
   frames = size / 4;
   skip = rate / 2;
-  level = sj_test_pcm_rms_db (pcm + 2 * skip, (frames - skip) * 2);
+  g_assert_cmpuint (frames, >=, skip + 4 * rate);
+  level = sj_test_pcm_rms_db (pcm + 2 * skip, 4 * rate * 2);
   g_test_message ("recorded %.3f s in %.3f s at %u Hz: %.2f dBFS RMS; parecord on the monitor: %.2f dBFS",
                   (double)frames / rate, elapsed, rate, level, sink.rms_db);
   g_assert_cmpuint (rate, ==, 44100);
