@@ -11,6 +11,8 @@
 #include <glib.h>
 #include <pocketsphinx.h>
 
+#include "sj-voice-recognizer.h"
+
 G_BEGIN_DECLS
 
 /* The searches of the decoder: the grammar of jam commands, the jam's
@@ -41,5 +43,10 @@ gboolean      _sj_voice_decoder_decode (ps_decoder_t  *ps,
                                         SjVoiceHyp    *hyp);
 void          _sj_voice_hyp_clear      (SjVoiceHyp    *hyp);
 char         *_sj_voice_spell_out      (char          *text);
+char         *_sj_voice_hear           (ps_decoder_t  *ps,
+                                        SjVoiceMode    mode,
+                                        const gint16  *samples,
+                                        gsize          n_samples,
+                                        double        *confidence);
 
 G_END_DECLS
