@@ -31,6 +31,7 @@
 #include <gst/gst.h>
 
 #include "sj-test-fidelity.h"
+#include "sj-test-pcm.h"
 
 #define EDGE_MS         300     /* the take's start and stop */
 #define SEARCH_MS       30      /* a cycle laid again within this */
@@ -43,35 +44,11 @@ void
 sj_test_pcm_load (SjTestPcm  *pcm,
                   const char *path)
 {
-  g_autofree char *description = g_strdup_printf ("filesrc location=\"%s\" ! decodebin ! audioconvert ! "
-                                                  "audio/x-raw,format=S16LE,channels=2 ! appsink name=sink sync=false",
-                                                  path);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GstElement) pipeline = gst_parse_launch (description, &error);
-  g_autoptr(GstElement) sink = NULL;
-  GByteArray *bytes = g_byte_array_new ();
-  GstSample *sample;
+  guint rate = 0;
   gsize size;
 
-  g_assert_no_error (error);
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink))) != NULL)
-    {
-      GstStructure *caps = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
-      GstMapInfo map;
-      int value;
-
-      gst_structure_get_int (caps, "rate", &value);
-      pcm->rate = value;
-      gst_buffer_map (gst_sample_get_buffer (sample), &map, GST_MAP_READ);
-      g_byte_array_append (bytes, map.data, map.size);
-      gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
-      gst_sample_unref (sample);
-    }
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-
-  pcm->bytes = g_byte_array_free_to_bytes (bytes);
+  pcm->bytes = sj_test_pcm_decode (path, &rate);
+  pcm->rate = rate;
   pcm->pcm = g_bytes_get_data (pcm->bytes, &size);
   pcm->frames = size / 4;
 }

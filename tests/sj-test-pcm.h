@@ -15,5 +15,7 @@ double sj_test_pcm_power_at (const gint16 *samples,
                              gsize         frames,
                              double        frequency,
                              guint         rate);
+GBytes *sj_test_pcm_decode  (const char   *path,
+                             guint        *rate);
 
 G_END_DECLS

@@ -40,40 +40,6 @@ heard (gpointer data)
   return window->recorder != NULL && sj_recorder_get_seconds (window->recorder) > 0.2;
 }
 
-static GBytes *
-read_samples (const char *path,
-              guint      *rate)
-{
-  g_autofree char *description = g_strdup_printf ("filesrc location=\"%s\" ! decodebin ! audioconvert ! "
-                                                  "audio/x-raw,format=S16LE,channels=2 ! appsink name=sink sync=false",
-                                                  path);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GstElement) pipeline = gst_parse_launch (description, &error);
-  g_autoptr(GstElement) sink = NULL;
-  GByteArray *pcm = g_byte_array_new ();
-  GstSample *sample;
-
-  g_assert_no_error (error);
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink))) != NULL)
-    {
-      GstStructure *caps = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
-      GstMapInfo map;
-      int value;
-
-      gst_structure_get_int (caps, "rate", &value);
-      *rate = value;
-      gst_buffer_map (gst_sample_get_buffer (sample), &map, GST_MAP_READ);
-      g_byte_array_append (pcm, map.data, map.size);
-      gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
-      gst_sample_unref (sample);
-    }
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-
-  return g_byte_array_free_to_bytes (pcm);
-}
-
 static char *
 only_file (const char *dir)
 {
@@ -157,7 +123,7 @@ test_record_drums (void)
 
   path = only_file (dir);
   g_assert_true (g_str_has_suffix (path, ".wav"));
-  samples = read_samples (path, &rate);
+  samples = sj_test_pcm_decode (path, &rate);
   pcm = g_bytes_get_data (samples, &size);
   frames = size / 4;
   skip = rate / 2;
@@ -231,7 +197,7 @@ test_only_the_app (void)
 
   path = only_file (dir);
   g_assert_true (g_str_has_suffix (path, ".flac"));
-  samples = read_samples (path, &rate);
+  samples = sj_test_pcm_decode (path, &rate);
   pcm = g_bytes_get_data (samples, &size);
   frames = size / 4;
   g_assert_cmpfloat ((double)frames / rate, >, 2.5);
