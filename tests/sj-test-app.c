@@ -472,3 +472,28 @@ sj_test_record_sink_exact (double   seconds,
 
   return recording;
 }
+
+/**
+ * sj_test_only_recording:
+ * @dir: the folder a test set as the recordings' (its "Strudel Jam" folder)
+ *
+ * Returns: (transfer full): the path of the one file recorded there
+ */
+char *
+sj_test_only_recording (const char *dir)
+{
+  g_autofree char *folder = g_build_filename (dir, "Strudel Jam", NULL);
+  g_autoptr(GDir) d = g_dir_open (folder, 0, NULL);
+  const char *name;
+  char *found = NULL;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_assert_null (found);
+      found = g_build_filename (folder, name, NULL);
+    }
+  g_assert_nonnull (found);
+
+  return found;
+}

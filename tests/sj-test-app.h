@@ -96,4 +96,6 @@ SjTestRecording sj_test_record_sink_exact (double   seconds,
                                            double   skip_seconds,
                                            gboolean exact);
 
+char           *sj_test_only_recording    (const char *dir);
+
 G_END_DECLS

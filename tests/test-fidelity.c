@@ -56,25 +56,6 @@ is_set (gpointer data)
   return *(gpointer *)data != NULL;
 }
 
-static char *
-only_file (const char *dir)
-{
-  g_autofree char *folder = g_build_filename (dir, "Strudel Jam", NULL);
-  g_autoptr(GDir) d = g_dir_open (folder, 0, NULL);
-  const char *name;
-  char *found = NULL;
-
-  g_assert_nonnull (d);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_assert_null (found);
-      found = g_build_filename (folder, name, NULL);
-    }
-  g_assert_nonnull (found);
-
-  return found;
-}
-
 static void
 rendered_cb (GObject      *object,
              GAsyncResult *result,
@@ -151,7 +132,7 @@ record (SjWindow   *window,
   sj_test_spin_until (time_passed, &until, "the recording");
   g_action_group_change_action_state (G_ACTION_GROUP (window), "record", g_variant_new_boolean (FALSE));
 
-  return only_file (dir);
+  return sj_test_only_recording (dir);
 }
 
 /* Renders @period + 2 cycles of @code, plays it live and records it, up to

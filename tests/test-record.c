@@ -40,25 +40,6 @@ heard (gpointer data)
   return window->recorder != NULL && sj_recorder_get_seconds (window->recorder) > 0.2;
 }
 
-static char *
-only_file (const char *dir)
-{
-  g_autofree char *folder = g_build_filename (dir, "Strudel Jam", NULL);
-  g_autoptr(GDir) d = g_dir_open (folder, 0, NULL);
-  const char *name;
-  char *found = NULL;
-
-  g_assert_nonnull (d);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_assert_null (found);
-      found = g_build_filename (folder, name, NULL);
-    }
-  g_assert_nonnull (found);
-
-  return found;
-}
-
 static void
 test_record_drums (void)
 {
@@ -121,7 +102,7 @@ test_record_drums (void)
   g_assert_nonnull (strstr (window->record_status, "Recorded"));
   g_assert_true (sj_repl_get_state (repl)->playing);
 
-  path = only_file (dir);
+  path = sj_test_only_recording (dir);
   g_assert_true (g_str_has_suffix (path, ".wav"));
   samples = sj_test_pcm_decode (path, &rate);
   pcm = g_bytes_get_data (samples, &size);
@@ -195,7 +176,7 @@ test_only_the_app (void)
   g_subprocess_send_signal (other, SIGTERM);
   g_subprocess_wait (other, NULL, NULL);
 
-  path = only_file (dir);
+  path = sj_test_only_recording (dir);
   g_assert_true (g_str_has_suffix (path, ".flac"));
   samples = sj_test_pcm_decode (path, &rate);
   pcm = g_bytes_get_data (samples, &size);
