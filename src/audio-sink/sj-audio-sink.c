@@ -48,6 +48,8 @@
 #include <gst/audio/audio.h>
 #include <gst/gst.h>
 
+#include "sj-follow-clock.h"
+
 GST_DEBUG_CATEGORY_STATIC (sj_audio_sink_debug);
 #define GST_CAT_DEFAULT sj_audio_sink_debug
 
@@ -56,13 +58,26 @@ G_DECLARE_FINAL_TYPE (SjAudioSink, sj_audio_sink, SJ, AUDIO_SINK, GstBin)
 
 /* How often the drift is logged, at GST_DEBUG=sjaudiosink:4. */
 #define DRIFT_LOG_INTERVAL (10 * GST_SECOND)
+/* How often the follow clock measures the sink's. */
+#define FOLLOW_INTERVAL (GST_SECOND)
+
+/* The pipeline's clock (STRUDEL_JAM_AUDIO_SINK_CLOCK). */
+typedef enum {
+  CLOCK_SYSTEM, /* WebKit's, left alone: the sink slaved to it */
+  CLOCK_SINK,   /* pulsesink's own: nothing slaved */
+  CLOCK_FOLLOW, /* a system clock at pulsesink's rate (sj-follow-clock.c) */
+} ClockMode;
+
+static const char * const clock_names[] = { "system", "sink", "follow" };
+#define DEFAULT_CLOCK_MODE CLOCK_FOLLOW
 
 struct _SjAudioSink
 {
   GstBin      parent_instance;
 
   GstElement *sink;
-  gboolean    use_sink_clock;
+  ClockMode   clock_mode;
+  GstClock   *follow_clock;
   GstClockID  drift_timer;
   GstClockTime drift_system0;
   GstClockTime drift_sink0;
@@ -72,7 +87,7 @@ G_DEFINE_TYPE (SjAudioSink, sj_audio_sink, GST_TYPE_BIN)
 
 enum {
   PROP_0,
-  PROP_USE_SINK_CLOCK,
+  PROP_CLOCK,
   PROP_TS_OFFSET,
   PROP_CLIENT_NAME,
   PROP_STREAM_PROPERTIES,
@@ -107,27 +122,38 @@ find_pipeline (SjAudioSink *self)
   return (GstPipeline *) top;
 }
 
-/* Makes the sink's own clock the pipeline's, so that nothing is slaved. */
+/* Makes the sink's own clock, or a system clock that follows its rate, the
+ * pipeline's. */
 static void
-use_sink_clock (SjAudioSink *self)
+use_clock (SjAudioSink *self)
 {
   g_autoptr(GstPipeline) pipeline = NULL;
   g_autoptr(GstClock) before = NULL;
   /* Not gst_element_provide_clock (): that answers only once the ring
    * buffer is acquired, after the pipeline has picked its clock. */
-  GstClock *clock = GST_AUDIO_BASE_SINK (self->sink)->provided_clock;
+  GstClock *sink_clock = GST_AUDIO_BASE_SINK (self->sink)->provided_clock;
+  GstClock *clock;
 
   g_assert (SJ_IS_AUDIO_SINK (self));
 
   pipeline = find_pipeline (self);
-  if (pipeline == NULL || clock == NULL)
+  if (pipeline == NULL || sink_clock == NULL)
     {
       GST_INFO_OBJECT (self, "no pipeline or no sink clock: the pipeline's clock stays");
       return;
     }
 
+  if (self->clock_mode == CLOCK_FOLLOW)
+    {
+      if (self->follow_clock == NULL)
+        self->follow_clock = sj_follow_clock_new (sink_clock, FOLLOW_INTERVAL);
+      clock = self->follow_clock;
+    }
+  else
+    clock = sink_clock;
+
   before = gst_pipeline_get_pipeline_clock (pipeline);
-  GST_INFO_OBJECT (self, "pipeline %s: clock %s (%s) replaced by the sink's, %s",
+  GST_INFO_OBJECT (self, "pipeline %s: clock %s (%s) replaced by %s",
                    GST_OBJECT_NAME (pipeline),
                    before != NULL ? GST_OBJECT_NAME (before) : "none",
                    before != NULL ? G_OBJECT_TYPE_NAME (before) : "-",
@@ -145,7 +171,9 @@ log_drift (GstClock     *clock,
   SjAudioSink *self = SJ_AUDIO_SINK (user_data);
   GstClock *sink_clock = GST_AUDIO_BASE_SINK (self->sink)->provided_clock;
   GstClockTime system_now = gst_clock_get_time (clock);
-  GstClockTime sink_now = gst_clock_get_time (sink_clock);
+  /* Its own time: its calibration follows the pipeline's clock when it is
+   * slaved (sj-follow-clock.c). */
+  GstClockTime sink_now = gst_clock_get_internal_time (sink_clock);
 
   if (GST_CLOCK_TIME_IS_VALID (self->drift_system0) && sink_now > self->drift_sink0)
     {
@@ -191,6 +219,26 @@ stop_drift_log (SjAudioSink *self)
   g_clear_pointer (&self->drift_timer, gst_clock_id_unref);
 }
 
+static void
+stop_follow_clock (SjAudioSink *self)
+{
+  if (self->follow_clock == NULL)
+    return;
+
+  sj_follow_clock_stop (SJ_FOLLOW_CLOCK (self->follow_clock));
+  g_clear_object (&self->follow_clock);
+}
+
+static ClockMode
+parse_clock_mode (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (clock_names); i++)
+    if (g_strcmp0 (name, clock_names[i]) == 0)
+      return i;
+
+  return DEFAULT_CLOCK_MODE;
+}
+
 /* The stream ----------------------------------------------------------------*/
 
 /* Gives pulsesink @given (WebKit's, or the ones it already has when NULL)
@@ -212,7 +260,7 @@ set_stream_properties (SjAudioSink        *self,
 
   gst_structure_set (props,
                      "strudel-jam.sink", G_TYPE_STRING, "sjaudiosink",
-                     "strudel-jam.clock", G_TYPE_STRING, self->use_sink_clock ? "sink" : "system",
+                     "strudel-jam.clock", G_TYPE_STRING, clock_names[self->clock_mode],
                      NULL);
   g_object_set (self->sink, "stream-properties", props, NULL);
 }
@@ -233,8 +281,8 @@ sj_audio_sink_change_state (GstElement     *element,
   if (transition == GST_STATE_CHANGE_NULL_TO_READY)
     set_stream_properties (self, NULL);
 
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && self->use_sink_clock)
-    use_sink_clock (self);
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && self->clock_mode != CLOCK_SYSTEM)
+    use_clock (self);
 
   ret = GST_ELEMENT_CLASS (sj_audio_sink_parent_class)->change_state (element, transition);
 
@@ -250,6 +298,8 @@ sj_audio_sink_change_state (GstElement     *element,
     }
   else if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
     stop_drift_log (self);
+  else if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    stop_follow_clock (self);
 
   return ret;
 }
@@ -266,8 +316,8 @@ sj_audio_sink_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_USE_SINK_CLOCK:
-      g_value_set_boolean (value, self->use_sink_clock);
+    case PROP_CLOCK:
+      g_value_set_string (value, clock_names[self->clock_mode]);
       break;
     case PROP_TS_OFFSET:
     case PROP_CLIENT_NAME:
@@ -290,8 +340,8 @@ sj_audio_sink_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_USE_SINK_CLOCK:
-      self->use_sink_clock = g_value_get_boolean (value);
+    case PROP_CLOCK:
+      self->clock_mode = parse_clock_mode (g_value_get_string (value));
       break;
     case PROP_TS_OFFSET:
     case PROP_CLIENT_NAME:
@@ -313,6 +363,7 @@ sj_audio_sink_dispose (GObject *object)
   SjAudioSink *self = SJ_AUDIO_SINK (object);
 
   stop_drift_log (self);
+  stop_follow_clock (self);
   self->sink = NULL; /* owned by the bin */
 
   G_OBJECT_CLASS (sj_audio_sink_parent_class)->dispose (object);
@@ -329,10 +380,11 @@ sj_audio_sink_class_init (SjAudioSinkClass *klass)
   object_class->dispose = sj_audio_sink_dispose;
   element_class->change_state = sj_audio_sink_change_state;
 
-  properties[PROP_USE_SINK_CLOCK] =
-    g_param_spec_boolean ("use-sink-clock", "Use the sink's clock",
-                          "Make the sound server's clock the pipeline's, so the sink is never slaved",
-                          FALSE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CLOCK] =
+    g_param_spec_string ("clock", "Clock",
+                         "The pipeline's clock: \"system\" (left alone), \"sink\" (the sound server's) "
+                         "or \"follow\" (a system clock at the sound server's rate)",
+                         clock_names[DEFAULT_CLOCK_MODE], G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /* pulsesink's, which autoaudiosink (ts-offset) and WebKit (client-name,
    * the UI process's application name, and stream-properties with
    * media.role) set on the sink autoaudiosink picked: the recorder finds the
@@ -362,7 +414,7 @@ sj_audio_sink_init (SjAudioSink *self)
   g_autoptr(GstPad) target = NULL;
   GstPad *ghost;
 
-  self->use_sink_clock = g_strcmp0 (g_getenv ("STRUDEL_JAM_AUDIO_SINK_CLOCK"), "sink") == 0;
+  self->clock_mode = parse_clock_mode (g_getenv ("STRUDEL_JAM_AUDIO_SINK_CLOCK"));
 
   self->sink = gst_element_factory_make ("pulsesink", NULL);
   if (self->sink == NULL)
