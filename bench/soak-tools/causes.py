@@ -54,6 +54,10 @@ for t, l in stamped(threads_path):
     waited = ran_main = 0.0
     fields = l.split()
     i = 0
+    span = 50.0
+    if fields and fields[0].startswith("span="):
+        span = max(float(fields[0][5:]), 1.0)
+        i = 1
     while i + 2 < len(fields):
         name = fields[i].split("/", 1)[-1]
         try:
@@ -64,7 +68,7 @@ for t, l in stamped(threads_path):
         if name in render:
             waited = max(waited, wait)
         if name == "main":
-            ran_main = max(ran_main, ran)
+            ran_main = max(ran_main, ran * 50.0 / span)   # ms of every 50
         i += 3
     samples.append((t, waited, ran_main))
 

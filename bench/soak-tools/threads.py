@@ -4,7 +4,8 @@
 # sample. One line per sample that has something to say: a thread that
 # waited 5 ms or more, or the page's main thread busy 40 ms or more of 50,
 # and every 20th sample in any case:
-#   <wall time> <pid>/<thread name> ran=<ms> waited=<ms> ...
+#   <wall time> span=<ms> <pid>/<thread name> ran=<ms> waited=<ms> ...
+# span is the sample's real length (50 ms, more when the machine is loaded).
 # The names are WebKit's and GStreamer's: main (the web process's main
 # thread, where the page's JavaScript runs), webaudioSrcTask and webaudioSrc:src (the Web Audio rendering and
 # its GStreamer streaming thread), "e: AudioWorklet" (the worklet thread),
@@ -38,6 +39,7 @@ def threads():
             yield pid, tid, name, ran, waited
 
 n = 0
+last_time = None
 deadline = time.monotonic()
 while True:
     deadline += period
@@ -59,8 +61,12 @@ while True:
         label = "main" if pid == tid and name == "WebKitWebProces" else name.replace(" ", "_")
         parts.append(f"{pid}/{label} ran={d_ran:.1f} waited={d_wait:.1f}")
     last = seen
+    # The sample's real length: on a loaded machine this sampler is late
+    # too, and a thread's figures are over that time, not 50 ms.
+    span = (now - last_time) * 1000 if last_time else period * 1000
+    last_time = now
     if notable or n % 20 == 0:
-        out.write(f"{now:.3f} " + " ".join(parts) + "\n")
+        out.write(f"{now:.3f} span={span:.0f} " + " ".join(parts) + "\n")
     n += 1
     pause = deadline - time.monotonic()
     if pause > 0:
