@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: AGPL-3.0-or-later
  *
  * The window's live-set controls (issue 32): a pending change counts down
- * ("Lands in N beats") in the editor's banner (the page's own, swap-editor.mjs)
+ * ("Lands in N beats") in the editor's banner (the page's own, swap.mjs)
  * and on the chat answer that made it, from the page's clock; Cancel
  * Change (the banner's and the answer's Cancel, Ctrl+Shift+Backspace)
  * cancels it before its boundary, leaves the music and the code timeline

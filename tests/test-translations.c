@@ -566,7 +566,7 @@ test_main_view (gconstpointer data)
   g_assert_cmpuint (translated_seen, >=, 10);
 
   /* The page's own words: a pending change's banner in the editor
-   * counts down in the language too (the hello's strings, swap-editor.mjs). */
+   * counts down in the language too (the hello's strings, swap.mjs). */
   {
     SjRepl *repl = _sj_window_get_repl (window);
     g_autoptr(JsonObject) outcome = sj_test_evaluate (repl, "setcps(0.25)\ns(\"bd\")");

@@ -24,7 +24,7 @@
 // first change's tempo R, and a part whose code plays at another tempo c is
 // stretched by R / c in the render's cycles, from its start on. Live, a
 // tempo change lands on the change's boundary and keeps that boundary's
-// time (swap-clock.mjs, applyTempo), which is what the stretch gives: the part's
+// time (swap.mjs, applyTempo), which is what the stretch gives: the part's
 // events fall at start + (onset - origin) / c seconds. Event lengths follow
 // (superdough turns a hap's length into seconds with the render's tempo, and
 // the stretched hap is R / c times as long). The render's length in cycles

@@ -20,8 +20,7 @@
 //    the next span starts exactly at B: there the new pattern takes over, alone.
 //    No event is lost, none is played twice, and the first new onset is B.
 //  - A captured tempo is applied at that same moment, anchored so that B
-//    keeps the audio time the old tempo gave it (see applyTempo() in
-//    swap-clock.mjs).
+//    keeps the audio time the old tempo gave it (see applyTempo()).
 //  - Before a new pattern goes live (a swap, or the user's own evaluation),
 //    the sample files it is about to trigger are loaded (preload.mjs), and
 //    only then is its boundary chosen: the first boundary after its sounds
@@ -29,19 +28,58 @@
 //
 // Every pattern the scheduler plays goes through such a view, which also
 // lets tests record which spans were queried and which events fired.
-//
-// The Swapper is the swap's state and its order of events; its parts live
-// beside it: swap-clock.mjs (the boundary, the time of a cycle, the tempo
-// anchored at B), swap-editor.mjs (the editor's text, highlights and
-// banner) and swap-recording.mjs (what the scheduler played, for tests).
 
 import { Fraction, stack } from '@strudel/core';
+import { updateMiniLocations, updateSliderWidgets, updateWidgets } from '@strudel/codemirror';
+import { isolateHistory } from '@codemirror/commands';
+import { Transaction } from '@codemirror/state';
 import { BEATS_PER_CYCLE, Countdown } from './countdown.mjs';
-import { applyTempo, cycleBoundary, isPositiveNumber, timeOfCycle as audioTimeOfCycle } from './swap-clock.mjs';
-import { beginOf, hideOldHighlights, showCode as showInEditor, SwapBanner } from './swap-editor.mjs';
-import { EventRecorder } from './swap-recording.mjs';
 
 const QUANTIZE_MODES = new Set(['next_beat', 'next_cycle', 'next_bar', 'bars']);
+// A recording left on must not grow without bound.
+const MAX_RECORDED_EVENTS = 200000;
+
+function isPositiveNumber(value) {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0;
+}
+
+// Only the fields that tell events apart: the rest of a hap's value may hold
+// functions or cycles that JSON cannot carry.
+function recordedValue(value) {
+  if (value === null || typeof value !== 'object') {
+    return { value: typeof value === 'number' || typeof value === 'string' ? value : String(value) };
+  }
+  const picked = {};
+  for (const key of ['s', 'note', 'n', 'bank', 'gain']) {
+    const field = value[key];
+    if (typeof field === 'number' || typeof field === 'string') {
+      picked[key] = field;
+    }
+  }
+  return picked;
+}
+
+function beginOf(hap) {
+  return (hap.whole ?? hap.part).begin;
+}
+
+// The smallest change that turns `from` into `to`: the common prefix and
+// suffix stay, so the cursor, the scroll position and CodeMirror's marks
+// outside the edited region stay where they are.
+function minimalChange(from, to) {
+  let start = 0;
+  const max = Math.min(from.length, to.length);
+  while (start < max && from.charCodeAt(start) === to.charCodeAt(start)) {
+    start++;
+  }
+  let endFrom = from.length;
+  let endTo = to.length;
+  while (endFrom > start && endTo > start && from.charCodeAt(endFrom - 1) === to.charCodeAt(endTo - 1)) {
+    endFrom--;
+    endTo--;
+  }
+  return { from: start, to: endFrom, insert: to.slice(start, endTo) };
+}
 
 export class Swapper {
   constructor({ mirror, post, getTime, preload }) {
@@ -59,12 +97,20 @@ export class Swapper {
     this.chain = Promise.resolve(); // swaps and user evaluations, one at a time
     this.nextGen = 1;
     this.nextSwapId = 1;
-    this.recorder = new EventRecorder(this.scheduler);
+    this.recording = null;
+    this.tags = new WeakMap(); // hap -> {gen, swap, source}, only while recording
     this.patternIds = new WeakMap();
     this.nextPatternId = 1;
-    this.banner = new SwapBanner({ mirror, post });
+    this.banner = null;
     this.oldUntil = null; // after a swap, the drawer still holds old events until B
     this.countdown = new Countdown(this); // "Lands in N beats"
+    this.strings = {
+      cancel: 'Cancel',
+      cancelName: 'Cancel the pending change',
+      pending: 'Queued for cycle %g',
+      landing: 'Landing at cycle %g',
+      landsIn: ['Lands in %d beats (cycle %g)', 'Lands in %d beat (cycle %g)', 'Lands in %d beats (cycle %g)'],
+    };
     this.played = []; // [{from, code}]: which code plays from which cycle on
   }
 
@@ -113,8 +159,18 @@ export class Swapper {
       return evaluate(autostart);
     };
 
-    // The old pattern's events are not highlighted on the new code.
-    hideOldHighlights(mirror, this);
+    // While a swap is pending, the editor shows the new code but the old
+    // pattern plays: its events point at locations of the old text, so they
+    // are not highlighted, neither then nor while they still sound after B.
+    const highlight = mirror.highlight.bind(mirror);
+    mirror.highlight = (haps, time) => {
+      if (this.pending) {
+        haps = [];
+      } else if (this.oldUntil !== null) {
+        haps = haps.filter((hap) => !beginOf(hap).lt(this.oldUntil));
+      }
+      return highlight(haps, time);
+    };
   }
 
   // Called from the REPL's beforeEval: a user's evaluation cancels a pending
@@ -200,7 +256,7 @@ export class Swapper {
     const record = { raw, gen: this.nextGen++, swap, source };
     record.view = this.makeView(raw, (begin, end, controls) => {
       const haps = raw.queryArc(begin, end, controls);
-      this.recorder.noteQuery(begin, end, haps, record, record.source);
+      this.noteQuery(begin, end, haps, record, record.source);
       return haps;
     });
     return record;
@@ -238,7 +294,7 @@ export class Swapper {
         swap.cut = true;
       }
       const haps = swap.old.raw.queryArc(begin, cut ? swap.at : end, controls);
-      this.recorder.noteQuery(begin, cut ? swap.atNumber : end, haps, swap.old, 'old');
+      this.noteQuery(begin, cut ? swap.atNumber : end, haps, swap.old, 'old');
       return haps;
     }
     // This span starts at B (or, if the scheduler skipped a late tick, past
@@ -246,7 +302,7 @@ export class Swapper {
     this.pending = null;
     const exact = Fraction(begin).eq(swap.at);
     if (swap.cps !== undefined) {
-      applyTempo(s, swap, exact, begin, this.setSchedulerCps);
+      this.applyTempo(swap, exact, begin);
     }
     this.installLive(swap.next);
     this.oldUntil = swap.at;
@@ -257,26 +313,72 @@ export class Swapper {
     return swap.next.view.queryArc(begin, s.lastEnd, controls);
   }
 
-  // The audio time at which cycle `cycle` sounds with the current tempo
-  // (the countdown's clock).
+  // Cyclist maps cycles to seconds with an anchor set on the tick after a
+  // tempo change: cycle c sounds at (c - nc) / cps + sec + latency, where nc
+  // and sec (num_cycles_at_cps_change, seconds_at_cps_change) are the end of
+  // the last span and the tick's phase, and each tick n after the anchor
+  // queries up to nc + n * duration * cps. Its own setCps therefore moves
+  // the change to the next tick, up to one tick (50 ms) off.
+  //
+  // Here the anchor is chosen so that cycle B keeps the time tB the old tempo
+  // gave it, and sits on the tick grid Cyclist counts on: the previous tick's
+  // phase, two ticks counted. The span queried now (it starts at B: the one
+  // before was cut there) then runs to where the new tempo puts the end of
+  // this tick, and later ticks continue from the same anchor. New events are
+  // therefore placed exactly: tB + (onset - B) / cps, to floating point
+  // precision. Tick phases are rounded to 0.1 ms by the clock, which only
+  // decides which tick schedules an event, not when it sounds.
+  applyTempo(swap, exact, begin) {
+    const s = this.scheduler;
+    const cps = Number(swap.cps);
+    if (!isPositiveNumber(cps)) {
+      // Whatever Strudel does with such a value, it does it here.
+      this.setSchedulerCps(swap.cps);
+      return;
+    }
+    const duration = s.clock.duration;
+    const latency = s.latency;
+    const sec = s.lastTick - duration;
+    let anchorCycle;
+    if (exact) {
+      const tB = (swap.atNumber - s.num_cycles_at_cps_change) / s.cps + s.seconds_at_cps_change + latency;
+      anchorCycle = swap.atNumber - (tB - latency - sec) * cps;
+      swap.appliedAtTime = tB;
+    } else {
+      // The scheduler skipped past B (a tick came too late, which Strudel
+      // answers by not playing it): continue from where it is.
+      anchorCycle = begin - duration * cps;
+    }
+    s.cps = cps;
+    s.seconds_at_cps_change = sec;
+    s.num_cycles_at_cps_change = anchorCycle;
+    s.num_ticks_since_cps_change = 2;
+    s.lastEnd = anchorCycle + 2 * duration * cps;
+  }
+
+  // The audio time at which cycle `cycle` sounds with the current tempo.
   timeOfCycle(cycle) {
-    return audioTimeOfCycle(this.scheduler, cycle, () => this.getTime());
+    const s = this.scheduler;
+    const t = (cycle - s.num_cycles_at_cps_change) / s.cps + s.seconds_at_cps_change + s.latency;
+    return Number.isFinite(t) ? t : this.getTime() + (cycle - s.now()) / s.cps;
   }
 
   finishApplied(swap) {
     this.setPendingMark(null);
     this.countdown.land(swap);
-    this.recorder.noteSwap({
-      id: swap.id,
-      at: swap.atNumber,
-      cpsBefore: swap.cpsBefore,
-      cpsAfter: this.scheduler.cps,
-      exact: swap.appliedExactly ?? false,
-      // Whether B fell inside one of the scheduler's spans (which was then
-      // cut there) rather than on the border between two.
-      cut: swap.cut ?? false,
-      time: swap.appliedAtTime ?? null,
-    });
+    if (this.recording) {
+      this.recording.swaps.push({
+        id: swap.id,
+        at: swap.atNumber,
+        cpsBefore: swap.cpsBefore,
+        cpsAfter: this.scheduler.cps,
+        exact: swap.appliedExactly ?? false,
+        // Whether B fell inside one of the scheduler's spans (which was then
+        // cut there) rather than on the border between two.
+        cut: swap.cut ?? false,
+        time: swap.appliedAtTime ?? null,
+      });
+    }
     this.post({ type: 'swap', state: 'applied', cycle: swap.atNumber, id: swap.id });
     this.mirror.flash?.();
   }
@@ -314,6 +416,26 @@ export class Swapper {
     mirror.miniLocations = before.locations;
     mirror.widgets = before.widgets;
     this.showCode(mirror.editor.state.doc.toString());
+  }
+
+  cycleBoundary({ quantize, bars, barCycles, beatsPerCycle = BEATS_PER_CYCLE }) {
+    // Strudel turns each span's float bounds into fractions; the last span
+    // ended exactly at Fraction(lastEnd) (exclusive), so every onset from
+    // there on is still unplayed: the first whole cycle at or after it is
+    // the earliest exact boundary.
+    const end = Fraction(this.scheduler.lastEnd);
+    if (quantize === 'next_beat') {
+      // The first beat at or after it, as an exact fraction of a cycle.
+      const perCycle = Fraction(beatsPerCycle);
+      return end.mul(perCycle).ceil().div(perCycle);
+    }
+    const next = end.ceil();
+    if (quantize === 'next_cycle') {
+      return next;
+    }
+    const bar = Fraction(barCycles);
+    const nextBar = next.div(bar).ceil().mul(bar);
+    return quantize === 'bars' ? nextBar.add(bar.mul(bars)) : nextBar;
   }
 
   // Public API ---------------------------------------------------------------
@@ -393,7 +515,7 @@ export class Swapper {
       ? { code: this.pending.previousCode, locations: this.pending.previousLocations, widgets: this.pending.previousWidgets }
       : before;
     this.cancelPending('superseded');
-    const at = cycleBoundary(s, { quantize, bars, barCycles, beatsPerCycle });
+    const at = this.cycleBoundary({ quantize, bars, barCycles, beatsPerCycle });
     const swap = {
       id,
       at,
@@ -472,37 +594,173 @@ export class Swapper {
     return this.countdown.get();
   }
 
-  // The editor (swap-editor.mjs) ------------------------------------------
+  // The editor -------------------------------------------------------------
 
   // Shows `code` without evaluating it, as one undo step of its own, with
   // the new code's mini-notation marks and widgets.
   showCode(code) {
-    showInEditor(this.mirror, code);
+    const mirror = this.mirror;
+    const view = mirror.editor;
+    const current = view.state.doc.toString();
+    if (current !== code) {
+      view.dispatch({
+        changes: minimalChange(current, code),
+        annotations: [Transaction.userEvent.of('swap'), isolateHistory.of('full')],
+      });
+    }
+    updateMiniLocations(view, mirror.miniLocations ?? []);
+    const widgets = mirror.widgets ?? [];
+    updateSliderWidgets(view, widgets.filter((w) => w.type === 'slider'));
+    updateWidgets(view, widgets.filter((w) => w.type !== 'slider'));
   }
 
-  // The banner's words, translated by the app (the hello's `strings`).
+  // The banner's words, translated by the app (the hello's `strings`);
+  // English until then.
   setStrings(strings) {
-    this.banner.setStrings(strings);
+    const forms = Array.isArray(strings?.landsIn) ? strings.landsIn.filter((x) => typeof x === 'string') : [];
+    const text = (x, fallback) => (typeof x === 'string' && x ? x : fallback);
+    this.strings = {
+      cancel: text(strings?.cancel, this.strings.cancel),
+      cancelName: text(strings?.cancelName, this.strings.cancelName),
+      pending: text(strings?.pending, this.strings.pending),
+      landing: text(strings?.landing, this.strings.landing),
+      landsIn: forms.length > 1 ? forms : this.strings.landsIn,
+    };
+    this.banner?.remove();
+    this.banner = null;
   }
 
-  // The banner for `swap` (null: none), `beats` before it lands (the
-  // countdown's); `landing`: too late to cancel.
+  // `landing`: the swap is committed (too late to cancel) and sounds when
+  // its boundary is heard.
   setPendingMark(swap, beats = null, landing = false) {
-    this.banner.show(swap, beats, landing);
+    const root = this.mirror.root;
+    if (!this.banner) {
+      // A status region (read out as it changes) and, next to it, the
+      // Cancel button: it asks the app, which cancels the way its own
+      // Cancel Change action does (the agent is told, the history kept).
+      this.banner = document.createElement('div');
+      this.banner.id = 'sj-swap-banner';
+      this.banner.hidden = true;
+      this.bannerText = document.createElement('span');
+      this.bannerText.id = 'sj-swap-countdown';
+      this.bannerText.setAttribute('role', 'status');
+      this.bannerText.setAttribute('aria-live', 'polite');
+      this.bannerCancel = document.createElement('button');
+      this.bannerCancel.id = 'sj-swap-cancel';
+      this.bannerCancel.type = 'button';
+      this.bannerCancel.textContent = this.strings.cancel;
+      this.bannerCancel.setAttribute('aria-label', this.strings.cancelName);
+      this.bannerCancel.addEventListener('click', () => {
+        this.post({ type: 'action', name: 'cancel-change' });
+      });
+      this.banner.append(this.bannerText, this.bannerCancel);
+      document.body.append(this.banner);
+    }
+    root.classList.toggle('sj-swap-pending', Boolean(swap));
+    this.banner.hidden = !swap;
+    this.bannerCancel.disabled = landing;
+    if (landing) {
+      this.banner.dataset.landing = 'true';
+    } else {
+      delete this.banner.dataset.landing;
+    }
+    if (!swap) {
+      this.bannerText.textContent = '';
+      delete this.banner.dataset.cycle;
+      delete this.banner.dataset.beats;
+      return;
+    }
+    const cycle = swap.atNumber;
+    const shown = Number.isInteger(cycle) ? String(cycle) : cycle.toFixed(2);
+    const forms = this.strings.landsIn;
+    let text = beats === null ? this.strings.pending : forms[Math.min(beats, forms.length - 1)];
+    if (landing) {
+      text = this.strings.landing;
+    }
+    this.bannerText.textContent = text.replace('%d', String(beats)).replace('%g', shown);
+    this.banner.dataset.cycle = String(cycle);
+    if (beats === null) {
+      delete this.banner.dataset.beats;
+    } else {
+      this.banner.dataset.beats = String(beats);
+    }
   }
 
-  // Recording (tests and benchmarks, swap-recording.mjs) ---------------------
+  // Recording (tests and benchmarks) -----------------------------------------
 
   recordEvents(on) {
-    return this.recorder.start(on);
+    this.recording = on
+      ? { events: [], gaps: [], swaps: [], begin: undefined, end: undefined, overflow: false }
+      : null;
+    return { recording: Boolean(on) };
+  }
+
+  noteQuery(begin, end, haps, record, source) {
+    const rec = this.recording;
+    if (!rec) {
+      return;
+    }
+    if (rec.end !== undefined && begin !== rec.end) {
+      // A span the scheduler never asked for (a tick it dropped as too late).
+      rec.gaps.push([rec.end, begin]);
+    }
+    rec.begin ??= begin;
+    rec.end = end;
+    for (const hap of haps) {
+      if (hap.hasOnset()) {
+        this.tags.set(hap, { gen: record.gen, swap: record.swap, source });
+      }
+    }
   }
 
   // Called by the page's output for every event the scheduler triggers.
   noteTrigger(hap, t, cps) {
-    this.recorder.noteTrigger(hap, t, cps);
+    const rec = this.recording;
+    if (!rec || !hap.whole) {
+      return;
+    }
+    if (rec.events.length >= MAX_RECORDED_EVENTS) {
+      rec.overflow = true;
+      return;
+    }
+    const tag = this.tags.get(hap);
+    rec.events.push({
+      onset: hap.whole.begin.valueOf(),
+      onsetFraction: hap.whole.begin.toFraction(),
+      t,
+      cps,
+      cycleTime: this.scheduler.now(),
+      value: recordedValue(hap.value),
+      source: tag?.source ?? 'unknown',
+      gen: tag?.gen ?? null,
+      swap: tag?.swap ?? null,
+    });
   }
 
+  // Everything recorded since the last take. `begin`/`end` is the span the
+  // scheduler queried meanwhile (exact fractions alongside the floats);
+  // `gaps` lists spans inside it that it skipped.
   takeRecordedEvents() {
-    return this.recorder.take();
+    const rec = this.recording;
+    if (!rec) {
+      return { recording: false, events: [], gaps: [], swaps: [] };
+    }
+    const taken = {
+      recording: true,
+      begin: rec.begin ?? null,
+      end: rec.end ?? null,
+      beginFraction: rec.begin === undefined ? null : Fraction(rec.begin).toFraction(),
+      endFraction: rec.end === undefined ? null : Fraction(rec.end).toFraction(),
+      events: rec.events,
+      gaps: rec.gaps.map(([b, e]) => [Fraction(b).toFraction(), Fraction(e).toFraction()]),
+      swaps: rec.swaps,
+      overflow: rec.overflow,
+    };
+    rec.events = [];
+    rec.gaps = [];
+    rec.swaps = [];
+    rec.begin = rec.end;
+    rec.overflow = false;
+    return taken;
   }
 }

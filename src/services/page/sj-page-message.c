@@ -39,7 +39,7 @@ static const struct {
 };
 
 /* What the page's own controls may ask the app to do (the pending change's
- * Cancel button in the editor, swap-editor.mjs). */
+ * Cancel button in the editor, swap.mjs). */
 static const char * const page_actions[] = { "cancel-change", NULL };
 
 /* What can happen to a quantized swap (data/web/src/swap.mjs). */
