@@ -61,7 +61,7 @@ gst_plugin_dir (void)
  * autoaudiosink choose it for WebKit's Web Audio output. WebKit's pipeline
  * runs on the system clock and the sink, slaved to it, jumps 20 ms every
  * ~110 s to catch up with the sound server's clock; the plugin is where that
- * is fixed (with STRUDEL_JAM_AUDIO_SINK_CLOCK=sink for now, see its top).
+ * is fixed (a system clock at the sound server's rate, see its top).
  * With STRUDEL_JAM_AUDIO_SINK=system the web process plays through the
  * system's sink as before (for A/B runs). */
 static void

@@ -23,24 +23,23 @@
  * an audible 20 ms hole every ~110 s. No WebKit setting reaches the sink's
  * slave method or the pipeline's clock.
  *
- * What it can do: when it goes to PAUSED it makes pulsesink's own clock the
- * pipeline's clock (gst_pipeline_use_clock () on the top-level pipeline).
- * The sink is then the clock master and never slaved: no skew to correct.
- * clocksync, which paces webaudiosrc, waits on that same clock, so the page
- * renders exactly as fast as the sound server plays, and the latency stays
- * constant. The Web Audio clock (AudioContext.currentTime) counts rendered
- * frames, so it follows the sound card, as it does in other browsers.
- *
- * Not yet on by default: with the pipeline on the sound server's clock,
- * AudioContext.currentTime follows that clock's steps, and under load the
- * page's scheduler found its events late more often, and the `record`
- * test's live onsets were up to 100 ms off the render (bench/README.md,
- * issue 35). STRUDEL_JAM_AUDIO_SINK_CLOCK=sink turns it on; by default the
- * pipeline's clock is left alone (the sink slaved as before, but its stream
- * marked, for A/B runs and a lever to come); STRUDEL_JAM_AUDIO_SINK=system in
- * the app's environment keeps this plugin out altogether (sj-application.c).
- * GST_DEBUG=sjaudiosink:4 logs the clocks and, every 10 s, the drift of
- * the system clock against the sink's.
+ * What it does: when it goes to PAUSED it gives the pipeline a clock of its
+ * own (gst_pipeline_use_clock () on the top-level pipeline), by default a
+ * system clock that runs at pulsesink's rate (sj-follow-clock.c): the sink,
+ * slaved to a clock that keeps pace with its own, never builds up the
+ * 20 ms it would correct, while the time clocksync paces the page by moves
+ * as smoothly as the system clock's. STRUDEL_JAM_AUDIO_SINK_CLOCK chooses:
+ *   follow   (the default) that clock
+ *   sink     pulsesink's own clock as the pipeline's: nothing slaved, but
+ *            the page then paces itself by the sound server's clock as it
+ *            is, in steps, and under load its notes were found late more
+ *            often (bench/README.md)
+ *   system   WebKit's system clock, left alone: the sink slaved to it and
+ *            its skew corrected in 20 ms jumps, as without this plugin
+ * STRUDEL_JAM_AUDIO_SINK=system in the app's environment keeps this plugin
+ * out altogether (sj-application.c).
+ * GST_DEBUG=sjaudiosink:4,sjfollowclock:4 logs the clocks, every 10 s the
+ * drift of the system clock against the sink's, and the follow clock's rate.
  */
 
 #include "config.h"
