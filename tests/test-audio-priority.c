@@ -95,6 +95,9 @@ test_output_realtime_while_playing (void)
 
   g_assert_cmpint (output_thread_policy ("webaudioSrc:src"), ==, SCHED_RR);
   g_assert_cmpint (output_thread_policy ("threaded-ml"), ==, SCHED_RR);
+  /* The thread that renders the graph once the page has an AudioWorklet
+   * (superdough's), as it does here. */
+  g_assert_cmpint (output_thread_policy ("e: AudioWorklet"), ==, SCHED_RR);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
   sj_test_spin_until (sj_test_stopped, repl, "playback to stop");
@@ -102,6 +105,7 @@ test_output_realtime_while_playing (void)
   /* The pipeline may already be gone; if not, it runs at normal priority. */
   g_assert_cmpint (output_thread_policy ("webaudioSrc:src"), !=, SCHED_RR);
   g_assert_cmpint (output_thread_policy ("threaded-ml"), !=, SCHED_RR);
+  g_assert_cmpint (output_thread_policy ("e: AudioWorklet"), !=, SCHED_RR);
 }
 
 static void

@@ -43,6 +43,12 @@
 static const char * const output_threads[] = {
   "webaudioSrc:src",          /* the webaudiosrc task: renders and pushes */
   "webaudioSrcTask",
+  /* "WebCore: AudioWorklet", named by its last 15 bytes. Once a page has
+   * an AudioWorklet (superdough adds its own at start), WebKit renders the
+   * whole graph on that thread, not on its real-time audio thread, and it
+   * runs at normal priority: on a busy machine it waited up to 85 ms in a
+   * 50 ms sample to be scheduled, the underruns' cause (issue 35). */
+  "e: AudioWorklet",
   "threaded-ml",              /* pulsesink's mainloop */
   "audiosink-ringbuffer",     /* alsasink and other GstAudioSink sinks */
   "pw-data-loop",             /* pipewiresink */
