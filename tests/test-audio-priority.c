@@ -48,6 +48,32 @@ output_thread_policy (const char *name)
   return -1;
 }
 
+static int
+thread_priority (const char *name)
+{
+  g_autoptr(GArray) pids = sj_audio_priority_find_web_processes ();
+
+  for (guint i = 0; i < pids->len; i++)
+    {
+      g_autofree char *dir_path = g_strdup_printf ("/proc/%d/task", g_array_index (pids, GPid, i));
+      g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+      const char *entry;
+
+      while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *comm_path = g_build_filename (dir_path, entry, "comm", NULL);
+          g_autofree char *comm = NULL;
+          struct sched_param param = { 0 };
+
+          if (g_file_get_contents (comm_path, &comm, NULL, NULL) && g_str_equal (g_strchomp (comm), name) &&
+              sched_getparam (atoi (entry), &param) == 0)
+            return param.sched_priority;
+        }
+    }
+
+  return -1;
+}
+
 static gboolean
 promoted (gpointer data)
 {
@@ -98,6 +124,9 @@ test_output_realtime_while_playing (void)
   /* The thread that renders the graph once the page has an AudioWorklet
    * (superdough's), as it does here. */
   g_assert_cmpint (output_thread_policy ("e: AudioWorklet"), ==, SCHED_RR);
+  /* Above the web process's main thread, which WebKit runs at RR 5. */
+  g_assert_cmpint (thread_priority ("e: AudioWorklet"), ==, 6);
+  g_assert_cmpint (thread_priority ("webaudioSrc:src"), ==, 5);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
   sj_test_spin_until (sj_test_stopped, repl, "playback to stop");

@@ -43,15 +43,22 @@
 static const char * const output_threads[] = {
   "webaudioSrc:src",          /* the webaudiosrc task: renders and pushes */
   "webaudioSrcTask",
-  /* "WebCore: AudioWorklet", named by its last 15 bytes. Once a page has
-   * an AudioWorklet (superdough adds its own at start), WebKit renders the
-   * whole graph on that thread, not on its real-time audio thread, and it
-   * runs at normal priority: on a busy machine it waited up to 85 ms in a
-   * 50 ms sample to be scheduled, the underruns' cause (issue 35). */
-  "e: AudioWorklet",
   "threaded-ml",              /* pulsesink's mainloop */
   "audiosink-ringbuffer",     /* alsasink and other GstAudioSink sinks */
   "pw-data-loop",             /* pipewiresink */
+  NULL
+};
+
+/* "WebCore: AudioWorklet", named by its last 15 bytes. Once a page has an
+ * AudioWorklet (superdough adds its own at start), WebKit renders the whole
+ * graph on that thread, not on its real-time audio thread, and it runs at
+ * normal priority: on a busy machine it waited up to 85 ms in a 50 ms
+ * sample to be scheduled (bench/soak --trace, issue 35). It goes one level
+ * above the others, and so above the web process's main thread, which
+ * WebKit runs at RR 5 too: at the same level a busy main thread would hold
+ * it off for a whole round-robin slice (100 ms). */
+static const char * const render_threads[] = {
+  "e: AudioWorklet",
   NULL
 };
 
@@ -174,8 +181,14 @@ rescan_cb (gpointer user_data)
   g_autoptr(GArray) pids = sj_audio_priority_find_web_processes ();
 
   for (guint i = 0; i < pids->len; i++)
-    sj_realtime_promote_async (self->realtime, g_array_index (pids, GPid, i), output_threads, priority (),
-                               self->cancellable, promote_cb, g_object_ref (self));
+    {
+      GPid pid = g_array_index (pids, GPid, i);
+
+      sj_realtime_promote_async (self->realtime, pid, output_threads, priority (),
+                                 self->cancellable, promote_cb, g_object_ref (self));
+      sj_realtime_promote_async (self->realtime, pid, render_threads, MIN (priority () + 1, 99),
+                                 self->cancellable, promote_cb, g_object_ref (self));
+    }
 
   return G_SOURCE_CONTINUE;
 }
