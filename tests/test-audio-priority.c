@@ -23,9 +23,9 @@
 
 #define CODE "note(\"c3*4\").s(\"sine\").decay(.05).sustain(0).gain(.05)"
 
-/* The policy of the web process's thread named @name, or -1. */
-static int
-output_thread_policy (const char *name)
+/* The web process's thread named @name, or 0. */
+static GPid
+find_web_thread (const char *name)
 {
   g_autoptr(GArray) pids = sj_audio_priority_find_web_processes ();
 
@@ -41,37 +41,30 @@ output_thread_policy (const char *name)
           g_autofree char *comm = NULL;
 
           if (g_file_get_contents (comm_path, &comm, NULL, NULL) && g_str_equal (g_strchomp (comm), name))
-            return sched_getscheduler (atoi (entry)) & ~SCHED_RESET_ON_FORK;
+            return atoi (entry);
         }
     }
 
-  return -1;
+  return 0;
 }
 
+/* The policy of the web process's thread named @name, or -1. */
+static int
+output_thread_policy (const char *name)
+{
+  GPid tid = find_web_thread (name);
+
+  return tid > 0 ? sched_getscheduler (tid) & ~SCHED_RESET_ON_FORK : -1;
+}
+
+/* Its real-time priority, or -1. */
 static int
 thread_priority (const char *name)
 {
-  g_autoptr(GArray) pids = sj_audio_priority_find_web_processes ();
+  GPid tid = find_web_thread (name);
+  struct sched_param param = { 0 };
 
-  for (guint i = 0; i < pids->len; i++)
-    {
-      g_autofree char *dir_path = g_strdup_printf ("/proc/%d/task", g_array_index (pids, GPid, i));
-      g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
-      const char *entry;
-
-      while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *comm_path = g_build_filename (dir_path, entry, "comm", NULL);
-          g_autofree char *comm = NULL;
-          struct sched_param param = { 0 };
-
-          if (g_file_get_contents (comm_path, &comm, NULL, NULL) && g_str_equal (g_strchomp (comm), name) &&
-              sched_getparam (atoi (entry), &param) == 0)
-            return param.sched_priority;
-        }
-    }
-
-  return -1;
+  return tid > 0 && sched_getparam (tid, &param) == 0 ? param.sched_priority : -1;
 }
 
 static gboolean
