@@ -251,6 +251,22 @@ test_fits (void)
 }
 
 /* Every page is one shortcut away, whatever has the keyboard. */
+/* What the panel and the keyboard were at, for a failure to name itself
+ * (CI once saw the panel hidden after Ctrl+Shift+S; never here). */
+static void
+log_panel_state (SjWindow   *window,
+                 const char *when)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-panel");
+
+  g_test_message ("%s: panel %s, show-panel %s, page %s, focus %s, %u F12 barriers", when,
+                  gtk_widget_get_visible (window->panel) ? "visible" : "hidden",
+                  g_variant_get_boolean (state) ? "true" : "false",
+                  adw_view_stack_get_visible_child_name (window->panel_stack),
+                  focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "none", keys.barriers);
+}
+
 static void
 test_shortcuts (void)
 {
@@ -275,8 +291,10 @@ test_shortcuts (void)
 
   /* F9 hides the panel; a page's shortcut brings it back on that page. */
   sj_test_key_window_press (&keys, (const char *[]) { "F9", NULL });
+  log_panel_state (window, "after F9");
   g_assert_false (gtk_widget_get_visible (window->panel));
   sj_test_key_window_press (&keys, (const char *[]) { "ctrl+shift+s", NULL });
+  log_panel_state (window, "after Ctrl+Shift+S");
   g_assert_true (gtk_widget_get_visible (window->panel));
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->panel_stack), ==, "sounds");
   visible = g_action_group_get_action_state (G_ACTION_GROUP (window), "show-panel");
