@@ -32,6 +32,8 @@ typedef struct
   double       rate;
   gint64       base_system;  /* ns of the system's monotonic time */
   GstClockTime base;
+  GstClockTime jitter;       /* each reading off by up to this, either way */
+  GRand       *rand;
 } TestLeader;
 
 typedef GstClockClass TestLeaderClass;
@@ -45,14 +47,20 @@ test_leader_get_internal_time (GstClock *clock)
   TestLeader *self = (TestLeader *) clock;
   g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
   gint64 now = g_get_monotonic_time () * 1000;
+  GstClockTime time = self->base + (GstClockTime) ((double) (now - self->base_system) * self->rate);
 
-  return self->base + (GstClockTime) ((double) (now - self->base_system) * self->rate);
+  /* A sound server's clock is read from its latest timing update, off by a
+   * fraction of a period either way. */
+  if (self->jitter > 0)
+    time += (GstClockTime) g_rand_int_range (self->rand, 0, 2 * (gint32) self->jitter) - self->jitter;
+  return time;
 }
 
 static void
 test_leader_finalize (GObject *object)
 {
   g_mutex_clear (&((TestLeader *) object)->lock);
+  g_rand_free (((TestLeader *) object)->rand);
   G_OBJECT_CLASS (test_leader_parent_class)->finalize (object);
 }
 
@@ -69,6 +77,7 @@ test_leader_init (TestLeader *self)
   g_mutex_init (&self->lock);
   self->rate = 1.0;
   self->base_system = g_get_monotonic_time () * 1000;
+  self->rand = g_rand_new_with_seed (35);
 }
 
 static void
@@ -95,6 +104,20 @@ leader_new (double ppm)
    * must not be fooled. */
   gst_clock_set_calibration (leader, 0, 5 * GST_SECOND, 3, 2);
   return leader;
+}
+
+/* Moves @leader's time on by @step at once, as a stream's time jumps after
+ * an underrun; reading it is off by up to @jitter from now on. */
+static void
+leader_jump (GstClock     *leader,
+             GstClockTime  step,
+             GstClockTime  jitter)
+{
+  TestLeader *self = (TestLeader *) leader;
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+
+  self->base += step;
+  self->jitter = jitter;
 }
 
 /* Watches @clock's time against the system's for @seconds (every 1 ms): it
@@ -214,6 +237,45 @@ test_standing_leader (void)
   sj_follow_clock_stop (SJ_FOLLOW_CLOCK (clock));
 }
 
+/* After the leader jumps (an underrun), following starts from new anchors.
+ * Over the first short baselines the leader's jitter alone would swing the
+ * rate by hundreds of ppm (a 0.1 ms difference over 0.2 s is 500 ppm); the
+ * rate measured before carries it until the new baseline is long. */
+static void
+test_rate_kept_across_jump (void)
+{
+  g_autoptr(GstClock) leader = leader_new (200.0);
+  g_autoptr(GstClock) clock = sj_follow_clock_new (leader, INTERVAL);
+  double worst = 0;
+  guint seen = 0;
+
+  wait_following (SJ_FOLLOW_CLOCK (clock), 200.0, 20.0);
+  /* Let the baseline grow past what a re-anchoring keeps. */
+  g_usleep (2 * G_USEC_PER_SEC);
+  leader_jump (leader, 40 * GST_MSECOND, 50 * GST_USECOND);
+  while (sj_follow_clock_is_following (SJ_FOLLOW_CLOCK (clock)))
+    g_usleep (INTERVAL / GST_USECOND / 5);
+
+  /* Every rate through the first 24 ticks of the new baseline. */
+  for (guint i = 0; i < 24 * 5; i++)
+    {
+      double rate = (sj_follow_clock_get_rate (SJ_FOLLOW_CLOCK (clock)) - 1.0) * 1e6;
+
+      if (sj_follow_clock_is_following (SJ_FOLLOW_CLOCK (clock)))
+        {
+          worst = MAX (worst, ABS (rate - 200.0));
+          seen++;
+        }
+      g_usleep (INTERVAL / GST_USECOND / 5);
+    }
+  g_test_message ("after the jump: the rate at most %.1f ppm off the leader's", worst);
+  g_assert_cmpuint (seen, >, 50);
+  g_assert_cmpfloat (worst, <, 80.0);
+  assert_smooth (clock, 0.5);
+
+  sj_follow_clock_stop (SJ_FOLLOW_CLOCK (clock));
+}
+
 /* A leader running wild (a broken clock, 5 % fast) is not followed: the
  * page's time never runs away with it. */
 static void
@@ -263,6 +325,7 @@ main (int   argc,
 
   g_test_add_func ("/follow-clock/follows-rate-and-phase", test_follows_rate_and_phase);
   g_test_add_func ("/follow-clock/standing-leader", test_standing_leader);
+  g_test_add_func ("/follow-clock/rate-kept-across-jump", test_rate_kept_across_jump);
   g_test_add_func ("/follow-clock/wild-leader", test_wild_leader);
   g_test_add_func ("/follow-clock/stop-releases", test_stop_releases);
 

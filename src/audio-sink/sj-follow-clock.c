@@ -56,6 +56,13 @@ GST_DEBUG_CATEGORY_STATIC (sj_follow_clock_debug);
  * system clock is not measured: a stream starting or pausing within it, or
  * a clock gone wrong. */
 #define MAX_TICK_OFFSET 1e-2
+/* After following starts afresh (the leader paused or jumped), the rate
+ * measured before counts as this many ticks of the new measurement, at
+ * most: over a short baseline the new one is mostly the leader's jitter
+ * (a 0.4 ms step over 4 s is 100 ppm; -376 ppm was seen 10 s after a
+ * re-anchoring), and a sound server's rate does not change when its stream
+ * resumes. The new measurement takes over as its baseline grows. */
+#define TICKS_TO_TRUST 30
 /* How often, in ticks, the state is logged at GST_DEBUG=sjfollowclock:4. */
 #define TICKS_TO_LOG 10
 
@@ -78,6 +85,9 @@ struct _SjFollowClock
   GstClockTime   leader0;
   double         error;       /* smoothed phase error, ns (this clock ahead) */
   double         rate;        /* this clock's, in the leader's ns per system ns */
+  double         measured;    /* the leader's, over the current baseline */
+  double         settled;     /* the leader's, over the baseline before */
+  double         settled_ns;  /* how much that counts, ns of baseline */
 };
 
 G_DEFINE_FINAL_TYPE (SjFollowClock, sj_follow_clock, GST_TYPE_SYSTEM_CLOCK)
@@ -131,7 +141,16 @@ tick_cb (GstClock     *system,
       fabs ((double) (leader - self->last_leader) / (double) (internal - self->last_internal) - 1.0) > MAX_TICK_OFFSET)
     {
       if (self->following)
-        GST_INFO_OBJECT (self, "the leader stopped or jumped; the rate stays %+.1f ppm", (self->rate - 1.0) * 1e6);
+        {
+          GST_INFO_OBJECT (self, "the leader stopped or jumped; the rate stays %+.1f ppm", (self->rate - 1.0) * 1e6);
+          /* What was measured is kept for the next baseline to start from. */
+          if (self->ticks >= TICKS_TO_MEASURE)
+            {
+              self->settled = self->measured;
+              self->settled_ns = MIN ((double) (self->last_internal - self->internal0),
+                                      (double) TICKS_TO_TRUST * (double) self->interval);
+            }
+        }
       self->following = FALSE;
       self->advancing = 0;
       self->last_leader = leader;
@@ -161,10 +180,16 @@ tick_cb (GstClock     *system,
   self->error += ERROR_SMOOTHING * (error - self->error);
 
   /* The leader's rate over everything since following started (the longer,
-   * the less its jitter counts), less the phase error spread over a while. */
-  measured = self->ticks >= TICKS_TO_MEASURE && elapsed > 0
-             ? (double) (leader - self->leader0) / elapsed
-             : self->rate;
+   * the less its jitter counts), weighed against the rate measured before
+   * the last re-anchoring, less the phase error spread over a while. */
+  if (self->settled_ns > 0 && elapsed > 0)
+    measured = (self->settled * self->settled_ns + (double) (leader - self->leader0)) /
+               (self->settled_ns + elapsed);
+  else if (self->ticks >= TICKS_TO_MEASURE && elapsed > 0)
+    measured = (double) (leader - self->leader0) / elapsed;
+  else
+    measured = self->rate;
+  self->measured = measured;
   rate = measured - self->error / ((double) TICKS_TO_CORRECT * (double) self->interval);
   rate = CLAMP (rate, 1.0 - MAX_RATE_OFFSET, 1.0 + MAX_RATE_OFFSET);
   set_rate (self, internal, rate);
@@ -261,6 +286,7 @@ sj_follow_clock_init (SjFollowClock *self)
 {
   g_mutex_init (&self->lock);
   self->rate = 1.0;
+  self->measured = 1.0;
   self->last_leader = GST_CLOCK_TIME_NONE;
 }
 
