@@ -67,6 +67,18 @@ thread_priority (const char *name)
   return tid > 0 && sched_getparam (tid, &param) == 0 ? param.sched_priority : -1;
 }
 
+/* WebKit made the web process's main thread real-time (it does so once
+ * the page plays, a moment after the output threads appear), and the app
+ * has put it back to normal. */
+static gboolean
+main_thread_demoted (gpointer data)
+{
+  g_autoptr(GArray) pids = sj_audio_priority_find_web_processes ();
+
+  return sj_audio_priority_get_demoted (data) > 0 &&
+         pids->len > 0 && sched_getscheduler (g_array_index (pids, GPid, 0)) == SCHED_OTHER;
+}
+
 static gboolean
 promoted (gpointer data)
 {
@@ -120,6 +132,10 @@ test_output_realtime_while_playing (void)
   /* Above the web process's main thread, which WebKit runs at RR 5. */
   g_assert_cmpint (thread_priority ("e: AudioWorklet"), ==, 6);
   g_assert_cmpint (thread_priority ("webaudioSrc:src"), ==, 5);
+  /* WebKit runs the web process's main thread at RR 5; while playing it
+   * runs at normal priority, so that it and the audio threads never spin
+   * together on a lock a normal thread holds (issue 35). */
+  sj_test_spin_until (main_thread_demoted, priority, "the web process's main thread to run at normal priority");
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
   sj_test_spin_until (sj_test_stopped, repl, "playback to stop");

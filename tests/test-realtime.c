@@ -277,6 +277,38 @@ test_direct (void)
   worker_stop (&worker, thread);
 }
 
+/* A thread someone else made real-time is put back to normal (the web
+ * process's main thread, which WebKit runs at RR 5: issue 35); a normal
+ * one is left alone, and a missing one is an error. */
+static void
+test_demote (void)
+{
+  g_autoptr(SjRealtime) realtime = sj_realtime_new_for_desktop ();
+  g_autoptr(GError) error = NULL;
+  struct sched_param param = { .sched_priority = 5 };
+  Worker worker = { 0 };
+  GThread *thread = worker_start (&worker, "sj-test-demote");
+
+  g_assert_false (sj_realtime_demote (realtime, worker.tid, &error));
+  g_assert_no_error (error);
+  g_assert_false (sj_realtime_demote (realtime, 1 << 30, &error));
+  g_assert_error (error, SJ_REALTIME_ERROR, SJ_REALTIME_ERROR_NO_PROCESS);
+  g_clear_error (&error);
+
+  if (sched_setscheduler (worker.tid, SCHED_RR | SCHED_RESET_ON_FORK, &param) != 0)
+    {
+      worker_stop (&worker, thread);
+      g_test_skip ("real-time scheduling is not allowed here");
+      return;
+    }
+  g_assert_true (sj_realtime_demote (realtime, worker.tid, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sched_getscheduler (worker.tid), ==, SCHED_OTHER);
+  /* Not the realtime object's to put back. */
+  g_assert_cmpuint (sj_realtime_release (realtime), ==, 0);
+  worker_stop (&worker, thread);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -286,6 +318,7 @@ main (int   argc,
   g_test_add_func ("/realtime/rtkit", test_rtkit);
   g_test_add_func ("/realtime/no-process", test_no_process);
   g_test_add_func ("/realtime/direct", test_direct);
+  g_test_add_func ("/realtime/demote", test_demote);
 
   return g_test_run ();
 }

@@ -19,6 +19,16 @@
  * the AudioContext starts, and GStreamer may replace them, so they are
  * looked for again every few seconds while playing.
  *
+ * And while playing, the web process's main thread, which WebKit itself
+ * runs at RR 5, is put back to normal priority (issue 35). WebKit's
+ * allocator (libpas) guards its heap with spin locks that wait by
+ * sched_yield (): when a normal thread (a JIT worker, the scavenger) holds
+ * one and two real-time threads want it on a 2-core machine, the holder
+ * never runs and they spin until the kernel's real-time throttling stops
+ * them, 950 ms of every second: the music stopped for a second at a time
+ * (bench/README.md has the trace). With the main thread, which allocates
+ * the most, out of the real-time class those stalls are gone.
+ *
  * The "realtime-audio" setting turns it off; STRUDEL_JAM_REALTIME=0 too
  * (for measuring with and without).
  */
@@ -55,8 +65,9 @@ static const char * const output_threads[] = {
  * normal priority: on a busy machine it waited up to 85 ms in a 50 ms
  * sample to be scheduled (bench/soak --trace, issue 35). It goes one level
  * above the others, and so above the web process's main thread, which
- * WebKit runs at RR 5 too: at the same level a busy main thread would hold
- * it off for a whole round-robin slice (100 ms). */
+ * WebKit runs at RR 5 too until it is demoted (below): at the same level a
+ * busy main thread would hold it off for a whole round-robin slice
+ * (100 ms). */
 static const char * const render_threads[] = {
   "e: AudioWorklet",
   NULL
@@ -72,6 +83,7 @@ struct _SjAudioPriority
   GCancellable *cancellable;
   guint         rescan_id;
   guint         promoted;
+  guint         demoted;
   gboolean      refused_logged;
 };
 
@@ -174,6 +186,26 @@ promote_cb (GObject      *object,
     }
 }
 
+/* The web process's main thread is its first: its ID is the process's.
+ * WebKit may make it real-time again (a new AudioContext), so this is done
+ * at every rescan; it is not put back when the music stops. */
+static void
+demote_main_thread (SjAudioPriority *self,
+                    GPid             pid)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_strcmp0 (g_getenv ("STRUDEL_JAM_REALTIME_MAIN"), "1") == 0)
+    return;
+  if (sj_realtime_demote (self->realtime, pid, &error))
+    {
+      self->demoted++;
+      g_debug ("The web process's main thread (%d) now runs at normal priority", pid);
+    }
+  else if (error != NULL)
+    g_debug ("%s", error->message);
+}
+
 static gboolean
 rescan_cb (gpointer user_data)
 {
@@ -188,6 +220,7 @@ rescan_cb (gpointer user_data)
                                  self->cancellable, promote_cb, g_object_ref (self));
       sj_realtime_promote_async (self->realtime, pid, render_threads, MIN (priority () + 1, 99),
                                  self->cancellable, promote_cb, g_object_ref (self));
+      demote_main_thread (self, pid);
     }
 
   return G_SOURCE_CONTINUE;
@@ -269,6 +302,16 @@ sj_audio_priority_new (SjRepl *repl)
   g_signal_connect_swapped (repl, "notify::playing", G_CALLBACK (update), self);
 
   return self;
+}
+
+/* How many times the web process's main thread was put back to normal
+ * priority (tests). */
+guint
+sj_audio_priority_get_demoted (SjAudioPriority *self)
+{
+  g_assert (SJ_IS_AUDIO_PRIORITY (self));
+
+  return self->demoted;
 }
 
 /* How many threads run with real-time priority now (tests). */

@@ -15,6 +15,7 @@ G_DECLARE_FINAL_TYPE (SjAudioPriority, sj_audio_priority, SJ, AUDIO_PRIORITY, GO
 
 SjAudioPriority *sj_audio_priority_new           (SjRepl          *repl);
 guint            sj_audio_priority_get_promoted  (SjAudioPriority *self);
+guint            sj_audio_priority_get_demoted   (SjAudioPriority *self);
 GArray          *sj_audio_priority_find_web_processes (void);
 
 G_END_DECLS

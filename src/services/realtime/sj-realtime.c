@@ -426,6 +426,48 @@ sj_realtime_promote_finish (SjRealtime    *self,
  * thread may always lower its own class; the same user may lower
  * another's). Returns how many were.
  */
+/**
+ * sj_realtime_demote:
+ * @tid: a thread of a process of this user's (its ID in this process's
+ *   PID namespace)
+ *
+ * Puts @tid, when it runs with a real-time policy someone else gave it, to
+ * SCHED_OTHER; the same user may always lower another's class. It is not
+ * remembered, so never put back by sj_realtime_release().
+ *
+ * Returns: %TRUE if @tid was real-time and now is not; %FALSE with no
+ *   error if it was not real-time
+ */
+gboolean
+sj_realtime_demote (SjRealtime  *self,
+                    GPid         tid,
+                    GError     **error)
+{
+  struct sched_param param = { .sched_priority = 0 };
+  int policy;
+
+  g_assert (SJ_IS_REALTIME (self));
+
+  policy = sched_getscheduler (tid);
+  if (policy < 0)
+    {
+      g_set_error (error, SJ_REALTIME_ERROR, SJ_REALTIME_ERROR_NO_PROCESS,
+                   "No thread %d: %s", tid, g_strerror (errno));
+      return FALSE;
+    }
+  policy &= ~SCHED_RESET_ON_FORK;
+  if (policy != SCHED_RR && policy != SCHED_FIFO)
+    return FALSE;
+  if (sched_setscheduler (tid, SCHED_OTHER, &param) != 0)
+    {
+      g_set_error (error, SJ_REALTIME_ERROR, SJ_REALTIME_ERROR_REFUSED,
+                   "Thread %d keeps its real-time priority: %s", tid, g_strerror (errno));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 guint
 sj_realtime_release (SjRealtime *self)
 {

@@ -43,6 +43,9 @@ int         sj_realtime_promote_finish   (SjRealtime           *self,
                                           GAsyncResult         *result,
                                           GError              **error);
 guint       sj_realtime_release          (SjRealtime           *self);
+gboolean    sj_realtime_demote           (SjRealtime           *self,
+                                          GPid                  tid,
+                                          GError              **error);
 gboolean    sj_realtime_is_promoted      (SjRealtime           *self,
                                           GPid                  pid,
                                           GPid                  tid);
