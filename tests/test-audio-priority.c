@@ -67,9 +67,8 @@ thread_priority (const char *name)
   return tid > 0 && sched_getparam (tid, &param) == 0 ? param.sched_priority : -1;
 }
 
-/* WebKit made the web process's main thread real-time (it does so once
- * the page plays, a moment after the output threads appear), and the app
- * has put it back to normal. */
+/* The web process's main thread, made real-time as WebKit makes it, has
+ * been put back to normal by the app. */
 static gboolean
 main_thread_demoted (gpointer data)
 {
@@ -135,6 +134,17 @@ test_output_realtime_while_playing (void)
   /* WebKit runs the web process's main thread at RR 5; while playing it
    * runs at normal priority, so that it and the audio threads never spin
    * together on a lock a normal thread holds (issue 35). */
+  {
+    g_autoptr(GArray) pids = sj_audio_priority_find_web_processes ();
+    struct sched_param rr5 = { .sched_priority = 5 };
+
+    /* WebKit does it when it gets to it (not always by now, on a loaded
+     * machine): here it is done as WebKit does, so the test does not
+     * depend on when. */
+    g_assert_cmpuint (pids->len, >, 0);
+    if ((sched_getscheduler (g_array_index (pids, GPid, 0)) & ~SCHED_RESET_ON_FORK) != SCHED_RR)
+      g_assert_no_errno (sched_setscheduler (g_array_index (pids, GPid, 0), SCHED_RR | SCHED_RESET_ON_FORK, &rr5));
+  }
   sj_test_spin_until (main_thread_demoted, priority, "the web process's main thread to run at normal priority");
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop", NULL);
