@@ -250,7 +250,6 @@ test_fits (void)
   set_panel_width (window, DEFAULT_PANEL_WIDTH);
 }
 
-/* Every page is one shortcut away, whatever has the keyboard. */
 /* What the panel and the keyboard were at, for a failure to name itself
  * (CI once saw the panel hidden after Ctrl+Shift+S; never here). */
 static void
@@ -267,6 +266,7 @@ log_panel_state (SjWindow   *window,
                   focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "none", keys.barriers);
 }
 
+/* Every page is one shortcut away, whatever has the keyboard. */
 static void
 test_shortcuts (void)
 {

@@ -420,13 +420,6 @@ sj_realtime_promote_finish (SjRealtime    *self,
 }
 
 /**
- * sj_realtime_release:
- *
- * Puts every promoted thread that still exists back to SCHED_OTHER (a
- * thread may always lower its own class; the same user may lower
- * another's). Returns how many were.
- */
-/**
  * sj_realtime_demote:
  * @tid: a thread of a process of this user's (its ID in this process's
  *   PID namespace)
@@ -468,6 +461,13 @@ sj_realtime_demote (SjRealtime  *self,
   return TRUE;
 }
 
+/**
+ * sj_realtime_release:
+ *
+ * Puts every promoted thread that still exists back to SCHED_OTHER (a
+ * thread may always lower its own class; the same user may lower
+ * another's). Returns how many were.
+ */
 guint
 sj_realtime_release (SjRealtime *self)
 {
