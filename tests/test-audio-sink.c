@@ -71,6 +71,7 @@ test_web_process_plays_through_it (void)
   g_autoptr(JsonObject) outcome = NULL;
   g_autofree char *name_line = NULL;
   g_autofree char *clock_line = NULL;
+  g_autofree char *slave_line = NULL;
   Progress progress = { repl, 1.0, 0 };
   SinkInput input = { NULL, 0 };
   SjTestRecording heard;
@@ -95,6 +96,13 @@ test_web_process_plays_through_it (void)
                                 g_getenv ("STRUDEL_JAM_AUDIO_SINK_CLOCK") != NULL
                                 ? g_getenv ("STRUDEL_JAM_AUDIO_SINK_CLOCK") : "follow");
   g_assert_nonnull (strstr (input.block, clock_line));
+  /* ...moving its playout point only for a skew that lasts
+   * (sj-skew-guard.c), on WebKit's 100 ms of buffer. */
+  slave_line = g_strdup_printf ("strudel-jam.slave = \"%s\"",
+                                g_strcmp0 (g_getenv ("STRUDEL_JAM_AUDIO_SINK_CLOCK"), "system") == 0
+                                ? "skew" : "guarded");
+  g_assert_nonnull (strstr (input.block, slave_line));
+  g_assert_nonnull (strstr (input.block, "strudel-jam.buffer-ms = \"100\""));
   /* ...and still the app's stream, as the recorder finds it. */
   name_line = g_strdup_printf ("application.name = \"%s\"", g_get_application_name ());
   g_test_message ("%s", input.block);

@@ -38,6 +38,19 @@
  *            its skew corrected in 20 ms jumps, as without this plugin
  * STRUDEL_JAM_AUDIO_SINK=system in the app's environment keeps this plugin
  * out altogether (sj-application.c).
+ *
+ * On a clock at the sink's rate there is no drift left to correct, so the
+ * sink moves its playout point only for a skew that lasts: its slave method
+ * is "custom", decided by sj-skew-guard.c (a second past 40 ms). "skew",
+ * pulsesink's own, turned a single underrun into seconds of silence by
+ * chasing the sound server's time through it. Levers, for measuring with
+ * bench/soak and bench/audio (bench/README.md):
+ *   STRUDEL_JAM_AUDIO_SINK_SLAVE=skew|none  pulsesink's own slave method
+ *            instead ("none" never moves the playout point; only on a
+ *            clock at the sink's rate: on the system clock the drift would
+ *            grow without end, so there it is always "skew")
+ *   STRUDEL_JAM_AUDIO_BUFFER_MS=N           pulsesink's buffer, 20 to
+ *            1000 ms, instead of WebKit's 100 ms
  * GST_DEBUG=sjaudiosink:4,sjfollowclock:4 logs the clocks, every 10 s the
  * drift of the system clock against the sink's, and the follow clock's rate.
  */
@@ -48,6 +61,7 @@
 #include <gst/gst.h>
 
 #include "sj-follow-clock.h"
+#include "sj-skew-guard.h"
 
 GST_DEBUG_CATEGORY_STATIC (sj_audio_sink_debug);
 #define GST_CAT_DEFAULT sj_audio_sink_debug
@@ -70,12 +84,30 @@ typedef enum {
 static const char * const clock_names[] = { "system", "sink", "follow" };
 #define DEFAULT_CLOCK_MODE CLOCK_FOLLOW
 
+/* When pulsesink moves its playout point (STRUDEL_JAM_AUDIO_SINK_SLAVE). */
+typedef enum {
+  SLAVE_GUARDED, /* custom: sj-skew-guard.c */
+  SLAVE_SKEW,    /* pulsesink's default */
+  SLAVE_NONE,    /* never */
+} SlaveMode;
+
+static const char * const slave_names[] = { "guarded", "skew", "none" };
+
+/* WebKit's buffer (its autoaudiosink handler), and the bounds of the
+ * STRUDEL_JAM_AUDIO_BUFFER_MS lever. */
+#define DEFAULT_BUFFER_MS 100
+#define MIN_BUFFER_MS 20
+#define MAX_BUFFER_MS 1000
+
 struct _SjAudioSink
 {
   GstBin      parent_instance;
 
   GstElement *sink;
   ClockMode   clock_mode;
+  SlaveMode   slave_mode;
+  SjSkewGuard skew_guard;
+  guint       buffer_ms;
   GstClock   *follow_clock;
   GstClockID  drift_timer;
   GstClockTime drift_system0;
@@ -238,6 +270,71 @@ parse_clock_mode (const char *name)
   return DEFAULT_CLOCK_MODE;
 }
 
+/* STRUDEL_JAM_AUDIO_SINK_SLAVE; on WebKit's system clock always "skew",
+ * the only method there that corrects the drift. */
+static SlaveMode
+parse_slave_mode (const char *name,
+                  ClockMode   clock_mode)
+{
+  if (clock_mode == CLOCK_SYSTEM)
+    return SLAVE_SKEW;
+
+  for (guint i = 0; i < G_N_ELEMENTS (slave_names); i++)
+    if (g_strcmp0 (name, slave_names[i]) == 0)
+      return i;
+
+  return SLAVE_GUARDED;
+}
+
+/* pulsesink's custom slaving: it asks, on each buffer, whether to move the
+ * playout point, and by how much (sj-skew-guard.c). Its streaming thread. */
+static void
+guarded_slaving_cb (GstAudioBaseSink              *sink,
+                    GstClockTime                   etime,
+                    GstClockTime                   itime,
+                    GstClockTimeDiff              *requested_skew,
+                    GstAudioBaseSinkDiscontReason  reason,
+                    gpointer                       user_data)
+{
+  SjAudioSink *self = SJ_AUDIO_SINK (user_data);
+  gboolean settled;
+
+  if (reason == GST_AUDIO_BASE_SINK_DISCONT_REASON_ALIGNMENT)
+    {
+      sj_skew_guard_interrupt (&self->skew_guard);
+      return;
+    }
+  if (reason != GST_AUDIO_BASE_SINK_DISCONT_REASON_NO_DISCONT || requested_skew == NULL)
+    {
+      sj_skew_guard_start (&self->skew_guard);
+      return;
+    }
+
+  settled = self->skew_guard.settled;
+  *requested_skew = sj_skew_guard_observe (&self->skew_guard, etime, itime);
+  /* Worded as pulsesink's own, which bench/soak counts. */
+  if (*requested_skew != 0 && settled)
+    GST_WARNING_OBJECT (self, "correct clock skew %" GST_STIME_FORMAT ": past %" GST_TIME_FORMAT
+                        " for %" GST_TIME_FORMAT, GST_STIME_ARGS (*requested_skew),
+                        GST_TIME_ARGS (SJ_SKEW_GUARD_TOLERANCE), GST_TIME_ARGS (SJ_SKEW_GUARD_PERSIST));
+  else if (*requested_skew != 0)
+    GST_WARNING_OBJECT (self, "correct clock skew %" GST_STIME_FORMAT ": the stream starting",
+                        GST_STIME_ARGS (*requested_skew));
+}
+
+/* STRUDEL_JAM_AUDIO_BUFFER_MS, within bounds; WebKit's 100 ms otherwise. */
+static guint
+parse_buffer_ms (const char *text)
+{
+  guint64 ms = 0;
+
+  if (text == NULL ||
+      !g_ascii_string_to_unsigned (text, 10, MIN_BUFFER_MS, MAX_BUFFER_MS, &ms, NULL))
+    return DEFAULT_BUFFER_MS;
+
+  return (guint) ms;
+}
+
 /* The stream ----------------------------------------------------------------*/
 
 /* Gives pulsesink @given (WebKit's, or the ones it already has when NULL)
@@ -249,6 +346,7 @@ set_stream_properties (SjAudioSink        *self,
                        const GstStructure *given)
 {
   g_autoptr(GstStructure) props = NULL;
+  g_autofree char *buffer_ms = g_strdup_printf ("%u", self->buffer_ms);
 
   if (given != NULL)
     props = gst_structure_copy (given);
@@ -260,6 +358,9 @@ set_stream_properties (SjAudioSink        *self,
   gst_structure_set (props,
                      "strudel-jam.sink", G_TYPE_STRING, "sjaudiosink",
                      "strudel-jam.clock", G_TYPE_STRING, clock_names[self->clock_mode],
+                     "strudel-jam.slave", G_TYPE_STRING, slave_names[self->slave_mode],
+                     /* pulsesink passes strings only. */
+                     "strudel-jam.buffer-ms", G_TYPE_STRING, buffer_ms,
                      NULL);
   g_object_set (self->sink, "stream-properties", props, NULL);
 }
@@ -341,6 +442,12 @@ sj_audio_sink_set_property (GObject      *object,
     {
     case PROP_CLOCK:
       self->clock_mode = parse_clock_mode (g_value_get_string (value));
+      /* The drift against WebKit's clock needs pulsesink's own correction. */
+      if (self->clock_mode == CLOCK_SYSTEM && self->sink != NULL && self->slave_mode != SLAVE_SKEW)
+        {
+          self->slave_mode = SLAVE_SKEW;
+          gst_util_set_object_arg (G_OBJECT (self->sink), "slave-method", "skew");
+        }
       break;
     case PROP_TS_OFFSET:
     case PROP_CLIENT_NAME:
@@ -414,6 +521,9 @@ sj_audio_sink_init (SjAudioSink *self)
   GstPad *ghost;
 
   self->clock_mode = parse_clock_mode (g_getenv ("STRUDEL_JAM_AUDIO_SINK_CLOCK"));
+  self->slave_mode = parse_slave_mode (g_getenv ("STRUDEL_JAM_AUDIO_SINK_SLAVE"), self->clock_mode);
+  sj_skew_guard_start (&self->skew_guard);
+  self->buffer_ms = parse_buffer_ms (g_getenv ("STRUDEL_JAM_AUDIO_BUFFER_MS"));
 
   self->sink = gst_element_factory_make ("pulsesink", NULL);
   if (self->sink == NULL)
@@ -422,7 +532,16 @@ sj_audio_sink_init (SjAudioSink *self)
   /* WebKit gives the sink autoaudiosink picks 100 ms of buffer when it is
    * an audio base sink (its autoaudiosink child-added handler); this bin is
    * not one, so it does the same to its pulsesink. */
-  g_object_set (self->sink, "buffer-time", (gint64) 100000, NULL);
+  g_object_set (self->sink, "buffer-time", (gint64) self->buffer_ms * 1000, NULL);
+  if (self->slave_mode == SLAVE_GUARDED)
+    {
+      /* The sink holds a pointer to the bin that owns it: no reference. */
+      gst_audio_base_sink_set_custom_slaving_callback (GST_AUDIO_BASE_SINK (self->sink),
+                                                       guarded_slaving_cb, self, NULL);
+      gst_util_set_object_arg (G_OBJECT (self->sink), "slave-method", "custom");
+    }
+  else
+    gst_util_set_object_arg (G_OBJECT (self->sink), "slave-method", slave_names[self->slave_mode]);
 
   gst_bin_add (GST_BIN (self), self->sink);
   target = gst_element_get_static_pad (self->sink, "sink");
