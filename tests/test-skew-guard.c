@@ -56,6 +56,15 @@ sink_init (Sink *sink)
   sj_skew_guard_start (&sink->guard);
 }
 
+/* A sink whose stream has started and settled: 2 s with no skew. */
+static void
+sink_init_settled (Sink *sink)
+{
+  sink_init (sink);
+  play (sink, 2 * GST_SECOND, 0);
+  g_assert_true (sink->guard.settled);
+}
+
 /* The stream's start lags the pipeline's: corrected right away, as "skew"
  * does, and then the guard settles. */
 static void
@@ -80,9 +89,7 @@ test_leap_that_comes_back (void)
 {
   Sink sink;
 
-  sink_init (&sink);
-  play (&sink, 2 * GST_SECOND, 0);
-  g_assert_true (sink.guard.settled);
+  sink_init_settled (&sink);
 
   play (&sink, 600 * GST_MSECOND, -160 * GST_MSECOND);
   play (&sink, 5 * GST_SECOND, 0);
@@ -100,8 +107,7 @@ test_skew_that_stays (void)
 {
   Sink sink;
 
-  sink_init (&sink);
-  play (&sink, 2 * GST_SECOND, 0);
+  sink_init_settled (&sink);
 
   play (&sink, 990 * GST_MSECOND, 90 * GST_MSECOND);
   g_assert_cmpuint (sink.moves, ==, 0);
@@ -124,16 +130,14 @@ test_least_and_sides (void)
 {
   Sink sink;
 
-  sink_init (&sink);
-  play (&sink, 2 * GST_SECOND, 0);
+  sink_init_settled (&sink);
 
   play (&sink, 300 * GST_MSECOND, -250 * GST_MSECOND);
   play (&sink, 800 * GST_MSECOND, -60 * GST_MSECOND);
   g_assert_cmpuint (sink.moves, ==, 1);
   g_assert_cmpint (sink.corrected, ==, -60 * GST_MSECOND);
 
-  sink_init (&sink);
-  play (&sink, 2 * GST_SECOND, 0);
+  sink_init_settled (&sink);
   play (&sink, 600 * GST_MSECOND, -100 * GST_MSECOND);
   play (&sink, 600 * GST_MSECOND, 100 * GST_MSECOND);
   g_assert_cmpuint (sink.moves, ==, 0);
@@ -149,8 +153,7 @@ test_discontinuities (void)
 {
   Sink sink;
 
-  sink_init (&sink);
-  play (&sink, 2 * GST_SECOND, 0);
+  sink_init_settled (&sink);
   play (&sink, 700 * GST_MSECOND, 80 * GST_MSECOND);
   sj_skew_guard_interrupt (&sink.guard);
   play (&sink, 700 * GST_MSECOND, 80 * GST_MSECOND);
